@@ -1,0 +1,94 @@
+import type { CommandModule } from "yargs";
+import { FixtureError } from "../../scenarios/fixtures/index.js";
+import type { CredentialsView } from "../engine/control.js";
+import { createSimulator } from "../simulator.js";
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  seed: number;
+  fixture: string;
+  clock: "system" | "manual";
+  now?: string;
+  control: boolean;
+  json: boolean;
+}
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: ["serve", "$0"],
+  describe: "Start the simulator (the default command)",
+  builder: (y) =>
+    y
+      .option("port", { type: "number", default: 4747, describe: "Port; 0 picks a free one" })
+      .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
+      .option("seed", { type: "number", default: 1, describe: "Every id, token and fixture value derives from it" })
+      .option("fixture", { type: "string", default: "demo", describe: "demo | empty | path to a JSON fixture" })
+      .option("clock", { choices: ["system", "manual"] as const, default: "system" as const, describe: "system: wall clock plus travel; manual: frozen until moved" })
+      .option("now", { type: "string", describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)" })
+      .option("control", { type: "boolean", default: true, describe: "Serve the /_sim control plane (--no-control turns it off)" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
+      .check((a) => {
+        if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new Error("--port must be an integer from 0 to 65535");
+        if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
+        if (a.now !== undefined && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(a.now)) throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        return true;
+      }),
+  handler: async (args) => {
+    let sim;
+    try {
+      sim = createSimulator({
+        seed: args.seed,
+        fixture: args.fixture,
+        clock: args.clock,
+        now: args.now,
+        control: args.control,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error;
+      process.stderr.write(`retail-sim: ${error.message}\n`);
+      process.exit(2);
+    }
+    let listening;
+    try {
+      listening = await sim.listen(args.port, args.host);
+    } catch (error) {
+      process.stderr.write(`retail-sim: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`);
+      process.exit(2);
+    }
+    const creds = sim.credentials(listening.url);
+    if (args.json) {
+      const { api_root, auth_url, stores, oauth_clients } = creds;
+      process.stdout.write(`${JSON.stringify({ api_root, auth_url, stores, oauth_clients })}\n`);
+    } else {
+      process.stdout.write(banner(creds, args));
+    }
+    const stop = () => {
+      void sim.close().then(() => process.exit(0));
+      setTimeout(() => process.exit(0), 5000).unref();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  },
+};
+
+function banner(creds: CredentialsView, args: ServeArgs): string {
+  const lines = [
+    `retail-sim is ready at ${creds.api_root} (seed ${args.seed}, clock ${args.clock}, fixture ${args.fixture})`,
+    `  auth_url  ${creds.auth_url}`,
+    args.control ? `  control   ${creds.api_root}/_sim` : "  control   off",
+    "",
+  ];
+  for (const store of creds.stores) {
+    lines.push(`Store ${store.prefix} (${store.name}, plan ${store.plan}, ${store.status}): ${store.base_url}`);
+    const width = Math.max(...store.keys.map((k) => k.name.length));
+    for (const key of store.keys) lines.push(`  ${key.name.padEnd(width)}  ${key.token}  [${key.scopes.join(" ") || "no scope"}]`);
+    lines.push("");
+  }
+  for (const client of creds.oauth_clients) {
+    lines.push(`OAuth client ${client.name}: client_id ${client.client_id} client_secret ${client.client_secret}`);
+    lines.push(`  redirect_uris ${client.redirect_uris.join(" ")}`);
+  }
+  lines.push("", "Press Ctrl+C to stop.", "");
+  return lines.join("\n");
+}

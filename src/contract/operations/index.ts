@@ -1,0 +1,9 @@
+import type { Operation } from "../operation.js";
+import { accountOperations } from "./account.js";
+
+/** The table of operations: routing, validation, the OpenAPI document and the conformance suite read it. */
+export const OPERATIONS = [...accountOperations] as const;
+
+export type OperationId = (typeof OPERATIONS)[number]["id"];
+
+export const OPERATIONS_BY_ID: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.id, o]));

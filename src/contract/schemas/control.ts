@@ -1,0 +1,53 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { SCOPES } from "../scopes.js";
+import { DateTime } from "./common.js";
+import { StringEnum } from "./enum.js";
+import { FixtureSpec } from "./fixture.js";
+
+// Bodies of the control plane (interfaces.md section 3). Strict like the API: unknown properties are refused.
+
+export const ResetBody = Type.Object(
+  {
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
+    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+  },
+  { additionalProperties: false },
+);
+export type ResetBody = Static<typeof ResetBody>;
+
+export const ClockBody = Type.Union([
+  Type.Object({ advance_seconds: Type.Number({ minimum: 0, maximum: 3153600000 }) }, { additionalProperties: false }),
+  Type.Object({ set: DateTime }, { additionalProperties: false }),
+]);
+export type ClockBody = Static<typeof ClockBody>;
+
+export const KeyBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }), scopes: Type.Array(StringEnum(SCOPES), { uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export type KeyBody = Static<typeof KeyBody>;
+
+export const StorePatchBody = Type.Object(
+  {
+    plan: Type.Optional(StringEnum(["growth", "lite"])),
+    status: Type.Optional(
+      StringEnum(["active", "paused", "trial_decision_required", "plan_users_exceeded", "cancelled", "suspended", "not_found"]),
+    ),
+    product_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export type StorePatchBody = Static<typeof StorePatchBody>;
+
+export const FaultBody = Type.Object(
+  {
+    method: Type.Optional(StringEnum(["GET", "POST", "PUT", "PATCH", "DELETE"])),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, pattern: "^/" })),
+    status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
+    code: Type.Optional(Type.String({ pattern: "^[A-Z_]+$" })),
+    times: Type.Optional(Type.Integer({ minimum: 1 })),
+    delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600000 })),
+  },
+  { additionalProperties: false },
+);
+export type FaultBody = Static<typeof FaultBody>;

@@ -1,0 +1,79 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { SCOPES } from "../scopes.js";
+import { StringEnum } from "./enum.js";
+
+// The fixture format of `--fixture <path.json>`. The built-in fixtures (demo, empty) are values of it.
+// Ids and tokens are not part of a fixture: they derive from the seed (a key may pin its token).
+
+const Lit = StringEnum;
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+
+export const FixtureKey = Type.Object(
+  {
+    name: Name,
+    scopes: Type.Array(Lit(SCOPES), { uniqueItems: true }),
+    token: Type.Optional(Type.String({ pattern: "^[\\x21-\\x7E]{16,512}$" })),
+  },
+  { additionalProperties: false },
+);
+
+export const FixtureStore = Type.Object(
+  {
+    prefix: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,62}$" }),
+    name: Name,
+    plan: Type.Optional(Lit(["growth", "lite"] as const)),
+    status: Type.Optional(
+      Lit(["active", "paused", "trial_decision_required", "plan_users_exceeded", "cancelled", "suspended", "not_found"] as const),
+    ),
+    product_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$" })),
+    timezone: Type.Optional(Name),
+    country: Type.Optional(Type.String({ pattern: "^[A-Z]{2}$" })),
+    taxes: Type.Array(Type.Object({ name: Name, rate: Type.Number({ minimum: 0, maximum: 1 }) }, { additionalProperties: false }), {
+      minItems: 1,
+    }),
+    outlets: Type.Array(
+      Type.Object(
+        {
+          name: Name,
+          timezone: Type.Optional(Name),
+          status: Type.Optional(Lit(["active", "inactive"] as const)),
+          default_tax: Type.Optional(Name),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+    payment_types: Type.Array(Type.Object({ name: Name, enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    adjustment_reasons: Type.Array(
+      Type.Object(
+        { name: Name, type: Lit(["increase", "decrease", "any"] as const), enabled: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    ),
+    keys: Type.Array(FixtureKey),
+  },
+  { additionalProperties: false },
+);
+
+export const FixtureSpec = Type.Object(
+  {
+    stores: Type.Array(FixtureStore, { minItems: 1 }),
+    users: Type.Array(
+      Type.Object(
+        { email: Type.String({ minLength: 3, maxLength: 200 }), store_prefix: Type.String(), role: Lit(["admin", "user"] as const) },
+        { additionalProperties: false },
+      ),
+    ),
+    oauth_clients: Type.Array(
+      Type.Object(
+        { name: Name, redirect_uris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1 }) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type FixtureSpec = Static<typeof FixtureSpec>;
+export type FixtureStore = Static<typeof FixtureStore>;

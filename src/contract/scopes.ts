@@ -1,0 +1,32 @@
+// Scopes of the spec's Authentication section. A `:write` scope satisfies the matching `:read`.
+
+export const SCOPES = [
+  "catalog:read",
+  "catalog:write",
+  "inventory:read",
+  "inventory:write",
+  "customers:read",
+  "customers:write",
+  "sales:read",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(text: string): text is Scope {
+  return (SCOPES as readonly string[]).includes(text);
+}
+
+/** Spec, Authentication 2: ticking a write scope also ticks its read scope. Returned in catalog order. */
+export function normalizeScopes(scopes: Iterable<Scope>): Scope[] {
+  const set = new Set<Scope>(scopes);
+  for (const scope of [...set]) {
+    if (scope.endsWith(":write")) set.add(scope.replace(":write", ":read") as Scope);
+  }
+  return SCOPES.filter((s) => set.has(s));
+}
+
+/** Spec, Scopes: a `:write` scope satisfies the matching `:read`. */
+export function grants(granted: readonly Scope[], needed: Scope): boolean {
+  if (granted.includes(needed)) return true;
+  return needed.endsWith(":read") && granted.includes(needed.replace(":read", ":write") as Scope);
+}

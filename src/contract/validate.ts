@@ -1,0 +1,74 @@
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { FieldError } from "./errors.js";
+
+// ajv validators compiled from the TypeBox schemas, once per schema and only when first used
+// (compiling every schema at start-up would slow the first request of a cold start).
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+export type Validator = (value: unknown) => FieldError[];
+
+/** Field errors of `value` against `schema`; fields are dotted paths (`lines.2.set`), `root` names the whole value. */
+export function validatorFor(schema: TSchema, root = "body"): Validator {
+  return (value) => {
+    let validate = compiled.get(schema);
+    if (!validate) {
+      validate = ajv.compile(schema);
+      compiled.set(schema, validate);
+    }
+    return validate(value) ? [] : toFieldErrors(validate.errors ?? [], root);
+  };
+}
+
+function toFieldErrors(errors: readonly ErrorObject[], root: string): FieldError[] {
+  const byField = new Map<string, string>();
+  for (const e of errors) {
+    const path = e.instancePath.split("/").slice(1).map(decodePointer);
+    let message = e.message ?? "is invalid";
+    if (e.keyword === "additionalProperties") {
+      path.push(String(e.params.additionalProperty));
+      message = "is not a known property";
+    } else if (e.keyword === "required") {
+      path.push(String(e.params.missingProperty));
+      message = "is required";
+    } else if (e.keyword === "enum") {
+      message = `must be one of: ${(e.params.allowedValues as unknown[]).join(", ")}`;
+    }
+    const field = path.length > 0 ? path.join(".") : root;
+    // One message per field: the first is the most specific (ajv reports a union's summary last).
+    if (!byField.has(field)) byField.set(field, message);
+  }
+  return [...byField].map(([field, message]) => ({ field, message }));
+}
+
+const decodePointer = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/**
+ * Turns query text into typed values by the schema's property types, strictly: integers are plain
+ * decimal digits, booleans `true` or `false`. A value that does not convert stays a string so the
+ * validator reports it. A parameter given twice is an error of its own.
+ */
+export function coerceQuery(schema: TObject, params: URLSearchParams): { value: Record<string, unknown>; errors: FieldError[] } {
+  const value: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const errors: FieldError[] = [];
+  for (const [name, text] of params) {
+    if (Object.hasOwn(value, name)) {
+      if (!errors.some((e) => e.field === name)) errors.push({ field: name, message: "must be given once" });
+      continue;
+    }
+    const prop = Object.hasOwn(schema.properties, name) ? (schema.properties[name] as { type?: unknown }) : undefined;
+    value[name] = convert(prop?.type, text);
+  }
+  return { value, errors };
+}
+
+function convert(type: unknown, text: string): unknown {
+  if (type === "integer" && /^-?\d{1,15}$/.test(text)) return Number(text);
+  if (type === "number" && /^-?\d{1,15}(\.\d{1,15})?$/.test(text)) return Number(text);
+  if (type === "boolean" && (text === "true" || text === "false")) return text === "true";
+  return text;
+}

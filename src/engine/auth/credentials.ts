@@ -1,0 +1,76 @@
+import { sha256 } from "../../kernel/digest.js";
+import type { Scope } from "../../contract/scopes.js";
+
+/** Spec, States: a credential idle for 90 days expires; a never-used key counts from its creation. */
+export const IDLE_LIMIT_MS = 90 * 24 * 60 * 60 * 1000;
+
+export type CredentialState = "active" | "revoked" | "expired";
+
+export interface Credential {
+  readonly id: string;
+  readonly kind: "api_key" | "access_token";
+  readonly name: string;
+  readonly storePrefix: string;
+  readonly scopes: readonly Scope[];
+  /** Plaintext, kept only so the control plane can list a simulator's keys. */
+  readonly token: string;
+  readonly createdAt: number;
+  lastUsedAt: number | null;
+  state: CredentialState;
+  /** Access tokens end at a fixed time (spec: 3600 seconds); keys have none. */
+  readonly expiresAt: number | null;
+}
+
+export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "expired";
+
+const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/;
+
+/** Every credential of a simulator, found by the digest of its token. */
+export class CredentialRegistry {
+  private readonly byDigest = new Map<string, Credential>();
+  private readonly byId = new Map<string, Credential>();
+
+  add(credential: Credential): Credential {
+    this.byDigest.set(sha256(credential.token), credential);
+    this.byId.set(credential.id, credential);
+    return credential;
+  }
+
+  get(id: string): Credential | undefined {
+    return this.byId.get(id.toLowerCase());
+  }
+
+  forStore(prefix: string): Credential[] {
+    return [...this.byId.values()].filter((c) => c.storePrefix === prefix);
+  }
+
+  /**
+   * Spec, Authentication 1 and States: `Authorization: Bearer <token>`; missing, malformed, unknown,
+   * revoked or idle-over-90-days credentials fail. A success counts as use of the credential.
+   */
+  authenticate(header: string | undefined, now: number): { ok: true; credential: Credential } | { ok: false; why: AuthFailure } {
+    if (header === undefined || header === "") return { ok: false, why: "missing" };
+    const match = BEARER.exec(header);
+    if (!match) return { ok: false, why: "malformed" };
+    const credential = this.byDigest.get(sha256(match[1] as string));
+    if (!credential) return { ok: false, why: "unknown" };
+    if (credential.state === "revoked") return { ok: false, why: "revoked" };
+    if (credential.state === "active" && isIdle(credential, now)) credential.state = "expired";
+    if (credential.state === "expired") return { ok: false, why: "expired" };
+    credential.lastUsedAt = now;
+    return { ok: true, credential };
+  }
+}
+
+function isIdle(credential: Credential, now: number): boolean {
+  if (credential.expiresAt !== null && now >= credential.expiresAt) return true;
+  return now - (credential.lastUsedAt ?? credential.createdAt) > IDLE_LIMIT_MS;
+}
+
+export const AUTH_FAILURE_MESSAGE: Record<AuthFailure, string> = {
+  missing: "No credential was sent. Send Authorization: Bearer <API key or access token>.",
+  malformed: "The Authorization header is malformed. Send Authorization: Bearer <API key or access token>.",
+  unknown: "The credential is not known.",
+  revoked: "The credential has been revoked.",
+  expired: "The credential has expired.",
+};

@@ -1,0 +1,144 @@
+import { iso, parseUtcDateTime } from "../kernel/clock.js";
+import { fail, ok, type Result } from "../kernel/result.js";
+import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
+import type { ClockBody, FaultBody, KeyBody, StorePatchBody } from "../contract/schemas/control.js";
+import type { Credential } from "./auth/credentials.js";
+import type { Fault } from "./faults.js";
+import type { StoreState } from "./store.js";
+import type { World } from "./world.js";
+
+// Control operations (interfaces.md section 3): states the public API cannot create.
+// The library calls these directly; the /_sim routes call them after validating the body.
+
+export interface KeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly token: string;
+  readonly scopes: readonly string[];
+  readonly state: string;
+}
+
+export interface CredentialsView {
+  readonly api_root: string;
+  readonly auth_url: string;
+  readonly stores: {
+    prefix: string;
+    name: string;
+    base_url: string;
+    plan: string;
+    status: string;
+    keys: KeyView[];
+  }[];
+  readonly oauth_clients: { client_id: string; client_secret: string; name: string; redirect_uris: string[] }[];
+  readonly users: { id: string; email: string; store_prefix: string; role: string; plan: string }[];
+}
+
+export const keyView = (c: Credential): KeyView => ({ id: c.id, name: c.name, token: c.token, scopes: [...c.scopes], state: c.state });
+
+export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot): CredentialsView {
+  return {
+    api_root: apiRoot,
+    auth_url: authUrl,
+    stores: [...world.stores.values()].map((s) => ({
+      prefix: s.prefix,
+      name: s.settings.name,
+      base_url: `${apiRoot}/${s.prefix}/v1`,
+      plan: s.settings.plan,
+      status: s.settings.status,
+      keys: world.credentials.forStore(s.prefix).filter((c) => c.kind === "api_key").map(keyView),
+    })),
+    oauth_clients: world.oauthClients.map((c) => ({
+      client_id: c.clientId,
+      client_secret: c.clientSecret,
+      name: c.name,
+      redirect_uris: [...c.redirectUris],
+    })),
+    users: world.users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      store_prefix: u.storePrefix,
+      role: u.role,
+      plan: world.stores.get(u.storePrefix)?.settings.plan ?? "growth",
+    })),
+  };
+}
+
+export function storeControlView(store: StoreState) {
+  const s = store.settings;
+  return { prefix: s.prefix, name: s.name, plan: s.plan, status: s.status, product_limit: s.productLimit };
+}
+
+function findStore(world: World, prefix: string): Result<StoreState, ApiError> {
+  const store = world.stores.get(prefix);
+  return store ? ok(store) : fail(notFound(`store "${prefix}"`));
+}
+
+export function createKey(world: World, prefix: string, body: KeyBody): Result<KeyView, ApiError> {
+  const store = findStore(world, prefix);
+  return store.ok ? ok(keyView(world.createKey(store.value, body.name, body.scopes))) : store;
+}
+
+/** Spec, States: a revoked credential stops working at once. */
+export function revokeKey(world: World, id: string): Result<{ id: string; state: "revoked" }, ApiError> {
+  const credential = world.credentials.get(id);
+  if (!credential) return fail(notFound("key"));
+  credential.state = "revoked";
+  return ok({ id: credential.id, state: "revoked" });
+}
+
+export function patchStore(world: World, prefix: string, body: StorePatchBody): Result<ReturnType<typeof storeControlView>, ApiError> {
+  const found = findStore(world, prefix);
+  if (!found.ok) return found;
+  const s = found.value.settings;
+  if (body.plan !== undefined) s.plan = body.plan;
+  if (body.status !== undefined) s.status = body.status;
+  if (body.product_limit !== undefined) s.productLimit = body.product_limit;
+  return ok(storeControlView(found.value));
+}
+
+export const clockView = (world: World) => ({ now: iso(world.env.clock.now()) });
+
+/** Moves the simulator's clock forward; it never goes back (interfaces.md: an earlier time answers 400). */
+export function moveClock(world: World, body: ClockBody): Result<{ now: string }, ApiError> {
+  const clock = world.env.clock;
+  if ("advance_seconds" in body) {
+    clock.advance(Math.round(body.advance_seconds * 1000));
+    return ok(clockView(world));
+  }
+  const target = parseUtcDateTime(body.set);
+  if (target === undefined) return fail(invalid("set", "must be an ISO 8601 date-time in UTC ending in Z"));
+  if (target < clock.now()) return fail(invalid("set", `is earlier than the simulator's now (${iso(clock.now())})`));
+  clock.set(target);
+  return ok(clockView(world));
+}
+
+export interface FaultView {
+  readonly id: number;
+  readonly method: string | null;
+  readonly path: string | null;
+  readonly status: number | null;
+  readonly code: string | null;
+  readonly times: number | null;
+  readonly remaining: number | null;
+  readonly delay_ms: number;
+}
+
+export const faultView = (f: Fault): FaultView => ({
+  id: f.id,
+  method: f.method ?? null,
+  path: f.path ?? null,
+  status: f.status ?? null,
+  code: f.code ?? null,
+  times: f.times ?? null,
+  remaining: f.remaining,
+  delay_ms: f.delay_ms ?? 0,
+});
+
+export function addFault(world: World, body: FaultBody): Result<FaultView, ApiError> {
+  if (body.status === undefined && body.delay_ms === undefined) {
+    return fail(apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both.", [{ field: "status", message: "is required without delay_ms" }]));
+  }
+  if (body.code !== undefined && !isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
+  const code = body.code !== undefined && isErrorCode(body.code) ? body.code : body.status !== undefined ? codeForStatus(body.status) : undefined;
+  return ok(faultView(world.faults.add({ ...body, code })));
+}

@@ -1,0 +1,55 @@
+import { fail, ok, type Result } from "../kernel/result.js";
+import { invalid, type ApiError } from "../contract/errors.js";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import type { Feed, Row } from "./feed.js";
+
+/** The list parameters common to every list endpoint, after validation (spec, Endpoints). */
+export interface ListParams {
+  readonly limit: number;
+  readonly cursor?: string;
+  readonly order: "asc" | "desc";
+  readonly includeDeleted: boolean;
+}
+
+export interface ListPage<O> {
+  readonly data: O[];
+  readonly next_cursor: string | null;
+  readonly has_more: boolean;
+}
+
+export function listParams(query: Record<string, unknown>): ListParams {
+  return {
+    limit: typeof query.limit === "number" ? query.limit : 50,
+    cursor: typeof query.cursor === "string" ? query.cursor : undefined,
+    order: query.order === "desc" ? "desc" : "asc",
+    includeDeleted: query.include_deleted === true,
+  };
+}
+
+/** Pages a feed by every rule under "Pagination and polling rules" of the spec. */
+export function listFeed<T, O>(
+  feed: Feed<T>,
+  params: ListParams,
+  present: (row: Row<T>) => O,
+  filter?: (row: Row<T>) => boolean,
+): Result<ListPage<O>, ApiError> {
+  // Rule 4: include_deleted=true works only with order=asc.
+  if (params.includeDeleted && params.order === "desc") {
+    return fail(invalid("include_deleted", "include_deleted=true works only with order=asc"));
+  }
+  let afterSeq = 0;
+  if (params.cursor !== undefined) {
+    // Rule 1: an unreadable cursor answers 400 with a `cursor` field error. Rule 3: with desc it is only validated.
+    const seq = decodeCursor(feed.name, params.cursor);
+    if (seq === undefined) return fail(invalid("cursor", "is not a cursor of this list; pass next_cursor back unchanged"));
+    afterSeq = seq;
+  }
+  const page = feed.page({ afterSeq, limit: params.limit, order: params.order, includeDeleted: params.includeDeleted, filter });
+  const last = page.rows[page.rows.length - 1];
+  return ok({
+    data: page.rows.map(present),
+    // Rule 2: an empty page returns next_cursor null. Rule 3: desc has no next_cursor.
+    next_cursor: params.order === "asc" && last ? encodeCursor(feed.name, last.seq) : null,
+    has_more: page.hasMore,
+  });
+}

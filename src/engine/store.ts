@@ -1,0 +1,94 @@
+import { Feed, type SeqSource } from "./feed.js";
+
+export const PLANS = ["growth", "lite"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Control-plane store states; each maps to one of the spec's 402 or 403 codes (see engine/auth/gate.ts). */
+export const STORE_STATUSES = [
+  "active",
+  "paused",
+  "trial_decision_required",
+  "plan_users_exceeded",
+  "cancelled",
+  "suspended",
+  "not_found",
+] as const;
+export type StoreStatus = (typeof STORE_STATUSES)[number];
+
+export interface StoreSettings {
+  readonly id: string;
+  readonly prefix: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  country: string;
+  readonly createdAt: number;
+  plan: Plan;
+  status: StoreStatus;
+  /** Products the plan allows; null for no limit (spec: "The product limit per plan: not shown"). */
+  productLimit: number | null;
+  /** The outlet `GET /store` names as default: the first one created. */
+  defaultOutletId: string | null;
+}
+
+export interface OutletRecord {
+  readonly id: string;
+  name: string;
+  timezone: string;
+  status: "active" | "inactive";
+  default_tax_id: string;
+}
+
+export interface PaymentTypeRecord {
+  readonly id: string;
+  name: string;
+  enabled: boolean;
+}
+
+export interface TaxRecord {
+  readonly id: string;
+  name: string;
+  rate: number;
+}
+
+export interface ReasonRecord {
+  readonly id: string;
+  name: string;
+  type: "increase" | "decrease" | "any";
+  is_system: boolean;
+  /** Not a field of the spec's AdjustmentReason; a disabled reason is refused on stock writes. */
+  enabled: boolean;
+}
+
+/** One tenant: everything a store prefix owns. Nothing is shared between stores. */
+export class StoreState implements SeqSource {
+  private seq = 0;
+  /** Sequence number of the store settings row (the version of `GET /store`). */
+  settingsSeq: number;
+  readonly outlets: Feed<OutletRecord>;
+  readonly paymentTypes: Feed<PaymentTypeRecord>;
+  readonly taxes: Feed<TaxRecord>;
+  readonly reasons: Feed<ReasonRecord>;
+
+  constructor(readonly settings: StoreSettings) {
+    this.settingsSeq = this.nextSeq();
+    this.outlets = new Feed("outlets", this);
+    this.paymentTypes = new Feed("payment-types", this);
+    this.taxes = new Feed("taxes", this);
+    this.reasons = new Feed("adjustment-reasons", this);
+  }
+
+  get prefix(): string {
+    return this.settings.prefix;
+  }
+
+  /** Spec: every row's `version` comes from this per-store change sequence. */
+  nextSeq(): number {
+    this.seq += 1;
+    return this.seq;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+}

@@ -1,0 +1,41 @@
+import { httpDate } from "../kernel/clock.js";
+import { apiError } from "../contract/errors.js";
+import type { Simulator } from "../simulator.js";
+import { handleControl } from "./control.js";
+import { handleApi } from "./pipeline.js";
+import { errorResponse } from "./respond.js";
+import type { SimRequest, SimResponse } from "./types.js";
+
+/** The whole server as one function: control plane, injected faults, then the API pipeline. */
+export async function handle(sim: Simulator, req: SimRequest): Promise<SimResponse> {
+  let response: SimResponse;
+  try {
+    response = await dispatch(sim, req);
+  } catch (error) {
+    sim.world.log?.(`internal error: ${(error as Error).stack ?? String(error)}`);
+    response = errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
+  }
+  // The Date header comes from the simulator's clock, so a manual clock gives reproducible headers.
+  response.headers["date"] = httpDate(sim.world.env.clock.now());
+  return response;
+}
+
+async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
+  if (req.path === "/_sim" || req.path.startsWith("/_sim/")) {
+    if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
+    return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
+  }
+  const world = sim.world;
+  const fault = world.faults.take(req.method, req.path);
+  if (fault) {
+    if (fault.delay_ms) await world.env.sleep(fault.delay_ms);
+    if (fault.status !== undefined) {
+      const code = fault.code ?? "INTERNAL";
+      const headers: Record<string, string> = fault.status === 429 ? { "retry-after": "1" } : {};
+      const response = errorResponse({ code, message: `Injected fault ${fault.id}.` }, headers);
+      response.status = fault.status;
+      return response;
+    }
+  }
+  return handleApi(world, req);
+}

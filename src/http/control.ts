@@ -1,0 +1,73 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Result } from "../kernel/result.js";
+import { apiError, type ApiError } from "../contract/errors.js";
+import { ClockBody, FaultBody, KeyBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
+import { validatorFor } from "../contract/validate.js";
+import * as control from "../engine/control.js";
+import type { Simulator } from "../simulator.js";
+import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
+import { Router } from "./router.js";
+import type { SimRequest, SimResponse } from "./types.js";
+
+// The /_sim control plane (interfaces.md section 3): JSON in and out, the spec's envelope on bad input.
+
+interface ControlRoute {
+  readonly body?: TSchema;
+  readonly status?: number;
+  run(sim: Simulator, params: Record<string, string>, body: never, req: SimRequest): Result<unknown, ApiError> | { ok: true; value: undefined; empty: true };
+}
+
+const ok = <T>(value: T) => ({ ok: true as const, value });
+
+const routes = new Router<ControlRoute>()
+  .add("GET", "/health", { run: () => ok({ status: "ok" }) })
+  .add("GET", "/credentials", { run: (sim, _p, _b, req) => ok(sim.credentials(req.origin)) })
+  .add("POST", "/reset", {
+    body: ResetBody,
+    run: (sim, _p, body: ResetBody, req) => {
+      sim.reset(body);
+      return ok(sim.credentials(req.origin));
+    },
+  })
+  .add("GET", "/clock", { run: (sim) => ok(control.clockView(sim.world)) })
+  .add("POST", "/clock", { body: ClockBody, run: (sim, _p, body: ClockBody) => control.moveClock(sim.world, body) })
+  .add("POST", "/stores/{prefix}/keys", {
+    body: KeyBody,
+    status: 201,
+    run: (sim, p, body: KeyBody) => control.createKey(sim.world, p.prefix as string, body),
+  })
+  .add("POST", "/keys/{id}/revoke", { run: (sim, p) => control.revokeKey(sim.world, p.id as string) })
+  .add("PATCH", "/stores/{prefix}", {
+    body: StorePatchBody,
+    run: (sim, p, body: StorePatchBody) => control.patchStore(sim.world, p.prefix as string, body),
+  })
+  .add("GET", "/faults", { run: (sim) => ok(sim.world.faults.list().map(control.faultView)) })
+  .add("POST", "/faults", { body: FaultBody, status: 201, run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body) })
+  .add("DELETE", "/faults", {
+    run: (sim) => {
+      sim.world.faults.clear();
+      return { ok: true, value: undefined, empty: true };
+    },
+  });
+
+export function handleControl(sim: Simulator, req: SimRequest, rest: string): SimResponse {
+  const match = routes.match(req.method, rest);
+  if (!match) return errorResponse(apiError("NOT_FOUND", `No control route ${req.method} /_sim${rest}.`));
+  const route = match.route;
+  let body: unknown;
+  if (route.body) {
+    const text = req.body && req.body.length > 0 ? Buffer.from(req.body).toString("utf8") : "{}";
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return errorResponse(apiError("VALIDATION_FAILED", "The body is not valid JSON.", [{ field: "body", message: "is not valid JSON" }]));
+    }
+    const fields = validatorFor(route.body)(body);
+    if (fields.length > 0) return errorResponse(apiError("VALIDATION_FAILED", "Invalid control request.", fields));
+  }
+  const result = route.run(sim, match.params, body as never, req);
+  if (!result.ok) return errorResponse(result.error);
+  if ("empty" in result) return emptyResponse(204);
+  return jsonResponse(route.status ?? 200, result.value);
+}
+

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Simulator } from "../simulator.js";
+import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
+
+// node:http adapter: converts only; every rule lives below it.
+
+export interface Listening {
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+export function listen(sim: Simulator, port: number, host: string): Promise<Listening> {
+  const server = createServer((req, res) => void serve(sim, req, res, server));
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address() as AddressInfo;
+      const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      resolve({
+        url: `http://${shown}:${address.port}`,
+        port: address.port,
+        host: address.address,
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}
+
+async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, server: Server): Promise<void> {
+  res.sendDate = false;
+  try {
+    const { body, tooLarge } = await readBody(req);
+    const address = server.address() as AddressInfo;
+    const hostHeader = req.headers.host;
+    const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+    const rawUrl = req.url ?? "/";
+    const q = rawUrl.indexOf("?");
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    const simReq: SimRequest = {
+      method: (req.method ?? "GET").toUpperCase(),
+      path: q === -1 ? rawUrl : rawUrl.slice(0, q),
+      query: q === -1 ? "" : rawUrl.slice(q + 1),
+      headers,
+      body,
+      bodyTooLarge: tooLarge,
+      remoteAddress: req.socket.remoteAddress ?? "unknown",
+      origin: `http://${host}`,
+    };
+    const out = await sim.handle(simReq);
+    if (tooLarge) out.headers["connection"] = "close";
+    res.writeHead(out.status, out.headers);
+    res.end(out.body ?? undefined);
+  } catch {
+    if (!res.headersSent) res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
+    res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
+  }
+}
+
+/** Reads the body up to the limit; past it, stops keeping bytes and reports `tooLarge`. */
+function readBody(req: IncomingMessage): Promise<{ body: Uint8Array | null; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        tooLarge = true;
+        chunks.length = 0;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve({ body: tooLarge || size === 0 ? null : Buffer.concat(chunks), tooLarge }));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,207 @@
+import { sha256 } from "../kernel/digest.js";
+import { isUuid } from "../kernel/random.js";
+import { apiError, invalid, notFound, type ApiError, type FieldError } from "../contract/errors.js";
+import type { Operation } from "../contract/operation.js";
+import { OPERATIONS } from "../contract/operations/index.js";
+import { grants } from "../contract/scopes.js";
+import { coerceQuery, validatorFor } from "../contract/validate.js";
+import { AUTH_FAILURE_MESSAGE, type Credential } from "../engine/auth/credentials.js";
+import { storeGate } from "../engine/auth/gate.js";
+import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
+import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type WindowState } from "../engine/limits.js";
+import type { StoreState } from "../engine/store.js";
+import type { World } from "../engine/world.js";
+import { HANDLERS } from "./handlers/index.js";
+import type { Handler } from "./handlers/types.js";
+import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
+import { Router } from "./router.js";
+import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
+
+// One pipeline for every API operation: authenticate, limit, store state, route, scope,
+// idempotency, validate, handler, envelope. Each step answers with the spec's envelope.
+
+const STORE_PATH = /^\/([^/]+)\/v1(\/.*)$/;
+
+interface Caller {
+  readonly router: Router<Operation>;
+  readonly handlers: Readonly<Record<string, Handler>>;
+  readonly world: World;
+  readonly req: SimRequest;
+  readonly now: number;
+  /** The failed-authentication window key: the address and the credential as sent. */
+  readonly pairKey: string;
+}
+
+export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
+
+/** The pipeline over an operation table and its handlers (tests build one over test-only operations). */
+export function createApiHandler(operations: readonly Operation[], handlers: Readonly<Record<string, Handler>>): ApiHandler {
+  const router = new Router<Operation>();
+  for (const op of operations) {
+    if (!Object.hasOwn(handlers, op.id)) throw new Error(`operation ${op.id} has no handler`);
+    router.add(op.method, op.path, op);
+  }
+  return (world, req) => {
+    const credentialText = req.headers.authorization ?? "";
+    const now = world.env.clock.now();
+    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}` });
+  };
+}
+
+/** The API of the spec: every operation of the contract's table. */
+export const handleApi: ApiHandler = createApiHandler(OPERATIONS, HANDLERS);
+
+async function pipeline(caller: Caller): Promise<SimResponse> {
+  const { world, req, now } = caller;
+
+  // Spec, Limits: failed authentication, 30 per 5 minutes per address and credential, 300 per address.
+  const pair = world.limits.peek(POLICIES.failedPair, caller.pairKey, now);
+  const address = world.limits.peek(POLICIES.failedAddress, req.remoteAddress, now);
+  const lockout = pair.used >= pair.policy.limit ? pair : address.used >= address.policy.limit ? address : undefined;
+  if (lockout) return tooMany(lockout, "Too many failed authentication attempts.");
+
+  const storePath = STORE_PATH.exec(req.path);
+  const prefix = storePath?.[1];
+  const auth = world.credentials.authenticate(req.headers.authorization, now);
+  if (!auth.ok) return failedAuth(caller, apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]));
+  const credential = auth.credential;
+  // A credential belongs to one store; under another store's prefix it is not a credential (docs/spec-choices.md).
+  const store = prefix === undefined ? undefined : world.stores.get(safeDecode(prefix));
+  if (prefix !== undefined && store?.prefix !== credential.storePrefix) {
+    return failedAuth(caller, apiError("UNAUTHORIZED", "The credential does not belong to this store."));
+  }
+
+  // Spec, Limits: 120 requests per minute per credential; every response carries the headers.
+  const general = world.limits.peek(POLICIES.general, credential.id, now);
+  if (general.used >= general.policy.limit) return tooMany(general, "Rate limit exceeded: 120 requests per minute per credential.");
+  const window = world.limits.hit(POLICIES.general, credential.id, now);
+  const response = await authorized(caller, credential, store, storePath?.[2]);
+  return withLimitHeaders(response, window);
+}
+
+async function authorized(caller: Caller, credential: Credential, store: StoreState | undefined, rest: string | undefined): Promise<SimResponse> {
+  const { world, req, now } = caller;
+  if (!store || rest === undefined) return errorResponse(notFound("path"));
+  const blocked = storeGate(store.settings);
+  if (blocked) return recordFailure(caller, errorResponse(blocked));
+
+  const match = caller.router.match(req.method, rest);
+  if (!match) return errorResponse(apiError("NOT_FOUND", `No operation ${req.method} ${rest}.`));
+  const op = match.route;
+  if (op.scope !== null && !grants(credential.scopes, op.scope)) {
+    return recordFailure(caller, errorResponse(apiError("INSUFFICIENT_SCOPE", `This call needs the ${op.scope} scope.`)));
+  }
+
+  const key = req.headers["idempotency-key"];
+  if (op.idempotency === "none" || (key === undefined && op.idempotency === "optional")) {
+    return execute(caller, op, match.params, credential, store);
+  }
+  // Spec, Errors: a missing key on a route that requires one names the header.
+  if (key === undefined) return errorResponse(invalid("Idempotency-Key", "is required on this route"));
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    return errorResponse(invalid("Idempotency-Key", "must be 1 to 255 printable characters without spaces"));
+  }
+  // Same key and same body: method, path, query and the body bytes (docs/spec-choices.md).
+  const fingerprint = sha256(`${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`);
+  const begun = world.idempotency.begin(credential.id, key, fingerprint, now);
+  if (begun.kind === "in_progress") return errorResponse(apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."));
+  if (begun.kind === "reused") return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
+  if (begun.kind === "replay") {
+    const { status, body } = begun.response;
+    const headers: Record<string, string> = { "idempotent-replayed": "true" };
+    return body === null ? emptyResponse(status, headers) : { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body };
+  }
+  const response = await execute(caller, op, match.params, credential, store);
+  world.idempotency.finish(credential.id, key, { status: response.status, body: response.body }, world.env.clock.now());
+  return response;
+}
+
+/** Validates the request against the operation's declaration, runs its handler and wraps the result. */
+async function execute(caller: Caller, op: Operation, params: Record<string, string>, credential: Credential, store: StoreState): Promise<SimResponse> {
+  const { world, req, now } = caller;
+  // Spec, Errors: a non-UUID id answers NOT_FOUND.
+  for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
+  const query = coerceQuery(op.query, new URLSearchParams(req.query));
+  const queryErrors = [...query.errors, ...validatorFor(op.query, "query")(query.value)];
+  if (queryErrors.length > 0) return errorResponse(validationFailed(queryErrors));
+  const body = readBody(req, op);
+  if (!body.ok) return errorResponse(body.error);
+
+  let result;
+  try {
+    const handler = caller.handlers[op.id] as Handler;
+    result = await handler({ world, store, credential, params, query: query.value, body: body.value, now, apiRoot: req.origin });
+  } catch (error) {
+    world.log?.(`internal error in ${op.id}: ${(error as Error).stack ?? String(error)}`);
+    return errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
+  }
+  if (!result.ok) return errorResponse(result.error);
+  switch (op.kind) {
+    case "empty":
+      return emptyResponse(op.successStatus);
+    case "list":
+      return jsonResponse(op.successStatus, result.value);
+    case "document":
+      return jsonResponse(op.successStatus, result.value);
+    default:
+      return jsonResponse(op.successStatus, { data: result.value });
+  }
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };
+
+/** JSON bodies only, within the size limit, matching the operation's schema (unknown properties refused). */
+function readBody(req: SimRequest, op: Operation): BodyResult {
+  if (op.body === undefined) return { ok: true, value: undefined };
+  if (req.bodyTooLarge) return { ok: false, error: invalid("body", `must be at most ${MAX_BODY_BYTES} bytes`) };
+  if (!req.body || req.body.length === 0) return { ok: false, error: invalid("body", "a JSON body is required") };
+  const type = req.headers["content-type"] ?? "";
+  if (!/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    return { ok: false, error: invalid("Content-Type", "must be application/json") };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(req.body));
+  } catch {
+    return { ok: false, error: invalid("body", "is not valid JSON in UTF-8") };
+  }
+  const fields = validatorFor(op.body, "body")(value);
+  return fields.length > 0 ? { ok: false, error: validationFailed(fields) } : { ok: true, value };
+}
+
+function validationFailed(fields: readonly FieldError[]): ApiError {
+  return apiError("VALIDATION_FAILED", `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`, fields);
+}
+
+/** 401, 402 and 403 count toward the failed-authentication limits (spec, Limits). */
+function recordFailure(caller: Caller, response: SimResponse): SimResponse {
+  caller.world.limits.hit(POLICIES.failedAddress, caller.req.remoteAddress, caller.now);
+  caller.world.limits.hit(POLICIES.failedPair, caller.pairKey, caller.now);
+  return response;
+}
+
+/** An unauthenticated refusal carries the failed-authentication window in its rate-limit headers. */
+function failedAuth(caller: Caller, error: ApiError): SimResponse {
+  const response = recordFailure(caller, errorResponse(error));
+  return withLimitHeaders(response, caller.world.limits.peek(POLICIES.failedPair, caller.pairKey, caller.now));
+}
+
+function tooMany(window: WindowState, message: string): SimResponse {
+  const response = errorResponse(apiError("RATE_LIMITED", message), { "retry-after": String(retryAfterSeconds(window)) });
+  return withLimitHeaders(response, window);
+}
+
+function withLimitHeaders(response: SimResponse, window: WindowState): SimResponse {
+  response.headers["ratelimit-policy"] = policyHeader(window.policy);
+  response.headers["ratelimit"] = rateLimitHeader(window);
+  return response;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+

@@ -1,0 +1,17 @@
+import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
+import type { SimResponse } from "./types.js";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): SimResponse {
+  return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(payload) };
+}
+
+/** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status. */
+export function errorResponse(error: ApiError, headers: Record<string, string> = {}): SimResponse {
+  return jsonResponse(ERROR_STATUS[error.code], { error }, headers);
+}
+
+export function emptyResponse(status = 204, headers: Record<string, string> = {}): SimResponse {
+  return { status, headers, body: null };
+}

@@ -1,0 +1,75 @@
+import { pathParams } from "../contract/operation.js";
+
+// A segment trie built from the operations table: static segments first, then a parameter.
+// It replaces any switch on method and path (architecture, anti-patterns).
+
+interface Node<T> {
+  readonly statics: Map<string, Node<T>>;
+  param?: { readonly name: string; readonly node: Node<T> };
+  readonly routes: Map<string, T>;
+}
+
+export interface Match<T> {
+  readonly route: T;
+  readonly params: Record<string, string>;
+}
+
+const newNode = <T>(): Node<T> => ({ statics: new Map(), routes: new Map() });
+
+export class Router<T> {
+  private readonly root: Node<T> = newNode();
+
+  add(method: string, path: string, route: T): this {
+    let node = this.root;
+    const names = pathParams(path);
+    for (const segment of path.split("/").slice(1)) {
+      if (segment.startsWith("{")) {
+        const name = names.shift() as string;
+        if (node.param && node.param.name !== name) throw new Error(`route ${path}: parameter {${name}} clashes with {${node.param.name}}`);
+        node.param ??= { name, node: newNode() };
+        node = node.param.node;
+      } else {
+        let next = node.statics.get(segment);
+        if (!next) node.statics.set(segment, (next = newNode()));
+        node = next;
+      }
+    }
+    if (node.routes.has(method)) throw new Error(`route ${method} ${path} declared twice`);
+    node.routes.set(method, route);
+    return this;
+  }
+
+  /** The route for a method and a percent-encoded path, or undefined (an unknown path or method). */
+  match(method: string, path: string): Match<T> | undefined {
+    if (!path.startsWith("/")) return undefined;
+    const segments: string[] = [];
+    for (const raw of path.split("/").slice(1)) {
+      try {
+        segments.push(decodeURIComponent(raw));
+      } catch {
+        return undefined;
+      }
+    }
+    const params: Record<string, string> = {};
+    const found = this.walk(this.root, segments, 0, method, params);
+    return found === undefined ? undefined : { route: found, params };
+  }
+
+  private walk(node: Node<T>, segments: string[], i: number, method: string, params: Record<string, string>): T | undefined {
+    if (i === segments.length) return node.routes.get(method);
+    const segment = segments[i] as string;
+    const next = node.statics.get(segment);
+    if (next) {
+      const found = this.walk(next, segments, i + 1, method, params);
+      if (found !== undefined) return found;
+    }
+    if (node.param && segment !== "") {
+      const found = this.walk(node.param.node, segments, i + 1, method, params);
+      if (found !== undefined) {
+        params[node.param.name] = segment;
+        return found;
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,27 @@
+// The simulator's own request and response shapes. Both adapters (WHATWG fetch and node:http)
+// convert to and from these; nothing below the adapters knows either library.
+
+export interface SimRequest {
+  readonly method: string;
+  /** The path as sent, percent-encoded, without the query. */
+  readonly path: string;
+  /** The query string without `?`. */
+  readonly query: string;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: Uint8Array | null;
+  /** True when the body was longer than MAX_BODY_BYTES and was not read whole. */
+  readonly bodyTooLarge?: boolean;
+  readonly remoteAddress: string;
+  /** `http://host:port` the request was addressed to: the API root for links and the OpenAPI server URL. */
+  readonly origin: string;
+}
+
+export interface SimResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** A sane request body limit: far above the largest valid document (a 100-line batch, a full product). */
+export const MAX_BODY_BYTES = 1024 * 1024;

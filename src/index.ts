@@ -1,0 +1,10 @@
+// The public surface of the package (interfaces.md section 5).
+export { createSimulator, Simulator, ControlError, type SimulatorOptions } from "./simulator.js";
+export type { CredentialsView, KeyView, FaultView } from "./engine/control.js";
+export type { Listening } from "./http/node.js";
+export type { SimRequest, SimResponse } from "./http/types.js";
+export { buildOpenApi } from "./contract/openapi.js";
+export { OPERATIONS, type OperationId } from "./contract/operations/index.js";
+export { ERROR_STATUS, type ErrorCode, type ApiError, type FieldError } from "./contract/errors.js";
+export { SCOPES, type Scope } from "./contract/scopes.js";
+export type { FixtureSpec } from "./contract/schemas/fixture.js";

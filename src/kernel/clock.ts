@@ -1,0 +1,82 @@
+// The only place in the simulator that reads the wall clock.
+// Engine code asks an injected Clock; tests move it instead of sleeping.
+
+export type ClockMode = "system" | "manual";
+
+export interface Clock {
+  readonly mode: ClockMode;
+  /** Milliseconds since the Unix epoch, on the simulator's clock. */
+  now(): number;
+  /** Moves the clock forward. Negative amounts are refused by the callers. */
+  advance(ms: number): void;
+  /** Sets the clock to an absolute time (never earlier than now; callers check). */
+  set(ms: number): void;
+  /** Back to the state right after start. */
+  reset(): void;
+}
+
+export const DEFAULT_MANUAL_START = Date.parse("2026-01-01T00:00:00Z");
+
+/** Wall clock plus a travel offset that `advance` and `set` move; `startAt` sets the first reading. */
+export function systemClock(startAt?: number, wallNow: () => number = Date.now): Clock {
+  const initialOffset = startAt === undefined ? 0 : startAt - wallNow();
+  let offset = initialOffset;
+  return {
+    mode: "system",
+    now: () => wallNow() + offset,
+    advance(ms) {
+      offset += ms;
+    },
+    set(ms) {
+      offset = ms - wallNow();
+    },
+    reset() {
+      offset = initialOffset;
+    },
+  };
+}
+
+/** Frozen at `start` until moved. */
+export function manualClock(start: number = DEFAULT_MANUAL_START): Clock {
+  let current = start;
+  return {
+    mode: "manual",
+    now: () => current,
+    advance(ms) {
+      current += ms;
+    },
+    set(ms) {
+      current = ms;
+    },
+    reset() {
+      current = start;
+    },
+  };
+}
+
+export function createClock(mode: ClockMode, start?: number): Clock {
+  return mode === "manual" ? manualClock(start) : systemClock(start);
+}
+
+/** ISO 8601 in UTC ending in `Z` (spec, rule 5 of "What the service does"). */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** RFC 9110 HTTP-date, for the Date header (taken from the simulator clock so responses are reproducible). */
+export function httpDate(ms: number): string {
+  return new Date(ms).toUTCString();
+}
+
+/** Strict ISO 8601 date-time in UTC: `2026-01-01T00:00:00Z` or with fractional seconds. */
+const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+export function parseUtcDateTime(text: string): number | undefined {
+  if (!UTC_DATE_TIME.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Real-time sleep; injected so tests can replace it with a controlled one. */
+export type Sleep = (ms: number) => Promise<void>;
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

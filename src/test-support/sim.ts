@@ -1,0 +1,52 @@
+// Helpers for tests: a simulator on a manual clock and a compact way to call it in-process.
+import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
+
+export const ORIGIN = "http://sim.test";
+
+export function makeSim(options: SimulatorOptions = {}): Simulator {
+  return createSimulator({ clock: "manual", seed: 1, ...options });
+}
+
+export interface CallOptions {
+  /** Name of a key of the store (`full`, `none`, `catalog:read`, ...) or a raw Authorization header via `auth`. */
+  key?: string;
+  /** Exact Authorization header value; overrides `key`. `null` sends none. */
+  auth?: string | null;
+  /** Store of the key; defaults to the path's prefix. */
+  store?: string;
+  body?: unknown;
+  /** Raw body text (sent as is, with `contentType`). */
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body, or null for an empty body. */
+  json: any;
+  text: string;
+}
+
+/** `call(sim, "GET", "/demo/v1/me", {key: "full"})`. */
+export async function call(sim: Simulator, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  const store = options.store ?? path.split("/")[1] ?? "demo";
+  if (options.auth !== undefined) {
+    if (options.auth !== null) headers.authorization = options.auth;
+  } else {
+    headers.authorization = `Bearer ${sim.token(store, options.key ?? "full")}`;
+  }
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] = options.contentType ?? "application/json";
+  const res = await sim.fetch(`${ORIGIN}${path}`, { method, headers, body, remoteAddress: options.remoteAddress });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null, text };
+}
+
+/** Asserts nothing itself: returns the error object of an envelope for exact comparisons. */
+export const errorOf = (reply: Reply) => reply.json?.error as { code: string; message: string; fields?: { field: string; message: string }[] };
