@@ -22,9 +22,9 @@ await yargs(hideBin(process.argv))
   .strict()
   .help()
   .version()
-  .fail((message, error, y) => {
-    if (error) throw error;
-    process.stderr.write(`${y.help() && ""}retail-sim: ${message}\nRun retail-sim --help for usage.\n`);
+  .fail((message, error) => {
+    // Exit 2: the command could not be carried out (bad arguments, a start that failed).
+    process.stderr.write(`retail-sim: ${message ?? error?.message}\nRun retail-sim --help for usage.\n`);
     process.exit(2);
   })
   .parseAsync();

@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// interfaces.md section 1: the retail-sim command line, run from the built bin as `npx retail-sim` runs it.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BIN = `${ROOT}dist/src/cli/main.js`;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  // `npm test` builds first; running vitest alone needs a build too.
+  if (!existsSync(BIN)) spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
+});
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/** Starts `retail-sim` and resolves with the first line it prints. */
+function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const nl = out.indexOf("\n");
+      if (nl !== -1) resolve({ child, line: out.slice(0, nl) });
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+    child.on("exit", (code) => reject(new Error(`exited ${code} before ready: ${err}`)));
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+}
+
+describe("interfaces.md 1: retail-sim serve", () => {
+  it("--port 0 --json prints the ready line; GET {base_url}/me with the full key answers the Identity", async () => {
+    const { child, line } = await start(["--port", "0", "--json"]);
+    const ready = JSON.parse(line);
+    expect(Object.keys(ready)).toEqual(["api_root", "auth_url", "stores", "oauth_clients"]);
+    expect(ready.api_root).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.auth_url).toBe(ready.api_root);
+    const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
+    expect(demo.base_url).toBe(`${ready.api_root}/demo/v1`);
+    const full = demo.keys.find((k: { name: string }) => k.name === "full");
+    const res = await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${full.token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      data: { store_name: "Demo Outfitters", domain_prefix: "demo", scopes: full.scopes, key: { id: full.id, name: "full" } },
+    });
+    child.kill("SIGTERM");
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it("the same seed prints the same credentials; the manual clock starts at --now", async () => {
+    const a = JSON.parse((await start(["--port", "0", "--json", "--seed", "5", "--clock", "manual", "--now", "2030-05-05T05:05:05Z"])).line);
+    const b = JSON.parse((await start(["--port", "0", "--json", "--seed", "5"])).line);
+    expect(a.stores.map((s: { keys: unknown }) => s.keys)).toEqual(b.stores.map((s: { keys: unknown }) => s.keys));
+    const clock = await (await fetch(`${a.api_root}/_sim/clock`)).json();
+    expect(clock).toEqual({ now: "2030-05-05T05:05:05.000Z" });
+  });
+
+  it("without --json prints the API root, each store's base URL and its keys", async () => {
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0"], { cwd: ROOT });
+    children.push(child);
+    const text = await new Promise<string>((resolve) => {
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("Press Ctrl+C")) resolve(out);
+      });
+    });
+    expect(text).toMatch(/retail-sim is ready at http:\/\/127\.0\.0\.1:\d+/);
+    expect(text).toMatch(/Store demo \(Demo Outfitters, plan growth, active\): http:\/\/127\.0\.0\.1:\d+\/demo\/v1/);
+    expect(text).toMatch(/ full +rsk_[0-9A-Za-z]{40} /);
+    child.kill("SIGINT");
+    expect(await exitOf(child)).toBe(0);
+  });
+
+  it("--no-control serves no /_sim", async () => {
+    const ready = JSON.parse((await start(["--port", "0", "--json", "--no-control"])).line);
+    expect((await fetch(`${ready.api_root}/_sim/health`)).status).toBe(404);
+  });
+
+  it("a JSON body over the size limit gets a 400 envelope over a real socket, never a 500", async () => {
+    const ready = JSON.parse((await start(["--port", "0", "--json"])).line);
+    const res = await fetch(`${ready.api_root}/_sim/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("VALIDATION_FAILED");
+  });
+
+  it.each([
+    [["--port", "-1"], "--port must be an integer from 0 to 65535"],
+    [["--fixture", "/no/such/file.json"], 'fixture "/no/such/file.json" is neither a built-in fixture'],
+    [["--clock", "sundial"], "Invalid values"],
+    [["--now", "yesterday"], "--now must be an ISO 8601 date-time"],
+    [["--bogus"], "Unknown argument"],
+  ])("bad arguments %j exit 2 with a message", (args, message) => {
+    const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 10_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(message);
+  });
+});
+
+describe("interfaces.md 1: retail-sim openapi", () => {
+  it("prints the OpenAPI document with the store prefix in its server URL", () => {
+    const run = spawnSync(process.execPath, [BIN, "openapi", "--prefix", "other"], { cwd: ROOT, encoding: "utf8", timeout: 10_000 });
+    expect(run.status).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.servers).toEqual([{ url: "http://127.0.0.1:4747/other/v1" }]);
+    expect(doc.paths["/me"].get.operationId).toBe("getMe");
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { decodeCursor, encodeCursor } from "./cursor.js";
+import { Feed } from "./feed.js";
+
+function feedOf(n: number) {
+  let seq = 0;
+  const feed = new Feed<{ n: number }>("things", { nextSeq: () => ++seq });
+  for (let i = 0; i < n; i++) feed.put(`id-${i}`, { n: i });
+  return feed;
+}
+
+const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+
+describe("Spec, Pagination and polling rules 1: rows come oldest change first", () => {
+  it("a change gives the row a new version and moves it to the end", () => {
+    const feed = feedOf(3);
+    const before = feed.row("id-0")!.seq;
+    feed.put("id-0", { n: 100 });
+    expect(feed.row("id-0")!.seq).toBeGreaterThan(before);
+    const page = feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: false });
+    expect(ids(page.rows)).toEqual(["id-1", "id-2", "id-0"]);
+    expect(page.hasMore).toBe(false);
+  });
+
+  it("paging after a sequence number sees each row once, even after many changes and compaction", () => {
+    const feed = feedOf(50);
+    for (let round = 0; round < 60; round++) for (let i = 0; i < 50; i += 2) feed.put(`id-${i}`, { n: round });
+    const seen: string[] = [];
+    let after = 0;
+    for (;;) {
+      const page = feed.page({ afterSeq: after, limit: 7, order: "asc", includeDeleted: false });
+      seen.push(...ids(page.rows));
+      if (page.rows.length === 0) break;
+      after = page.rows[page.rows.length - 1]!.seq;
+    }
+    expect(seen).toHaveLength(50);
+    expect(new Set(seen).size).toBe(50);
+    expect(seen.slice(0, 25)).toEqual(Array.from({ length: 25 }, (_, i) => `id-${2 * i + 1}`));
+  });
+
+  it("has_more is true only when another matching row follows", () => {
+    const feed = feedOf(4);
+    expect(feed.page({ afterSeq: 0, limit: 4, order: "asc", includeDeleted: false }).hasMore).toBe(false);
+    expect(feed.page({ afterSeq: 0, limit: 3, order: "asc", includeDeleted: false }).hasMore).toBe(true);
+    expect(feed.page({ afterSeq: 0, limit: 3, order: "asc", includeDeleted: false, filter: (r) => r.value.n < 3 }).hasMore).toBe(false);
+  });
+});
+
+describe("Spec, Pagination and polling rules 3 and 4: desc and include_deleted", () => {
+  it("desc returns the newest first, one page, has_more false", () => {
+    const feed = feedOf(5);
+    const page = feed.page({ afterSeq: 0, limit: 2, order: "desc", includeDeleted: false });
+    expect(ids(page.rows)).toEqual(["id-4", "id-3"]);
+    expect(page.hasMore).toBe(false);
+  });
+
+  it("a deleted row is hidden unless include_deleted, and then it is at the end of the feed", () => {
+    const feed = feedOf(3);
+    feed.markDeleted("id-0", 123);
+    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: false }).rows)).toEqual(["id-1", "id-2"]);
+    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: true }).rows)).toEqual(["id-1", "id-2", "id-0"]);
+    expect(feed.live("id-0")).toBeUndefined();
+    expect(feed.row("id-0")!.deletedAt).toBe(123);
+    expect(feed.markDeleted("id-0", 456)).toBeUndefined();
+  });
+});
+
+describe("Spec, Pagination and polling rules 1: the cursor is opaque; an unreadable one is refused", () => {
+  it("round-trips for its own list only", () => {
+    const cursor = encodeCursor("outlets", 42);
+    expect(decodeCursor("outlets", cursor)).toBe(42);
+    expect(decodeCursor("taxes", cursor)).toBeUndefined();
+  });
+
+  it.each(["", "!!!", "abc", Buffer.from('{"l":"outlets","s":-1}').toString("base64url"), Buffer.from('{"l":"outlets","s":1.5}').toString("base64url"), Buffer.from('{"l":"outlets"}').toString("base64url"), Buffer.from("[1]").toString("base64url"), `${encodeCursor("outlets", 4)}A`])(
+    "%j is unreadable",
+    (cursor) => {
+      expect(decodeCursor("outlets", cursor)).toBeUndefined();
+    },
+  );
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { iso, manualClock, parseUtcDateTime, systemClock } from "./clock.js";
+import { createRng, isUuid } from "./random.js";
+
+describe("kernel clock: manual is frozen until moved, system is the wall clock plus travel", () => {
+  it("manual starts at 2026-01-01T00:00:00Z by default and moves only when told", () => {
+    const clock = manualClock();
+    expect(iso(clock.now())).toBe("2026-01-01T00:00:00.000Z");
+    clock.advance(1500);
+    expect(iso(clock.now())).toBe("2026-01-01T00:00:01.500Z");
+    clock.set(Date.parse("2026-02-01T00:00:00Z"));
+    expect(iso(clock.now())).toBe("2026-02-01T00:00:00.000Z");
+    clock.reset();
+    expect(iso(clock.now())).toBe("2026-01-01T00:00:00.000Z");
+  });
+
+  it("system follows the wall clock and keeps its travel offset", () => {
+    let wall = 1_000_000;
+    const clock = systemClock(undefined, () => wall);
+    expect(clock.now()).toBe(1_000_000);
+    clock.advance(60_000);
+    wall += 5;
+    expect(clock.now()).toBe(1_060_005);
+    clock.set(5_000_000);
+    expect(clock.now()).toBe(5_000_000);
+    wall += 10;
+    expect(clock.now()).toBe(5_000_010);
+    clock.reset();
+    expect(clock.now()).toBe(wall);
+  });
+
+  it("system can start at a chosen time and ticks from there", () => {
+    let wall = 1_000;
+    const clock = systemClock(50_000, () => wall);
+    expect(clock.now()).toBe(50_000);
+    wall += 7;
+    expect(clock.now()).toBe(50_007);
+  });
+
+  it("Spec, What the service does 5: timestamps are UTC ending in Z; offsets are refused", () => {
+    expect(parseUtcDateTime("2026-03-04T05:06:07Z")).toBe(Date.parse("2026-03-04T05:06:07Z"));
+    expect(parseUtcDateTime("2026-03-04T05:06:07.123Z")).toBe(Date.parse("2026-03-04T05:06:07.123Z"));
+    expect(parseUtcDateTime("2026-03-04T05:06:07+01:00")).toBeUndefined();
+    expect(parseUtcDateTime("2026-03-04")).toBeUndefined();
+    expect(parseUtcDateTime("2026-13-04T05:06:07Z")).toBeUndefined();
+  });
+});
+
+describe("kernel rng: seeded, reproducible, UUID-shaped ids", () => {
+  it("the same seed and stream give the same sequence; another seed or stream differs", () => {
+    const a = createRng(1, "ids");
+    const b = createRng(1, "ids");
+    const seqA = [a.uuid(), a.uuid(), a.token(20)];
+    expect([b.uuid(), b.uuid(), b.token(20)]).toEqual(seqA);
+    expect(createRng(2, "ids").uuid()).not.toBe(seqA[0]);
+    expect(createRng(1, "secrets").uuid()).not.toBe(seqA[0]);
+  });
+
+  it("Spec, What the service does 5: ids are version 4 UUID strings", () => {
+    const rng = createRng(42);
+    for (let i = 0; i < 200; i++) {
+      const id = rng.uuid();
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(isUuid(id)).toBe(true);
+    }
+    expect(isUuid("not-a-uuid")).toBe(false);
+  });
+
+  it("tokens are base62 of the asked length and int stays in range", () => {
+    const rng = createRng(7);
+    expect(rng.token(40)).toMatch(/^[0-9A-Za-z]{40}$/);
+    for (let i = 0; i < 100; i++) {
+      const n = rng.int(3, 5);
+      expect(n >= 3 && n <= 5).toBe(true);
+    }
+  });
+});
