@@ -77,9 +77,10 @@ export class RateLimiter {
   }
 }
 
-/** Draft RFC `RateLimit-Policy` item: `120;w=60`. */
+/** Draft RFC `RateLimit-Policy` item: `120;w=60`; limits beyond the general one name themselves in a comment. */
 export function policyHeader(policy: Policy): string {
-  return `${policy.limit};w=${policy.windowMs / 1000}`;
+  const base = `${policy.limit};w=${policy.windowMs / 1000}`;
+  return policy.name === "general" || policy.name.startsWith("failed") ? base : `${base};comment="${policy.name}"`;
 }
 
 /** Draft RFC `RateLimit` fields `limit`, `remaining`, `reset` (seconds, rounded up). */

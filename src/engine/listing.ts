@@ -1,7 +1,8 @@
 import { fail, ok, type Result } from "../kernel/result.js";
 import { invalid, type ApiError } from "../contract/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
-import type { Feed, Row } from "./feed.js";
+import { iso } from "../kernel/clock.js";
+import { versionOf, type Feed, type Row } from "./feed.js";
 
 /** The list parameters common to every list endpoint, after validation (spec, Endpoints). */
 export interface ListParams {
@@ -24,6 +25,21 @@ export function listParams(query: Record<string, unknown>): ListParams {
     order: query.order === "desc" ? "desc" : "asc",
     includeDeleted: query.include_deleted === true,
   };
+}
+
+/** Spec, Resources: Tombstone, the shape of a deleted product or customer in a list with include_deleted. */
+export interface Tombstone {
+  readonly id: string;
+  readonly deleted_at: string;
+  readonly version: string;
+}
+
+/**
+ * Spec, Pagination and polling rules 4: on products and customers deleted rows are tombstones
+ * `{id, deleted_at, version}`; other lists return deleted rows in their normal shape.
+ */
+export function withTombstones<T, O>(present: (row: Row<T>) => O): (row: Row<T>) => O | Tombstone {
+  return (row) => (row.deletedAt === null ? present(row) : { id: row.id, deleted_at: iso(row.deletedAt), version: versionOf(row) });
 }
 
 /** Pages a feed by every rule under "Pagination and polling rules" of the spec. */

@@ -14,11 +14,11 @@ const version = expect.stringMatching(DECIMAL);
 
 const ALL_SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
 
-function keyOf(sim: Simulator, name: string): { id: string; name: string; scopes: string[] } {
+function keyOf(sim: Simulator, name: string): { id: string; name: string } {
   const store = sim.credentials().stores.find((s) => s.prefix === "demo")!;
   const key = store.keys.find((k) => k.name === name);
   expect(key, `key ${name}`).toBeDefined();
-  return key as { id: string; name: string; scopes: string[] };
+  return key!;
 }
 
 function expectNotFound(reply: Reply): void {

@@ -30,6 +30,8 @@ interface Caller {
   readonly now: number;
   /** The failed-authentication window key: the address and the credential as sent. */
   readonly pairKey: string;
+  /** The rate-limit windows this request was counted in; the headers report them. */
+  readonly windows: WindowState[];
 }
 
 export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
@@ -44,7 +46,7 @@ export function createApiHandler(operations: readonly Operation[], handlers: Rea
   return (world, req) => {
     const credentialText = req.headers.authorization ?? "";
     const now = world.env.clock.now();
-    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}` });
+    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}`, windows: [] });
   };
 }
 
@@ -74,9 +76,9 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   // Spec, Limits: 120 requests per minute per credential; every response carries the headers.
   const general = world.limits.peek(POLICIES.general, credential.id, now);
   if (general.used >= general.policy.limit) return tooMany(general, "Rate limit exceeded: 120 requests per minute per credential.");
-  const window = world.limits.hit(POLICIES.general, credential.id, now);
+  caller.windows.push(world.limits.hit(POLICIES.general, credential.id, now));
   const response = await authorized(caller, credential, store, storePath?.[2]);
-  return withLimitHeaders(response, window);
+  return withLimitHeaders(response, ...caller.windows);
 }
 
 async function authorized(caller: Caller, credential: Credential, store: StoreState | undefined, rest: string | undefined): Promise<SimResponse> {
@@ -90,6 +92,19 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
   const op = match.route;
   if (op.scope !== null && !grants(credential.scopes, op.scope)) {
     return recordFailure(caller, errorResponse(apiError("INSUFFICIENT_SCOPE", `This call needs the ${op.scope} scope.`)));
+  }
+
+  // Spec, Limits: e.g. customer endpoints, 30 per minute per credential, additional to the general limit.
+  for (const rateClass of op.rateClasses) {
+    const policy = POLICIES[rateClass];
+    const state = world.limits.peek(policy, credential.id, now);
+    if (state.used >= policy.limit) {
+      caller.windows.push(state);
+      return errorResponse(apiError("RATE_LIMITED", `Rate limit exceeded: ${policy.limit} ${rateClass} requests per minute per credential.`), {
+        "retry-after": String(retryAfterSeconds(state)),
+      });
+    }
+    caller.windows.push(world.limits.hit(policy, credential.id, now));
   }
 
   const key = req.headers["idempotency-key"];
@@ -191,9 +206,12 @@ function tooMany(window: WindowState, message: string): SimResponse {
   return withLimitHeaders(response, window);
 }
 
-function withLimitHeaders(response: SimResponse, window: WindowState): SimResponse {
-  response.headers["ratelimit-policy"] = policyHeader(window.policy);
-  response.headers["ratelimit"] = rateLimitHeader(window);
+/** Every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */
+function withLimitHeaders(response: SimResponse, ...windows: WindowState[]): SimResponse {
+  const remaining = (w: WindowState) => w.policy.limit - w.used;
+  const nearest = windows.reduce((a, b) => (remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.resetMs > a.resetMs) ? b : a));
+  response.headers["ratelimit-policy"] = windows.map((w) => policyHeader(w.policy)).join(", ");
+  response.headers["ratelimit"] = rateLimitHeader(nearest);
   return response;
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { call, makeSim, type Reply } from "../test-support/sim.js";
 import type { Simulator } from "../simulator.js";
 
-const ALL_SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
+const ALL_SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"] as const;
 const WRITE_SCOPES = ["catalog:write", "inventory:write", "customers:write"] as const;
 const readOf = (write: string) => write.replace(/:write$/, ":read");
 const sorted = (list: readonly string[]) => [...list].sort();

@@ -27,6 +27,7 @@ export const TEST_OPERATIONS = [
   op({ id: "echo", method: "POST", path: "/echo", summary: "", tag: "Test", scope: "catalog:write", idempotency: "optional", body: EchoBody, kind: "single", successStatus: 201 }),
   op({ id: "required", method: "POST", path: "/required", summary: "", tag: "Test", scope: "inventory:write", idempotency: "required", body: EchoBody, kind: "single" }),
   op({ id: "slow", method: "POST", path: "/slow", summary: "", tag: "Test", scope: null, idempotency: "optional", body: EchoBody, kind: "single" }),
+  op({ id: "people", method: "GET", path: "/people", summary: "", tag: "Test", scope: null, rateClasses: ["customers"], kind: "items" }),
   op({ id: "remove", method: "DELETE", path: "/things/{id}", summary: "", tag: "Test", scope: null, kind: "empty" }),
 ];
 
@@ -49,6 +50,7 @@ export function testApi(world: World) {
       return echo(ctx);
     },
     remove: () => ok(undefined),
+    people: () => ok([]),
   };
   const handle = createApiHandler(TEST_OPERATIONS, handlers);
   const send = async (
