@@ -92,7 +92,7 @@ describe("interfaces.md 1: retail-sim serve", () => {
     const ready = JSON.parse((await start(["--port", "0", "--json"])).line);
     const res = await fetch(`${ready.api_root}/_sim/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(2 * 1024 * 1024) });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe("VALIDATION_FAILED");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
   });
 
   it.each([

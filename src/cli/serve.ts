@@ -56,6 +56,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.stderr.write(`retail-sim: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`);
       process.exit(2);
     }
+    // Handlers first: a supervisor may signal as soon as it reads the ready line.
+    const stop = () => {
+      void sim.close().then(() => process.exit(0));
+      setTimeout(() => process.exit(0), 5000).unref();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
     const creds = sim.credentials(listening.url);
     if (args.json) {
       const { api_root, auth_url, stores, oauth_clients } = creds;
@@ -63,12 +70,6 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     } else {
       process.stdout.write(banner(creds, args));
     }
-    const stop = () => {
-      void sim.close().then(() => process.exit(0));
-      setTimeout(() => process.exit(0), 5000).unref();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
   },
 };
 

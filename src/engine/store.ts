@@ -72,10 +72,10 @@ export class StoreState implements SeqSource {
 
   constructor(readonly settings: StoreSettings) {
     this.settingsSeq = this.nextSeq();
-    this.outlets = new Feed("outlets", this);
-    this.paymentTypes = new Feed("payment-types", this);
-    this.taxes = new Feed("taxes", this);
-    this.reasons = new Feed("adjustment-reasons", this);
+    this.outlets = this.feed("outlets");
+    this.paymentTypes = this.feed("payment-types");
+    this.taxes = this.feed("taxes");
+    this.reasons = this.feed("adjustment-reasons");
   }
 
   get prefix(): string {
@@ -90,5 +90,10 @@ export class StoreState implements SeqSource {
 
   get lastSeq(): number {
     return this.seq;
+  }
+
+  /** A feed named by store and list, so a cursor is readable only on the list and store that issued it. */
+  private feed<T>(list: string): Feed<T> {
+    return new Feed<T>(`${this.settings.prefix}/${list}`, this);
   }
 }

@@ -47,8 +47,6 @@ describe("Spec, Authentication 1 / Errors: a malformed Authorization header answ
     ["Basic scheme (`Basic x`)", () => "Basic x"],
     ["Basic scheme carrying the real token", (t) => `Basic ${t}`],
     ["`Bearer` alone", () => "Bearer"],
-    ["two spaces between `Bearer` and the token", (t) => `Bearer  ${t}`],
-    ["lower-case scheme (`bearer <token>`)", (t) => `bearer ${t}`],
     ["a token containing a space", (t) => `Bearer ${t} extra`],
     ["a token split by a space", (t) => `Bearer ${t.slice(0, 8)} ${t.slice(8)}`],
     ["the bare token with no scheme", (t) => t],
@@ -58,6 +56,17 @@ describe("Spec, Authentication 1 / Errors: a malformed Authorization header answ
     const sim = makeSim();
     const auth = shape(sim.token("demo", "full"));
     expectUnauthorized(await call(sim, "GET", "/demo/v1/me", { auth }));
+  });
+
+  // RFC 9110 11.1 and RFC 6750 2.1: the scheme is case-insensitive and one or more spaces follow it.
+  it.each([
+    ["lower-case scheme", (t: string) => `bearer ${t}`],
+    ["upper-case scheme", (t: string) => `BEARER ${t}`],
+    ["two spaces after the scheme", (t: string) => `Bearer  ${t}`],
+  ])("%s is well formed (RFC 6750) and answers 200", async (_name, shape) => {
+    const sim = makeSim();
+    const reply = await call(sim, "GET", "/demo/v1/me", { auth: shape(sim.token("demo", "full")) });
+    expect(reply.status).toBe(200);
   });
 
   it("the well-formed header with the same token answers 200 (control for the shapes above)", async () => {

@@ -590,3 +590,16 @@ describe("Spec, Pagination and polling rules 1: each list has its own cursors", 
     }
   });
 });
+
+describe("Spec, Pagination and polling rules 1: a cursor belongs to the list and store that issued it", () => {
+  it("a cursor of store other's outlets is unreadable on demo's outlets (400, field cursor)", async () => {
+    const sim = makeSim();
+    const other = await call(sim, "GET", "/other/v1/outlets?limit=1");
+    expect(other.status).toBe(200);
+    expect(typeof other.json.next_cursor).toBe("string");
+    const reply = await call(sim, "GET", `/demo/v1/outlets?cursor=${other.json.next_cursor}`);
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.code).toBe("VALIDATION_FAILED");
+    expect(reply.json.error.fields.map((f: { field: string }) => f.field)).toEqual(["cursor"]);
+  });
+});

@@ -23,7 +23,8 @@ export interface Credential {
 
 export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "expired";
 
-const BEARER = /^Bearer ([\x21-\x7E]{1,512})$/;
+/** RFC 6750 2.1: the scheme is case-insensitive and one or more spaces separate it from the token. */
+const BEARER = /^bearer +([\x21-\x7E]{1,512})$/i;
 
 /** Every credential of a simulator, found by the digest of its token. */
 export class CredentialRegistry {
