@@ -84,9 +84,7 @@ export class Simulator {
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
     const fixture = options.fixture === undefined ? this.startFixture : loadFixture(options.fixture);
     this.clockSource.reset();
-    const log = this.world.log;
     this.world = this.build(options.seed ?? this.startSeed, fixture);
-    this.world.log = log;
   }
 
   readonly clock = {

@@ -138,7 +138,9 @@ export function addFault(world: World, body: FaultBody): Result<FaultView, ApiEr
   if (body.status === undefined && body.delay_ms === undefined) {
     return fail(apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both.", [{ field: "status", message: "is required without delay_ms" }]));
   }
-  if (body.code !== undefined && !isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
-  const code = body.code !== undefined && isErrorCode(body.code) ? body.code : body.status !== undefined ? codeForStatus(body.status) : undefined;
-  return ok(faultView(world.faults.add({ ...body, code })));
+  if (body.code === undefined) {
+    return ok(faultView(world.faults.add({ ...body, code: body.status === undefined ? undefined : codeForStatus(body.status) })));
+  }
+  if (!isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
+  return ok(faultView(world.faults.add({ ...body, code: body.code })));
 }

@@ -13,8 +13,9 @@ import type { SimRequest, SimResponse } from "./types.js";
 
 interface ControlRoute {
   readonly body?: TSchema;
+  /** Success status: 200 unless given; 204 answers with no body. */
   readonly status?: number;
-  run(sim: Simulator, params: Record<string, string>, body: never, req: SimRequest): Result<unknown, ApiError> | { ok: true; value: undefined; empty: true };
+  run(sim: Simulator, params: Record<string, string>, body: never, req: SimRequest): Result<unknown, ApiError>;
 }
 
 const ok = <T>(value: T) => ({ ok: true as const, value });
@@ -44,10 +45,8 @@ const routes = new Router<ControlRoute>()
   .add("GET", "/faults", { run: (sim) => ok(sim.world.faults.list().map(control.faultView)) })
   .add("POST", "/faults", { body: FaultBody, status: 201, run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body) })
   .add("DELETE", "/faults", {
-    run: (sim) => {
-      sim.world.faults.clear();
-      return { ok: true, value: undefined, empty: true };
-    },
+    status: 204,
+    run: (sim) => ok(sim.world.faults.clear()),
   });
 
 export function handleControl(sim: Simulator, req: SimRequest, rest: string): SimResponse {
@@ -67,7 +66,6 @@ export function handleControl(sim: Simulator, req: SimRequest, rest: string): Si
   }
   const result = route.run(sim, match.params, body as never, req);
   if (!result.ok) return errorResponse(result.error);
-  if ("empty" in result) return emptyResponse(204);
-  return jsonResponse(route.status ?? 200, result.value);
+  return route.status === 204 ? emptyResponse(204) : jsonResponse(route.status ?? 200, result.value);
 }
 
