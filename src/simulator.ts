@@ -46,7 +46,7 @@ export class Simulator {
   private readonly clockSource: Clock;
   private readonly sleep: Sleep;
   private readonly startSeed: number;
-  private readonly startFixture: FixtureSpec;
+  private readonly startFixture: string | FixtureSpec;
   private listening?: Listening;
 
   constructor(readonly options: SimulatorOptions = {}) {
@@ -56,7 +56,7 @@ export class Simulator {
     this.sleep = options.sleep ?? realSleep;
     this.controlEnabled = options.control ?? true;
     this.startSeed = options.seed ?? 1;
-    this.startFixture = loadFixture(options.fixture ?? "demo");
+    this.startFixture = options.fixture ?? "demo";
     this.world = this.build(this.startSeed, this.startFixture);
   }
 
@@ -82,9 +82,8 @@ export class Simulator {
 
   /** Back to the state right after start: stores, keys, limits, idempotency records, faults and the clock. */
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
-    const fixture = options.fixture === undefined ? this.startFixture : loadFixture(options.fixture);
     this.clockSource.reset();
-    this.world = this.build(options.seed ?? this.startSeed, fixture);
+    this.world = this.build(options.seed ?? this.startSeed, options.fixture ?? this.startFixture);
   }
 
   readonly clock = {
@@ -129,8 +128,8 @@ export class Simulator {
     this.listening = undefined;
   }
 
-  private build(seed: number, fixture: FixtureSpec): World {
-    const world = new World(this.clockSource, this.sleep, seed, fixture);
+  private build(seed: number, fixture: string | FixtureSpec): World {
+    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed));
     world.log = this.options.log;
     return world;
   }

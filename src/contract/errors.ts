@@ -41,6 +41,10 @@ export interface ApiError {
   readonly code: ErrorCode;
   readonly message: string;
   readonly fields?: readonly FieldError[];
+  /** Sent next to the error (spec: IMAGE_FETCH_FAILED carries the saved product in `data`). */
+  readonly data?: unknown;
+  /** Seconds for the Retry-After header of a 429. */
+  readonly retryAfter?: number;
 }
 
 export function apiError(code: ErrorCode, message: string, fields?: readonly FieldError[]): ApiError {

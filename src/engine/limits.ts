@@ -12,6 +12,8 @@ export const POLICIES = {
   general: { name: "general", limit: 120, windowMs: 60_000 },
   /** Spec, Limits: customer endpoints, 30 per minute per credential, additional to the general limit. */
   customers: { name: "customers", limit: 30, windowMs: 60_000 },
+  /** Spec, Limits: product writes including image_url, 10 per minute per credential. */
+  imageWrites: { name: "image-writes", limit: 10, windowMs: 60_000 },
   /** Spec, Limits: failed authentication (401, 402, 403) per network address and credential. */
   failedPair: { name: "failed-auth", limit: 30, windowMs: 300_000 },
   /** Spec, Limits: failed authentication per network address. */

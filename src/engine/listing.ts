@@ -2,7 +2,25 @@ import { fail, ok, type Result } from "../kernel/result.js";
 import { invalid, type ApiError } from "../contract/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { iso } from "../kernel/clock.js";
-import { versionOf, type Feed, type Row } from "./feed.js";
+import { versionOf, type Page, type PageQuery, type Row } from "./feed.js";
+
+/** What listFeed pages: a Feed, or a narrower source such as the one row a SKU lookup finds. */
+export interface Pageable<T> {
+  readonly name: string;
+  page(query: PageQuery<T>): Page<T>;
+}
+
+/** At most one row (or none), paged by the same rules as a whole feed: for exact lookups in O(1). */
+export function singleRow<T>(name: string, row: Row<T> | undefined): Pageable<T> {
+  return {
+    name,
+    page: (q) => {
+      const visible = row && (q.includeDeleted || row.deletedAt === null) && (!q.filter || q.filter(row));
+      const after = q.order === "desc" || (row !== undefined && row.seq > q.afterSeq);
+      return { rows: visible && after && q.limit > 0 ? [row] : [], hasMore: false };
+    },
+  };
+}
 
 /** The list parameters common to every list endpoint, after validation (spec, Endpoints). */
 export interface ListParams {
@@ -44,7 +62,7 @@ export function withTombstones<T, O>(present: (row: Row<T>) => O): (row: Row<T>)
 
 /** Pages a feed by every rule under "Pagination and polling rules" of the spec. */
 export function listFeed<T, O>(
-  feed: Feed<T>,
+  feed: Pageable<T>,
   params: ListParams,
   present: (row: Row<T>) => O,
   filter?: (row: Row<T>) => boolean,

@@ -1,3 +1,4 @@
+import { CatalogState } from "./catalog/state.js";
 import { Feed, type SeqSource } from "./feed.js";
 
 export const PLANS = ["growth", "lite"] as const;
@@ -69,6 +70,7 @@ export class StoreState implements SeqSource {
   readonly paymentTypes: Feed<PaymentTypeRecord>;
   readonly taxes: Feed<TaxRecord>;
   readonly reasons: Feed<ReasonRecord>;
+  readonly catalog: CatalogState;
 
   constructor(readonly settings: StoreSettings) {
     this.settingsSeq = this.nextSeq();
@@ -76,6 +78,7 @@ export class StoreState implements SeqSource {
     this.paymentTypes = this.feed("payment-types");
     this.taxes = this.feed("taxes");
     this.reasons = this.feed("adjustment-reasons");
+    this.catalog = new CatalogState((list) => this.feed(list));
   }
 
   get prefix(): string {

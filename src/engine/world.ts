@@ -4,6 +4,8 @@ import { createRng, type Rng } from "../kernel/random.js";
 import { normalizeScopes, type Scope } from "../contract/scopes.js";
 import type { FixtureSpec, FixtureStore } from "../contract/schemas/fixture.js";
 import { CredentialRegistry, type Credential } from "./auth/credentials.js";
+import { addSystemCategories, buildCatalog } from "./catalog/fixture.js";
+import { ImageRegistry } from "./catalog/images.js";
 import { FaultList } from "./faults.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { RateLimiter } from "./limits.js";
@@ -38,6 +40,7 @@ export class World {
   readonly idempotency = new IdempotencyStore();
   readonly limits = new RateLimiter();
   readonly faults = new FaultList();
+  readonly images = new ImageRegistry();
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
   log?: (line: string) => void;
 
@@ -123,5 +126,13 @@ export class World {
       store.reasons.put(id, { id, name: reason.name, type: reason.type, is_system: false, enabled: reason.enabled ?? true });
     }
     for (const key of spec.keys) this.createKey(store, key.name, key.scopes, key.token);
+    addSystemCategories(store.catalog, ids);
+    if (spec.catalog) {
+      buildCatalog(store.catalog, spec.catalog, ids, clock.now(), () => {
+        const imageId = ids.uuid();
+        this.images.stored.add(imageId);
+        return imageId;
+      });
+    }
   }
 }

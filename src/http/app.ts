@@ -6,6 +6,15 @@ import { handleApi } from "./pipeline.js";
 import { errorResponse } from "./respond.js";
 import type { SimRequest, SimResponse } from "./types.js";
 
+/** A 1x1 PNG: the simulator's stored copy of every imported image (no network is ever used). */
+const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+
+/** Spec, Product write rules 7: image_url and image_thumb_url point to the service's own copy, served here. */
+function serveImage(sim: Simulator, imageId: string): SimResponse {
+  if (!sim.world.images.stored.has(imageId)) return errorResponse(apiError("NOT_FOUND", "No such image."));
+  return { status: 200, headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" }, body: PIXEL };
+}
+
 /** The whole server as one function: control plane, injected faults, then the API pipeline. */
 export async function handle(sim: Simulator, req: SimRequest): Promise<SimResponse> {
   let response: SimResponse;
@@ -25,6 +34,8 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
     if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
     return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
   }
+  const image = /^\/images\/([0-9a-f-]{36})\/(original|thumb)\.png$/.exec(req.path);
+  if (image && req.method === "GET") return serveImage(sim, image[1] as string);
   const world = sim.world;
   const fault = world.faults.take(req.method, req.path);
   if (fault) {

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Result } from "../kernel/result.js";
 import { apiError, type ApiError } from "../contract/errors.js";
-import { ClockBody, FaultBody, KeyBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
+import { ClockBody, FaultBody, ImageBody, KeyBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
 import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
@@ -41,6 +41,13 @@ const routes = new Router<ControlRoute>()
   .add("PATCH", "/stores/{prefix}", {
     body: StorePatchBody,
     run: (sim, p, body: StorePatchBody) => control.patchStore(sim.world, p.prefix as string, body),
+  })
+  .add("POST", "/images", {
+    body: ImageBody,
+    run: (sim, _p, body: ImageBody) => {
+      sim.world.images.setOutcome(body.url, body.outcome);
+      return ok({ url: body.url, outcome: body.outcome });
+    },
   })
   .add("GET", "/faults", { run: (sim) => ok(sim.world.faults.list().map(control.faultView)) })
   .add("POST", "/faults", { body: FaultBody, status: 201, run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body) })

@@ -8,7 +8,7 @@ import { coerceQuery, validatorFor } from "../contract/validate.js";
 import { AUTH_FAILURE_MESSAGE, type Credential } from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
-import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type WindowState } from "../engine/limits.js";
+import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type Policy, type WindowState } from "../engine/limits.js";
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
@@ -96,15 +96,8 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
 
   // Spec, Limits: e.g. customer endpoints, 30 per minute per credential, additional to the general limit.
   for (const rateClass of op.rateClasses) {
-    const policy = POLICIES[rateClass];
-    const state = world.limits.peek(policy, credential.id, now);
-    if (state.used >= policy.limit) {
-      caller.windows.push(state);
-      return errorResponse(apiError("RATE_LIMITED", `Rate limit exceeded: ${policy.limit} ${rateClass} requests per minute per credential.`), {
-        "retry-after": String(retryAfterSeconds(state)),
-      });
-    }
-    caller.windows.push(world.limits.hit(policy, credential.id, now));
+    const refused = countOrRefuse(caller, POLICIES[rateClass], credential.id);
+    if (refused) return errorResponse(refused);
   }
 
   const key = req.headers["idempotency-key"];
@@ -127,7 +120,8 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
     return body === null ? emptyResponse(status, headers) : { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body };
   }
   const response = await execute(caller, op, match.params, credential, store);
-  world.idempotency.finish(credential.id, key, { status: response.status, body: response.body }, world.env.clock.now());
+  // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
+  world.idempotency.finish(credential.id, key, { status: response.status, body: response.body as string | null }, world.env.clock.now());
   return response;
 }
 
@@ -145,7 +139,8 @@ async function execute(caller: Caller, op: Operation, params: Record<string, str
   let result;
   try {
     const handler = caller.handlers[op.id] as Handler;
-    result = await handler({ world, store, credential, params, query: query.value, body: body.value, now, apiRoot: req.origin });
+    const limit = (policy: Policy): ApiError | undefined => countOrRefuse(caller, policy, credential.id);
+    result = await handler({ world, store, credential, params, query: query.value, body: body.value, now, apiRoot: req.origin, limit });
   } catch (error) {
     world.log?.(`internal error in ${op.id}: ${(error as Error).stack ?? String(error)}`);
     return errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
@@ -186,6 +181,17 @@ function readBody(req: SimRequest, op: Operation): BodyResult {
 
 function validationFailed(fields: readonly FieldError[]): ApiError {
   return apiError("VALIDATION_FAILED", `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`, fields);
+}
+
+/** Counts the request in a further limit, or answers the 429 when the limit is reached. Both show in the headers. */
+function countOrRefuse(caller: Caller, policy: Policy, key: string): ApiError | undefined {
+  const state = caller.world.limits.peek(policy, key, caller.now);
+  if (state.used >= policy.limit) {
+    caller.windows.push(state);
+    return { ...apiError("RATE_LIMITED", `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`), retryAfter: retryAfterSeconds(state) };
+  }
+  caller.windows.push(caller.world.limits.hit(policy, key, caller.now));
+  return undefined;
 }
 
 /** 401, 402 and 403 count toward the failed-authentication limits (spec, Limits). */

@@ -7,9 +7,12 @@ export function jsonResponse(status: number, payload: unknown, headers: Record<s
   return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(payload) };
 }
 
-/** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status. */
+/** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status (and `data` beside it when given). */
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): SimResponse {
-  return jsonResponse(ERROR_STATUS[error.code], { error }, headers);
+  const envelope = error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message };
+  const extra: Record<string, string> = error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
+  const body = error.data === undefined ? { error: envelope } : { data: error.data, error: envelope };
+  return jsonResponse(ERROR_STATUS[error.code], body, { ...extra, ...headers });
 }
 
 export function emptyResponse(status = 204, headers: Record<string, string> = {}): SimResponse {

@@ -20,7 +20,7 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Uint8Array | null;
 }
 
 /** A sane request body limit: far above the largest valid document (a 100-line batch, a full product). */

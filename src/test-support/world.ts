@@ -71,7 +71,7 @@ export function testApi(world: World) {
       origin: "http://sim.test",
     };
     const res = await handle(world, req);
-    return { ...res, json: res.body ? JSON.parse(res.body) : null };
+    return { ...res, json: res.body ? JSON.parse(String(res.body)) : null };
   };
   return { send, runs, release: () => release?.() };
 }

@@ -1,8 +1,9 @@
 import type { Operation } from "../operation.js";
 import { accountOperations } from "./account.js";
+import { productOperations, taxonomyOperations } from "./catalog.js";
 
 /** The table of operations: routing, validation, the OpenAPI document and the conformance suite read it. */
-export const OPERATIONS = [...accountOperations] as const;
+export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]["id"];
 

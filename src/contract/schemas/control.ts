@@ -51,3 +51,12 @@ export const FaultBody = Type.Object(
   { additionalProperties: false },
 );
 export type FaultBody = Static<typeof FaultBody>;
+
+export const ImageBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    outcome: StringEnum(["ok", "fail", "busy"], { description: "ok: stored; fail: IMAGE_FETCH_FAILED; busy: 429 with nothing written." }),
+  },
+  { additionalProperties: false },
+);
+export type ImageBody = Static<typeof ImageBody>;

@@ -17,6 +17,45 @@ export const FixtureKey = Type.Object(
   { additionalProperties: false },
 );
 
+const FixtureProduct = Type.Object(
+  {
+    sku: Type.String({ minLength: 1, maxLength: 255 }),
+    name: Name,
+    retail_price: Type.Integer({ minimum: 0 }),
+    description: Type.Optional(Type.String()),
+    active: Type.Optional(Type.Boolean()),
+    has_inventory: Type.Optional(Type.Boolean()),
+    is_gift_card: Type.Optional(Type.Boolean()),
+    brand: Type.Optional(Name),
+    category: Type.Optional(Name),
+    tags: Type.Optional(Type.Array(Name)),
+    suppliers: Type.Optional(Type.Array(Type.Object({ name: Name, is_primary: Type.Optional(Type.Boolean()), supplier_code: Type.Optional(Type.String()) }, { additionalProperties: false }))),
+    codes: Type.Optional(Type.Array(Type.Object({ type: Lit(["upc", "isbn", "itf", "ean", "jan", "custom"] as const), code: Name }, { additionalProperties: false }))),
+    image: Type.Optional(Type.Boolean({ description: "Give the product a stored image." })),
+    components: Type.Optional(Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false }))),
+    variant_attributes: Type.Optional(Type.Array(Name, { maxItems: 3 })),
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object({ values: Type.Array(Name, { minItems: 1, maxItems: 3 }), sku: Name, retail_price: Type.Optional(Type.Integer({ minimum: 0 })), active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const FixtureCatalog = Type.Object(
+  {
+    brands: Type.Optional(Type.Array(Type.Object({ name: Name, description: Type.Optional(Type.String()) }, { additionalProperties: false }))),
+    categories: Type.Optional(Type.Array(Type.Object({ name: Name, parent: Type.Optional(Name) }, { additionalProperties: false }))),
+    tags: Type.Optional(Type.Array(Name)),
+    suppliers: Type.Optional(Type.Array(Name)),
+    products: Type.Optional(Type.Array(FixtureProduct)),
+  },
+  { additionalProperties: false },
+);
+export type FixtureCatalog = Static<typeof FixtureCatalog>;
+export type FixtureProduct = Static<typeof FixtureProduct>;
+
 export const FixtureStore = Type.Object(
   {
     prefix: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,62}$" }),
@@ -52,6 +91,7 @@ export const FixtureStore = Type.Object(
       ),
     ),
     keys: Type.Array(FixtureKey),
+    catalog: Type.Optional(FixtureCatalog),
   },
   { additionalProperties: false },
 );

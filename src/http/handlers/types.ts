@@ -1,5 +1,6 @@
 import type { Result } from "../../kernel/result.js";
 import type { ApiError } from "../../contract/errors.js";
+import type { Policy } from "../../engine/limits.js";
 import type { Credential } from "../../engine/auth/credentials.js";
 import type { StoreState } from "../../engine/store.js";
 import type { World } from "../../engine/world.js";
@@ -17,6 +18,8 @@ export interface HandlerContext {
   readonly now: number;
   /** `{api_root}` of this request. */
   readonly apiRoot: string;
+  /** Counts this request under a body-dependent limit; the 429 refusal when it is exhausted. */
+  limit(policy: Policy): ApiError | undefined;
 }
 
 /**

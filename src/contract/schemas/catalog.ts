@@ -1,0 +1,219 @@
+import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
+import { DateTime, Nullable, Uuid, Version } from "./common.js";
+import { StringEnum } from "./enum.js";
+
+// Spec, Resources: Product and its sub-records, Brand, Category, Tag and Supplier.
+
+export const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"] as const;
+
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+const Cents = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer minor units (cents)." });
+const Measure = Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }));
+
+export const ProductCode = Type.Object(
+  { id: Uuid, type: StringEnum(CODE_TYPES), code: Text(255) },
+  { additionalProperties: false },
+);
+export const ProductTag = Type.Object({ id: Uuid, name: Type.String() }, { additionalProperties: false });
+export const ProductSupplier = Type.Object(
+  { supplier_id: Uuid, is_primary: Type.Boolean(), supplier_code: Nullable(Type.String()), supplier_name: Type.String() },
+  { additionalProperties: false, description: "Never carries a supply price." },
+);
+export const ProductAttribute = Type.Object(
+  { id: Uuid, name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
+  { additionalProperties: false },
+);
+export const ProductVariantOption = Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false });
+export const ProductComponent = Type.Object(
+  { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.001 }) },
+  { additionalProperties: false },
+);
+
+/** Scalar fields a client writes, shared by the read document and the create and update documents. */
+const writableScalars = {
+  name: Text(255),
+  description: Nullable(Type.String({ maxLength: 65_535 })),
+  active: Type.Boolean(),
+  has_inventory: Type.Boolean(),
+  has_variants: Type.Boolean(),
+  brand_id: Nullable(Uuid),
+  category_id: Uuid,
+  retail_price: Cents,
+  loyalty_amount: Nullable(Cents),
+  sales_account_code: Nullable(Type.String({ maxLength: 100 })),
+  purchase_account_code: Nullable(Type.String({ maxLength: 100 })),
+  weight: Measure,
+  length: Measure,
+  width: Measure,
+  height: Measure,
+  weight_unit: Nullable(Type.String({ maxLength: 20 })),
+  dimension_unit: Nullable(Type.String({ maxLength: 20 })),
+} satisfies TProperties;
+
+export const Product = Type.Object(
+  {
+    id: Uuid,
+    sku: Type.String(),
+    name: Type.String(),
+    description: writableScalars.description,
+    active: Type.Boolean(),
+    is_gift_card: Type.Boolean(),
+    has_inventory: Type.Boolean(),
+    has_variants: Type.Boolean(),
+    variant_parent_id: Nullable(Uuid),
+    is_composite: Type.Boolean(),
+    brand_id: Nullable(Uuid),
+    category_id: Uuid,
+    retail_price: Cents,
+    loyalty_amount: Nullable(Cents),
+    sales_account_code: Nullable(Type.String()),
+    purchase_account_code: Nullable(Type.String()),
+    weight: Measure,
+    length: Measure,
+    width: Measure,
+    height: Measure,
+    weight_unit: Nullable(Type.String()),
+    dimension_unit: Nullable(Type.String()),
+    image_url: Nullable(Type.String()),
+    image_thumb_url: Nullable(Type.String()),
+    codes: Type.Array(ProductCode),
+    tags: Type.Array(ProductTag),
+    suppliers: Type.Array(ProductSupplier),
+    variant_options: Type.Array(ProductVariantOption),
+    variant_attributes: Type.Array(ProductAttribute),
+    components: Type.Array(ProductComponent),
+    created_at: DateTime,
+    updated_at: DateTime,
+    version: Version,
+  },
+  { additionalProperties: false },
+);
+export type Product = Static<typeof Product>;
+
+// Write documents: "The create and update documents match the read document" (Product write rules 2).
+// API-owned fields are accepted and ignored, so a read document can be sent straight back.
+const CodeWrite = Type.Object(
+  { id: Type.Optional(Uuid), type: StringEnum(CODE_TYPES), code: Text(255) },
+  { additionalProperties: false },
+);
+const TagWrite = Type.Object({ id: Uuid, name: Type.Optional(Type.String()) }, { additionalProperties: false });
+const SupplierWrite = Type.Object(
+  {
+    supplier_id: Uuid,
+    is_primary: Type.Optional(Type.Boolean()),
+    supplier_code: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    supplier_name: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+const AttributeWrite = Type.Object(
+  { id: Type.Optional(Uuid), name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
+  { additionalProperties: false },
+);
+
+const collectionsWrite = {
+  codes: Type.Array(CodeWrite),
+  tags: Type.Array(TagWrite),
+  suppliers: Type.Array(SupplierWrite),
+  // Spec, Errors: over 3 variant attributes or a position outside 1 to 3 is 400, not 422.
+  variant_attributes: Type.Array(AttributeWrite, { maxItems: 3 }),
+  components: Type.Array(ProductComponent),
+};
+
+const ignoredOnWrite = {
+  id: Uuid,
+  sku: Type.String(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  image_thumb_url: Nullable(Type.String()),
+  is_gift_card: Type.Boolean(),
+  is_composite: Type.Boolean(),
+  variant_parent_id: Nullable(Uuid),
+  variant_options: Type.Array(Type.Object({ attribute_id: Uuid, value: Type.String() }, { additionalProperties: false })),
+};
+
+const optionalAll = <T extends TProperties>(props: T) =>
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+
+const writeProps = {
+  ...optionalAll(ignoredOnWrite),
+  ...optionalAll(writableScalars),
+  image_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: "On write, an https address to import." }))),
+  ...optionalAll(collectionsWrite),
+};
+
+export const ProductCreate = Type.Object(
+  {
+    ...writeProps,
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$", description: "Set only at create; generated with PRD- when left out." })),
+    name: Text(255),
+    retail_price: Cents,
+    version: Type.Optional(Type.String({ description: "Accepted and ignored on create." })),
+  },
+  { additionalProperties: false },
+);
+export type ProductCreate = Static<typeof ProductCreate>;
+
+export const ProductUpdate = Type.Object(
+  {
+    ...writeProps,
+    version: Type.Optional(Type.String({ description: "Refuse the update with STALE_VERSION unless the product is at this version." })),
+    expected_version: Type.Optional(Type.String({ description: "Same as version; if both are sent they must agree." })),
+  },
+  { additionalProperties: false },
+);
+export type ProductUpdate = Static<typeof ProductUpdate>;
+export type ProductWrite = ProductCreate | ProductUpdate;
+
+export const VariantsBody = Type.Object(
+  {
+    variants: Type.Array(
+      Type.Object(
+        {
+          options: Type.Array(Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false }), { minItems: 1, maxItems: 3 }),
+          name: Type.Optional(Text(255)),
+          sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" })),
+          retail_price: Type.Optional(Cents),
+          active: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 200 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VariantsBody = Static<typeof VariantsBody>;
+
+export const Brand = Type.Object(
+  { id: Uuid, name: Type.String(), description: Nullable(Type.String()), version: Version },
+  { additionalProperties: false },
+);
+export type Brand = Static<typeof Brand>;
+export const BrandCreate = Type.Object(
+  { name: Text(255), description: Type.Optional(Nullable(Type.String({ maxLength: 65_535 }))) },
+  { additionalProperties: false },
+);
+export const BrandUpdate = Type.Partial(BrandCreate, { additionalProperties: false });
+export type BrandCreate = Static<typeof BrandCreate>;
+export type BrandUpdate = Static<typeof BrandUpdate>;
+
+export const Category = Type.Object(
+  { id: Uuid, name: Type.String(), parent_id: Nullable(Uuid), depth: Type.Integer({ minimum: 0 }), version: Version },
+  { additionalProperties: false },
+);
+export type Category = Static<typeof Category>;
+export const CategoryCreate = Type.Object({ name: Text(255), parent_id: Type.Optional(Nullable(Uuid)) }, { additionalProperties: false });
+export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalProperties: false });
+export type CategoryCreate = Static<typeof CategoryCreate>;
+export type CategoryUpdate = Static<typeof CategoryUpdate>;
+
+/** Tags and suppliers as standalone resources: the spec shows only ids and names (plus `version`). */
+export const Named = Type.Object({ id: Uuid, name: Type.String(), version: Version }, { additionalProperties: false });
+export type Named = Static<typeof Named>;
+export const NamedCreate = Type.Object({ name: Text(255) }, { additionalProperties: false });
+export const NamedUpdate = Type.Object({ name: Type.Optional(Text(255)) }, { additionalProperties: false });
+export type NamedCreate = Static<typeof NamedCreate>;
+export type NamedUpdate = Static<typeof NamedUpdate>;
+
+export const Tombstone = Type.Object({ id: Uuid, deleted_at: DateTime, version: Version }, { additionalProperties: false });

@@ -1,0 +1,102 @@
+import type { Rng } from "../../kernel/random.js";
+import type { FixtureCatalog, FixtureProduct } from "../../contract/schemas/fixture.js";
+import { newProductRecord } from "./product-write.js";
+import type { CategoryRecord, ProductRecord } from "./records.js";
+import type { CatalogState } from "./state.js";
+
+// Builds a store's catalog from fixture data. References are by name (brands, categories, tags,
+// suppliers) and by SKU (components); the fixture checker has already refused dangling ones.
+
+export const OTHER_CATEGORY = "Other Products";
+export const GIFT_CARD_CATEGORY = "Gift Cards";
+
+/** Spec, Category: a system category (Other Products) and a reserved gift cards category exist in every store. */
+export function addSystemCategories(catalog: CatalogState, ids: Rng): void {
+  for (const [name, system] of [[OTHER_CATEGORY, "other"], [GIFT_CARD_CATEGORY, "gift_cards"]] as const) {
+    const id = ids.uuid();
+    catalog.categories.put(id, { id, name, parent_id: null, depth: 0, system });
+    if (system === "other") catalog.otherCategoryId = id;
+    else catalog.giftCardCategoryId = id;
+  }
+}
+
+export function buildCatalog(catalog: CatalogState, spec: FixtureCatalog, ids: Rng, now: number, storeImage: () => string): void {
+  const byName = <T extends { id: string; name: string }>(rows: Iterable<{ value: T }>) => new Map([...rows].map((r) => [r.value.name, r.value.id]));
+  for (const brand of spec.brands ?? []) {
+    const id = ids.uuid();
+    catalog.brands.put(id, { id, name: brand.name, description: brand.description ?? null });
+    catalog.brandNames.set(brand.name.toLowerCase(), id);
+  }
+  for (const category of spec.categories ?? []) {
+    const parentId = category.parent === undefined ? undefined : byName(catalog.categories.all()).get(category.parent);
+    const parent = parentId === undefined ? undefined : (catalog.categories.live(parentId) as CategoryRecord);
+    const id = ids.uuid();
+    catalog.categories.put(id, { id, name: category.name, parent_id: parent?.id ?? null, depth: parent ? parent.depth + 1 : 0, system: null });
+    if (parent) catalog.subcategories.add(parent.id, id);
+  }
+  for (const name of spec.tags ?? []) {
+    const id = ids.uuid();
+    catalog.tags.put(id, { id, name });
+    catalog.tagNames.set(name.toLowerCase(), id);
+  }
+  for (const name of spec.suppliers ?? []) {
+    const id = ids.uuid();
+    catalog.suppliers.put(id, { id, name });
+  }
+  const brands = byName(catalog.brands.all());
+  const categories = byName(catalog.categories.all());
+  const tags = byName(catalog.tags.all());
+  const suppliers = byName(catalog.suppliers.all());
+  for (const p of spec.products ?? []) {
+    const base = newProductRecord(ids.uuid(), p.sku, p.name, p.retail_price, now, catalog);
+    const product: ProductRecord = {
+      ...base,
+      description: p.description ?? null,
+      active: p.active ?? true,
+      has_inventory: p.has_inventory ?? !p.is_gift_card,
+      is_gift_card: p.is_gift_card ?? false,
+      has_variants: (p.variant_attributes ?? []).length > 0,
+      brand_id: p.brand === undefined ? null : (brands.get(p.brand) ?? null),
+      category_id: p.category !== undefined ? (categories.get(p.category) ?? base.category_id) : p.is_gift_card ? catalog.giftCardCategoryId : base.category_id,
+      image_id: p.image ? storeImage() : null,
+      codes: (p.codes ?? []).map((c) => ({ id: ids.uuid(), type: c.type, code: c.code })),
+      tag_ids: (p.tags ?? []).flatMap((t) => tags.get(t) ?? []),
+      suppliers: (p.suppliers ?? []).flatMap((s) => {
+        const id = suppliers.get(s.name);
+        return id === undefined ? [] : [{ supplier_id: id, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
+      }),
+      components: (p.components ?? []).flatMap((c) => {
+        const component = catalog.productBySku(c.sku);
+        return component ? [{ product_id: component.id, quantity: c.quantity }] : [];
+      }),
+      variant_attributes: (p.variant_attributes ?? []).map((name, i) => ({ id: ids.uuid(), name, position: i + 1 })),
+    };
+    catalog.saveProduct(product);
+    addFixtureVariants(catalog, product, p, ids, now);
+  }
+}
+
+function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: FixtureProduct, ids: Rng, now: number): void {
+  for (const variant of spec.variants ?? []) {
+    const options = parent.variant_attributes.map((a, i) => ({ attribute_id: a.id, value: variant.values[i] ?? "" }));
+    catalog.saveProduct({
+      ...parent,
+      id: ids.uuid(),
+      sku: variant.sku,
+      name: `${parent.name} / ${variant.values.join(" / ")}`,
+      active: variant.active ?? true,
+      has_variants: false,
+      variant_parent_id: parent.id,
+      retail_price: variant.retail_price ?? parent.retail_price,
+      image_id: null,
+      codes: [],
+      tag_ids: [],
+      suppliers: [],
+      variant_options: options,
+      variant_attributes: [],
+      components: [],
+      created_at: now,
+      updated_at: now,
+    });
+  }
+}

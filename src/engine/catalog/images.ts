@@ -1,0 +1,66 @@
+import { apiError, invalid, type ApiError } from "../../contract/errors.js";
+import { fail, ok, type Result } from "../../kernel/result.js";
+import type { Rng } from "../../kernel/random.js";
+
+// Spec, Product write rules 7: image_url (https) is downloaded once and stored as the service's own
+// copy. The simulator never uses the network: what a download of a URL does is set through the
+// control plane (POST /_sim/images), `ok` by default.
+
+export const IMAGE_OUTCOMES = ["ok", "fail", "busy"] as const;
+export type ImageOutcome = (typeof IMAGE_OUTCOMES)[number];
+
+export class ImageRegistry {
+  private readonly outcomes = new Map<string, ImageOutcome>();
+  /** Image ids of every stored copy, served under {api_root}/images/. */
+  readonly stored = new Set<string>();
+
+  setOutcome(url: string, outcome: ImageOutcome): void {
+    this.outcomes.set(url, outcome);
+  }
+
+  outcomeOf(url: string): ImageOutcome {
+    return this.outcomes.get(url) ?? "ok";
+  }
+}
+
+export const imageUrl = (apiRoot: string, imageId: string, size: "original" | "thumb") => `${apiRoot}/images/${imageId}/${size}.png`;
+
+/** The image id in one of the simulator's own image URLs, whatever host it was read through. */
+export function ownImageId(url: string): string | undefined {
+  const match = /^https?:\/\/[^/]+\/images\/([0-9a-f-]{36})\/(?:original|thumb)\.png$/.exec(url);
+  return match?.[1];
+}
+
+/** What a write's image_url does: keep the current image, store a new copy, or fail the download. */
+export type ImageDecision = { readonly kind: "keep" } | { readonly kind: "stored"; readonly imageId: string } | { readonly kind: "failed" };
+
+export function decideImage(
+  images: ImageRegistry,
+  ids: Rng,
+  currentImageId: string | null,
+  url: string | null | undefined,
+  countWrite: () => ApiError | undefined,
+): Result<ImageDecision, ApiError> {
+  // Null or omitted leaves the image unchanged; an image cannot be removed.
+  if (url === undefined || url === null) return ok({ kind: "keep" });
+  // Sending back the service's own URL changes nothing.
+  if (currentImageId !== null && ownImageId(url) === currentImageId) return ok({ kind: "keep" });
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || parsed.protocol !== "https:") return fail(invalid("image_url", "must be an https address"));
+  // Spec, Limits: product writes including image_url, 10 per minute per credential.
+  const limited = countWrite();
+  if (limited) return fail(limited);
+  const outcome = images.outcomeOf(url);
+  if (outcome === "busy") {
+    return fail({ ...apiError("RATE_LIMITED", "Too many image imports are running; retry shortly. Nothing was written."), retryAfter: 1 });
+  }
+  if (outcome === "fail") return ok({ kind: "failed" });
+  const imageId = ids.uuid();
+  images.stored.add(imageId);
+  return ok({ kind: "stored", imageId });
+}

@@ -1,0 +1,105 @@
+import { Feed, type Row, type SeqSource } from "../feed.js";
+import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
+
+/** Ids of one kind grouped by a key: which live products carry a tag, use a brand, and so on. */
+export class MultiIndex {
+  private readonly map = new Map<string, Set<string>>();
+
+  add(key: string, id: string): void {
+    let set = this.map.get(key);
+    if (!set) this.map.set(key, (set = new Set()));
+    set.add(id);
+  }
+
+  remove(key: string, id: string): void {
+    const set = this.map.get(key);
+    if (!set) return;
+    set.delete(id);
+    if (set.size === 0) this.map.delete(key);
+  }
+
+  get(key: string): ReadonlySet<string> {
+    return this.map.get(key) ?? EMPTY;
+  }
+}
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** The catalog of one store, with reverse indexes kept in step with every write of a live product. */
+export class CatalogState {
+  readonly products: Feed<ProductRecord>;
+  readonly brands: Feed<BrandRecord>;
+  readonly categories: Feed<CategoryRecord>;
+  readonly tags: Feed<NamedRecord>;
+  readonly suppliers: Feed<NamedRecord>;
+
+  /** Live products by lower-case SKU: SKUs are unique among live products regardless of case. */
+  readonly skuIndex = new Map<string, string>();
+  readonly byTag = new MultiIndex();
+  readonly bySupplier = new MultiIndex();
+  readonly byBrand = new MultiIndex();
+  readonly byCategory = new MultiIndex();
+  /** Live composites by the component product they use. */
+  readonly compositesOf = new MultiIndex();
+  /** Live variant children by parent. */
+  readonly childrenOf = new MultiIndex();
+  /** Live subcategories by parent category. */
+  readonly subcategories = new MultiIndex();
+  /** Live brands and tags by lower-case name (duplicate names answer CONFLICT). */
+  readonly brandNames = new Map<string, string>();
+  readonly tagNames = new Map<string, string>();
+  liveProducts = 0;
+  otherCategoryId = "";
+  giftCardCategoryId = "";
+
+  constructor(
+    feed: <T>(list: string) => Feed<T>,
+  ) {
+    this.products = feed("products");
+    this.brands = feed("brands");
+    this.categories = feed("categories");
+    this.tags = feed("tags");
+    this.suppliers = feed("suppliers");
+  }
+
+  /** Commits a product (new or changed): a new version, and the indexes moved from the old value. */
+  saveProduct(record: ProductRecord): Row<ProductRecord> {
+    const old = this.products.live(record.id);
+    if (old) this.unindex(old);
+    else this.liveProducts += 1;
+    this.index(record);
+    return this.products.put(record.id, record);
+  }
+
+  deleteProduct(id: string, at: number): Row<ProductRecord> | undefined {
+    const old = this.products.live(id);
+    if (!old) return undefined;
+    this.unindex(old);
+    this.liveProducts -= 1;
+    return this.products.markDeleted(id, at);
+  }
+
+  productBySku(sku: string): ProductRecord | undefined {
+    const id = this.skuIndex.get(sku.toLowerCase());
+    return id === undefined ? undefined : this.products.live(id);
+  }
+
+  private index(p: ProductRecord): void {
+    this.skuIndex.set(p.sku.toLowerCase(), p.id);
+    for (const t of p.tag_ids) this.byTag.add(t, p.id);
+    for (const s of p.suppliers) this.bySupplier.add(s.supplier_id, p.id);
+    for (const c of p.components) this.compositesOf.add(c.product_id, p.id);
+    if (p.brand_id) this.byBrand.add(p.brand_id, p.id);
+    this.byCategory.add(p.category_id, p.id);
+    if (p.variant_parent_id) this.childrenOf.add(p.variant_parent_id, p.id);
+  }
+
+  private unindex(p: ProductRecord): void {
+    if (this.skuIndex.get(p.sku.toLowerCase()) === p.id) this.skuIndex.delete(p.sku.toLowerCase());
+    for (const t of p.tag_ids) this.byTag.remove(t, p.id);
+    for (const s of p.suppliers) this.bySupplier.remove(s.supplier_id, p.id);
+    for (const c of p.components) this.compositesOf.remove(c.product_id, p.id);
+    if (p.brand_id) this.byBrand.remove(p.brand_id, p.id);
+    this.byCategory.remove(p.category_id, p.id);
+    if (p.variant_parent_id) this.childrenOf.remove(p.variant_parent_id, p.id);
+  }
+}
