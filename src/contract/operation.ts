@@ -38,6 +38,8 @@ export interface Operation<Id extends string = string> {
   readonly successStatus: number;
   /** Codes this operation can answer beyond the ones every operation can. */
   readonly errors: readonly ErrorCode[];
+  /** Spec, Inventory rules 3: on a replay, every item of `data` carries `replayed: true`. */
+  readonly replayMarksItems?: boolean;
   /** Spec sentence or choice the operation rests on, shown in the OpenAPI description. */
   readonly note?: string;
 }

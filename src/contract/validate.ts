@@ -7,7 +7,7 @@ import type { FieldError } from "./errors.js";
 // (compiling every schema at start-up would slow the first request of a cold start).
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 9 }));
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export type Validator = (value: unknown) => FieldError[];

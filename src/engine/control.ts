@@ -1,7 +1,9 @@
 import { iso, parseUtcDateTime } from "../kernel/clock.js";
+import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
 import type { ClockBody, FaultBody, KeyBody, StorePatchBody } from "../contract/schemas/control.js";
+import { reasonView } from "./account/views.js";
 import type { Credential } from "./auth/credentials.js";
 import type { Fault } from "./faults.js";
 import type { StoreState } from "./store.js";
@@ -143,4 +145,33 @@ export function addFault(world: World, body: FaultBody): Result<FaultView, ApiEr
   }
   if (!isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
   return ok(faultView(world.faults.add({ ...body, code: body.code })));
+}
+
+/** interfaces.md: DELETE /_sim/stores/{prefix}/outlets/{id}. Spec: a deleted outlet rejects stock writes. */
+export function deleteOutlet(world: World, prefix: string, id: string): Result<undefined, ApiError> {
+  const store = findStore(world, prefix);
+  if (!store.ok) return store;
+  return store.value.outlets.markDeleted(id, world.env.clock.now()) ? ok(undefined) : fail(notFound("outlet"));
+}
+
+/** interfaces.md: PATCH /_sim/stores/{prefix}/adjustment-reasons/{id} `{enabled}`. */
+export function setReasonEnabled(world: World, prefix: string, id: string, enabled: boolean) {
+  const store = findStore(world, prefix);
+  if (!store.ok) return store;
+  const row = store.value.reasons.row(id);
+  if (!row || row.deletedAt !== null) return fail(notFound("adjustment reason"));
+  if (row.value.is_system && !enabled) return fail(apiError("CONFLICT", "The system reason cannot be disabled."));
+  const next = row.value.enabled === enabled ? row : store.value.reasons.put(row.id, { ...row.value, enabled });
+  return ok({ ...reasonView(next), enabled: next.value.enabled });
+}
+
+/** interfaces.md: GET /_sim/stores/{prefix}/stock/{product_id}/{outlet_id}: `{on_hand, average_cost}` (cents). */
+export function stockView(world: World, prefix: string, productId: string, outletId: string): Result<{ on_hand: number; average_cost: number }, ApiError> {
+  const store = findStore(world, prefix);
+  if (!store.ok) return store;
+  const product = store.value.catalog.products.row(productId);
+  const outlet = store.value.outlets.row(outletId);
+  if (!product || !outlet) return fail(notFound(product ? "outlet" : "product"));
+  const level = store.value.inventory.level(product.id, outlet.id);
+  return ok({ on_hand: fromMilli(level?.on_hand ?? 0), average_cost: level?.average_cost ?? 0 });
 }

@@ -1,5 +1,6 @@
 import { CatalogState } from "./catalog/state.js";
 import { Feed, type SeqSource } from "./feed.js";
+import { InventoryState } from "./inventory/state.js";
 
 export const PLANS = ["growth", "lite"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -71,6 +72,9 @@ export class StoreState implements SeqSource {
   readonly taxes: Feed<TaxRecord>;
   readonly reasons: Feed<ReasonRecord>;
   readonly catalog: CatalogState;
+  readonly inventory = new InventoryState();
+  /** Spec, Inventory rules 1: the system reason "Stock set via API" records sets sent without a reason. */
+  systemReasonId = "";
 
   constructor(readonly settings: StoreSettings) {
     this.settingsSeq = this.nextSeq();

@@ -1,5 +1,6 @@
 import type { Clock, Sleep } from "../kernel/clock.js";
 import type { Env } from "../kernel/env.js";
+import { toMilli } from "../kernel/quantity.js";
 import { createRng, type Rng } from "../kernel/random.js";
 import { normalizeScopes, type Scope } from "../contract/scopes.js";
 import type { FixtureSpec, FixtureStore } from "../contract/schemas/fixture.js";
@@ -121,6 +122,7 @@ export class World {
     }
     const systemId = ids.uuid();
     store.reasons.put(systemId, { id: systemId, name: SYSTEM_REASON_NAME, type: "any", is_system: true, enabled: true });
+    store.systemReasonId = systemId;
     for (const reason of spec.adjustment_reasons) {
       const id = ids.uuid();
       store.reasons.put(id, { id, name: reason.name, type: reason.type, is_system: false, enabled: reason.enabled ?? true });
@@ -128,10 +130,25 @@ export class World {
     for (const key of spec.keys) this.createKey(store, key.name, key.scopes, key.token);
     addSystemCategories(store.catalog, ids);
     if (spec.catalog) {
-      buildCatalog(store.catalog, spec.catalog, ids, clock.now(), () => {
+      const outletIds = new Map([...store.outlets.all()].map((r) => [r.value.name, r.id]));
+      const storeImage = () => {
         const imageId = ids.uuid();
         this.images.stored.add(imageId);
         return imageId;
+      };
+      buildCatalog(store.catalog, spec.catalog, ids, clock.now(), storeImage, (productId, levels) => {
+        for (const level of levels) {
+          store.inventory.put(productId, {
+            outlet_id: outletIds.get(level.outlet) as string,
+            on_hand: toMilli(level.on_hand),
+            average_cost: level.average_cost ?? 0,
+            reorder_method: level.reorder_point === undefined ? "none" : "reorder_point",
+            reorder_point: level.reorder_point === undefined ? null : toMilli(level.reorder_point),
+            reorder_amount: null,
+            reorder_target: null,
+            seq: store.nextSeq(),
+          });
+        }
       });
     }
   }

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Result } from "../kernel/result.js";
 import { apiError, type ApiError } from "../contract/errors.js";
-import { ClockBody, FaultBody, ImageBody, KeyBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
+import { ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
 import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
@@ -41,6 +41,17 @@ const routes = new Router<ControlRoute>()
   .add("PATCH", "/stores/{prefix}", {
     body: StorePatchBody,
     run: (sim, p, body: StorePatchBody) => control.patchStore(sim.world, p.prefix as string, body),
+  })
+  .add("DELETE", "/stores/{prefix}/outlets/{id}", {
+    status: 204,
+    run: (sim, p) => control.deleteOutlet(sim.world, p.prefix as string, p.id as string),
+  })
+  .add("PATCH", "/stores/{prefix}/adjustment-reasons/{id}", {
+    body: ReasonPatchBody,
+    run: (sim, p, body: ReasonPatchBody) => control.setReasonEnabled(sim.world, p.prefix as string, p.id as string, body.enabled),
+  })
+  .add("GET", "/stores/{prefix}/stock/{product_id}/{outlet_id}", {
+    run: (sim, p) => control.stockView(sim.world, p.prefix as string, p.product_id as string, p.outlet_id as string),
   })
   .add("POST", "/images", {
     body: ImageBody,

@@ -117,12 +117,20 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
   if (begun.kind === "replay") {
     const { status, body } = begun.response;
     const headers: Record<string, string> = { "idempotent-replayed": "true" };
-    return body === null ? emptyResponse(status, headers) : { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body };
+    if (body === null) return emptyResponse(status, headers);
+    return { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body: op.replayMarksItems ? markReplayed(body) : body };
   }
   const response = await execute(caller, op, match.params, credential, store);
   // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
   world.idempotency.finish(credential.id, key, { status: response.status, body: response.body as string | null }, world.env.clock.now());
   return response;
+}
+
+/** Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`. */
+function markReplayed(body: string): string {
+  const parsed = JSON.parse(body) as { data?: unknown };
+  if (!Array.isArray(parsed.data)) return body;
+  return JSON.stringify({ ...parsed, data: parsed.data.map((item: Record<string, unknown>) => ({ ...item, replayed: true })) });
 }
 
 /** Validates the request against the operation's declaration, runs its handler and wraps the result. */

@@ -1,9 +1,10 @@
 import type { Operation } from "../operation.js";
 import { accountOperations } from "./account.js";
 import { productOperations, taxonomyOperations } from "./catalog.js";
+import { inventoryOperations } from "./inventory.js";
 
 /** The table of operations: routing, validation, the OpenAPI document and the conformance suite read it. */
-export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations] as const;
+export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations, ...inventoryOperations] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]["id"];
 

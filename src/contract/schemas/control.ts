@@ -60,3 +60,6 @@ export const ImageBody = Type.Object(
   { additionalProperties: false },
 );
 export type ImageBody = Static<typeof ImageBody>;
+
+export const ReasonPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
+export type ReasonPatchBody = Static<typeof ReasonPatchBody>;

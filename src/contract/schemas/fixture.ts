@@ -17,6 +17,14 @@ export const FixtureKey = Type.Object(
   { additionalProperties: false },
 );
 
+/** Stock at outlets named by name; `average_cost` in cents. */
+const FixtureStock = Type.Array(
+  Type.Object(
+    { outlet: Name, on_hand: Type.Number({ minimum: 0, multipleOf: 0.001 }), average_cost: Type.Optional(Type.Integer({ minimum: 0 })), reorder_point: Type.Optional(Type.Number({ minimum: 0 })) },
+    { additionalProperties: false },
+  ),
+);
+
 const FixtureProduct = Type.Object(
   {
     sku: Type.String({ minLength: 1, maxLength: 255 }),
@@ -32,11 +40,15 @@ const FixtureProduct = Type.Object(
     suppliers: Type.Optional(Type.Array(Type.Object({ name: Name, is_primary: Type.Optional(Type.Boolean()), supplier_code: Type.Optional(Type.String()) }, { additionalProperties: false }))),
     codes: Type.Optional(Type.Array(Type.Object({ type: Lit(["upc", "isbn", "itf", "ean", "jan", "custom"] as const), code: Name }, { additionalProperties: false }))),
     image: Type.Optional(Type.Boolean({ description: "Give the product a stored image." })),
+    stock: Type.Optional(FixtureStock),
     components: Type.Optional(Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false }))),
     variant_attributes: Type.Optional(Type.Array(Name, { maxItems: 3 })),
     variants: Type.Optional(
       Type.Array(
-        Type.Object({ values: Type.Array(Name, { minItems: 1, maxItems: 3 }), sku: Name, retail_price: Type.Optional(Type.Integer({ minimum: 0 })), active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+        Type.Object(
+          { values: Type.Array(Name, { minItems: 1, maxItems: 3 }), sku: Name, retail_price: Type.Optional(Type.Integer({ minimum: 0 })), active: Type.Optional(Type.Boolean()), stock: Type.Optional(FixtureStock) },
+          { additionalProperties: false },
+        ),
       ),
     ),
   },

@@ -20,7 +20,17 @@ export function addSystemCategories(catalog: CatalogState, ids: Rng): void {
   }
 }
 
-export function buildCatalog(catalog: CatalogState, spec: FixtureCatalog, ids: Rng, now: number, storeImage: () => string): void {
+/** Stock a fixture gives a product (outlets by name); the world applies it to the store's inventory. */
+export type StockFixture = NonNullable<FixtureProduct["stock"]>;
+
+export function buildCatalog(
+  catalog: CatalogState,
+  spec: FixtureCatalog,
+  ids: Rng,
+  now: number,
+  storeImage: () => string,
+  stock: (productId: string, levels: StockFixture) => void,
+): void {
   const byName = <T extends { id: string; name: string }>(rows: Iterable<{ value: T }>) => new Map([...rows].map((r) => [r.value.name, r.value.id]));
   for (const brand of spec.brands ?? []) {
     const id = ids.uuid();
@@ -72,14 +82,15 @@ export function buildCatalog(catalog: CatalogState, spec: FixtureCatalog, ids: R
       variant_attributes: (p.variant_attributes ?? []).map((name, i) => ({ id: ids.uuid(), name, position: i + 1 })),
     };
     catalog.saveProduct(product);
-    addFixtureVariants(catalog, product, p, ids, now);
+    if (p.stock) stock(product.id, p.stock);
+    addFixtureVariants(catalog, product, p, ids, now, stock);
   }
 }
 
-function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: FixtureProduct, ids: Rng, now: number): void {
+function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: FixtureProduct, ids: Rng, now: number, stock: (productId: string, levels: StockFixture) => void): void {
   for (const variant of spec.variants ?? []) {
     const options = parent.variant_attributes.map((a, i) => ({ attribute_id: a.id, value: variant.values[i] ?? "" }));
-    catalog.saveProduct({
+    const child = catalog.saveProduct({
       ...parent,
       id: ids.uuid(),
       sku: variant.sku,
@@ -98,5 +109,6 @@ function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: 
       created_at: now,
       updated_at: now,
     });
+    if (variant.stock) stock(child.id, variant.stock);
   }
 }

@@ -118,10 +118,10 @@ export function planProduct(ctx: PlanContext, existing: ProductRecord | undefine
   if (planned.variant_parent_id !== null && (planned.has_variants || planned.variant_attributes.length > 0)) {
     return fail(unprocessable(planned.has_variants ? "has_variants" : "variant_attributes", "a variant child cannot have variants of its own"));
   }
+  if (liveChildren > 0 && !planned.has_variants) return fail(conflict("has_variants", "the product has live variant children"));
   if (!planned.has_variants && planned.variant_attributes.length > 0) {
     return fail(unprocessable("variant_attributes", "only a product with has_variants true has variant attributes"));
   }
-  if (liveChildren > 0 && !planned.has_variants) return fail(conflict("has_variants", "the product has live variant children"));
   // Spec, Product write rules 5: attributes change only while there are no live variant children.
   if (liveChildren > 0 && existing && !sameAttributes(planned.variant_attributes, existing.variant_attributes)) {
     return fail(conflict("variant_attributes", "cannot change while the product has live variant children"));

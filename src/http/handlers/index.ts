@@ -1,7 +1,8 @@
 import type { OperationId } from "../../contract/operations/index.js";
 import { accountHandlers } from "./account.js";
 import { productHandlers, taxonomyHandlers } from "./catalog.js";
+import { inventoryHandlers } from "./inventory.js";
 import type { Handler } from "./types.js";
 
 /** One handler per operation of the table; the compiler refuses a missing or unknown one. */
-export const HANDLERS = { ...accountHandlers, ...productHandlers, ...taxonomyHandlers } satisfies Record<OperationId, Handler>;
+export const HANDLERS = { ...accountHandlers, ...productHandlers, ...taxonomyHandlers, ...inventoryHandlers } satisfies Record<OperationId, Handler>;

@@ -1,0 +1,89 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { Nullable, Uuid, Version } from "./common.js";
+
+// Spec, Resources: InventoryLevel, stock write result, InventoryBatchLineResult; Endpoints: the
+// stock set, adjustment and batch bodies.
+
+/** Quantities exact to 3 decimal places (a 4th decimal is 400). */
+export const Quantity = Type.Number({ multipleOf: 0.001, minimum: -1_000_000_000, maximum: 1_000_000_000 });
+const OnHand = Type.Number({ multipleOf: 0.001, minimum: 0, maximum: 1_000_000_000 });
+const UnitCost = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer cents." });
+
+export const InventoryLevel = Type.Object(
+  {
+    outlet_id: Uuid,
+    on_hand: Type.Number(),
+    reorder_method: Type.String(),
+    reorder_point: Nullable(Type.Number()),
+    reorder_amount: Nullable(Type.Number()),
+    reorder_target: Nullable(Type.Number()),
+    version: Version,
+  },
+  { additionalProperties: false },
+);
+export type InventoryLevel = Static<typeof InventoryLevel>;
+
+export const StockWriteResult = Type.Object(
+  {
+    changed: Type.Boolean(),
+    previous: Type.Number(),
+    on_hand: Type.Number(),
+    delta: Type.Number(),
+    adjustment_id: Nullable(Uuid),
+    movement_id: Nullable(Uuid),
+  },
+  { additionalProperties: false },
+);
+export type StockWriteResult = Static<typeof StockWriteResult>;
+
+export const StockSetBody = Type.Object(
+  { on_hand: OnHand, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) },
+  { additionalProperties: false },
+);
+export type StockSetBody = Static<typeof StockSetBody>;
+
+export const AdjustmentBody = Type.Object(
+  {
+    product_id: Type.Optional(Uuid),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    outlet_id: Uuid,
+    reason_id: Uuid,
+    quantity: Quantity,
+    unit_cost: Type.Optional(UnitCost),
+  },
+  { additionalProperties: false },
+);
+export type AdjustmentBody = Static<typeof AdjustmentBody>;
+
+const BatchSet = Type.Object({ on_hand: OnHand, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
+const BatchAdjust = Type.Object({ quantity: Quantity, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
+
+export const BatchLine = Type.Object(
+  {
+    product_id: Type.Optional(Uuid),
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    outlet_id: Uuid,
+    set: Type.Optional(BatchSet),
+    adjust: Type.Optional(BatchAdjust),
+  },
+  { additionalProperties: false },
+);
+export type BatchLine = Static<typeof BatchLine>;
+
+export const BatchBody = Type.Object({ lines: Type.Array(BatchLine, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+export type BatchBody = Static<typeof BatchBody>;
+
+export const BatchLineResult = Type.Object(
+  {
+    product_id: Uuid,
+    outlet_id: Uuid,
+    sku: Type.Optional(Type.String({ description: "Only when the line was given by sku." })),
+    changed: Nullable(Type.Boolean()),
+    previous: Nullable(Type.Number()),
+    on_hand: Nullable(Type.Number()),
+    delta: Nullable(Type.Number()),
+    replayed: Type.Boolean({ description: "True only on an idempotency replay." }),
+  },
+  { additionalProperties: false },
+);
+export type BatchLineResult = Static<typeof BatchLineResult>;

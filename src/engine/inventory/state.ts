@@ -1,0 +1,49 @@
+import type { Milli } from "../../kernel/quantity.js";
+
+/** One product's stock at one outlet. Quantities in thousandths; average cost in integer cents. */
+export interface LevelRecord {
+  readonly outlet_id: string;
+  readonly on_hand: Milli;
+  /** Weighted average unit cost in cents (spec, Inventory rules 4). */
+  readonly average_cost: number;
+  readonly reorder_method: string;
+  readonly reorder_point: Milli | null;
+  readonly reorder_amount: Milli | null;
+  readonly reorder_target: Milli | null;
+  /** The store's change sequence number of the level's latest change: its `version`. */
+  readonly seq: number;
+}
+
+/** A recorded stock change: the adjustment (with its reason) and the movement it made. */
+export interface AdjustmentRecord {
+  readonly id: string;
+  readonly movement_id: string;
+  readonly product_id: string;
+  readonly outlet_id: string;
+  readonly reason_id: string;
+  readonly delta: Milli;
+  readonly unit_cost: number | null;
+  readonly at: number;
+}
+
+/** Stock of one store. Spec, Pagination rules 5: stock levels have no change feed. */
+export class InventoryState {
+  private readonly levels = new Map<string, Map<string, LevelRecord>>();
+  readonly adjustments: AdjustmentRecord[] = [];
+
+  level(productId: string, outletId: string): LevelRecord | undefined {
+    return this.levels.get(productId)?.get(outletId);
+  }
+
+  /** Every level of a product, in the order the outlets were first stocked. */
+  levelsOf(productId: string): readonly LevelRecord[] {
+    const byOutlet = this.levels.get(productId);
+    return byOutlet ? [...byOutlet.values()] : [];
+  }
+
+  put(productId: string, level: LevelRecord): void {
+    let byOutlet = this.levels.get(productId);
+    if (!byOutlet) this.levels.set(productId, (byOutlet = new Map()));
+    byOutlet.set(level.outlet_id, level);
+  }
+}

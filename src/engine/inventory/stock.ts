@@ -1,0 +1,128 @@
+import { blendAverage, fromMilli, toMilli, type Milli } from "../../kernel/quantity.js";
+import { fail, ok, type Result } from "../../kernel/result.js";
+import { apiError, type ApiError, type ErrorCode } from "../../contract/errors.js";
+import type { ProductRecord } from "../catalog/records.js";
+import type { StoreState } from "../store.js";
+import type { World } from "../world.js";
+import type { LevelRecord } from "./state.js";
+
+// Spec, Inventory rules 1, 4 and 5: absolute sets and relative adjustments, planned in full and
+// then applied, so a refused write (or a refused line of a batch) leaves no trace.
+
+/** Where the product and outlet came from: path parameters answer 404, body references 422. */
+export type RefSource = "path" | "body";
+
+export interface StockChange {
+  readonly product: { readonly id?: string; readonly sku?: string };
+  readonly outletId: string;
+  /** `set`: the absolute level; `adjust`: the relative quantity. */
+  readonly kind: "set" | "adjust";
+  readonly quantity: number;
+  readonly reasonId?: string;
+  readonly unitCost?: number;
+  readonly source: RefSource;
+}
+
+export interface PlannedChange {
+  readonly product: ProductRecord;
+  readonly outletId: string;
+  readonly previous: Milli;
+  readonly next: Milli;
+  readonly reasonId: string;
+  readonly average: number;
+  readonly unitCost: number | null;
+  readonly level: LevelRecord | undefined;
+}
+
+/** A refusal and the body field it is about (the batch prefixes it with the line). */
+export interface StockRefusal {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly field?: string;
+}
+
+const refuse = (code: ErrorCode, message: string, field?: string): { ok: false; error: StockRefusal } => fail({ code, message, field });
+
+export function planStockChange(store: StoreState, change: StockChange): Result<PlannedChange, StockRefusal> {
+  const { catalog, inventory } = store;
+  const missing: ErrorCode = change.source === "path" ? "NOT_FOUND" : "UNPROCESSABLE";
+  let product: ProductRecord | undefined;
+  if (change.product.sku !== undefined) {
+    // Spec, Inventory rules 2: a sku is matched case-insensitively against live products only, never barcodes.
+    product = catalog.productBySku(change.product.sku);
+    if (!product) return refuse(missing, "No live product has this sku.", "sku");
+  } else {
+    product = catalog.products.live(change.product.id ?? "");
+    if (!product) return refuse(missing, "The product was not found.", "product_id");
+  }
+  const outletRow = store.outlets.row(change.outletId);
+  if (!outletRow) return refuse(missing, "The outlet was not found.", "outlet_id");
+  if (outletRow.deletedAt !== null) return refuse("OUTLET_DELETED", "The outlet is deleted; nothing was written.", "outlet_id");
+  if (!product.has_inventory) return refuse("NOT_STOCK_TRACKED", "The product does not track stock.", change.source === "body" ? (change.product.sku !== undefined ? "sku" : "product_id") : undefined);
+
+  let reasonId = store.systemReasonId;
+  if (change.reasonId !== undefined) {
+    const reason = store.reasons.live(change.reasonId);
+    if (!reason) return refuse("UNPROCESSABLE", "The adjustment reason was not found.", "reason_id");
+    // Spec, Inventory rules 5: REASON_NOT_ALLOWED for the system reason or a disabled reason.
+    if (reason.is_system || !reason.enabled) return refuse("REASON_NOT_ALLOWED", `The reason "${reason.name}" cannot be used here.`, "reason_id");
+    reasonId = reason.id;
+  }
+
+  const level = inventory.level(product.id, outletRow.id);
+  const previous = level?.on_hand ?? 0;
+  const amount = toMilli(change.quantity);
+  const next = change.kind === "set" ? amount : previous + amount;
+  if (next < 0) return refuse("INSUFFICIENT_STOCK", `Stock would go below zero (${fromMilli(previous)} on hand).`, change.kind === "set" ? "on_hand" : "quantity");
+  const delta = next - previous;
+  const reason = store.reasons.live(reasonId);
+  // Spec, Inventory rules 5: a reason whose direction does not match the change.
+  if (reason && delta !== 0 && ((reason.type === "increase" && delta < 0) || (reason.type === "decrease" && delta > 0))) {
+    return refuse("REASON_DIRECTION_MISMATCH", `The reason "${reason.name}" records ${reason.type}s only.`, "reason_id");
+  }
+
+  // Spec, Inventory rules 4: on a set, unit_cost becomes the average; on an adjustment it is blended in
+  // when stock goes up and ignored otherwise; left out, the average is kept.
+  const held = level?.average_cost ?? 0;
+  const unitCost = change.unitCost ?? null;
+  let average = held;
+  if (unitCost !== null && delta !== 0) {
+    if (change.kind === "set") average = unitCost;
+    else if (delta > 0) average = blendAverage(previous, held, delta, unitCost);
+  }
+  return ok({ product, outletId: outletRow.id, previous, next, reasonId, average, unitCost, level });
+}
+
+export interface AppliedChange {
+  readonly planned: PlannedChange;
+  readonly changed: boolean;
+  readonly adjustmentId: string | null;
+  readonly movementId: string | null;
+}
+
+/** Writes a planned change. Repeating the same level changes nothing (spec, Inventory rules 1). */
+export function applyStockChange(world: World, store: StoreState, planned: PlannedChange, now: number): AppliedChange {
+  const delta = planned.next - planned.previous;
+  if (delta === 0) return { planned, changed: false, adjustmentId: null, movementId: null };
+  const ids = world.env.ids;
+  const base = planned.level ?? { outlet_id: planned.outletId, reorder_method: "none", reorder_point: null, reorder_amount: null, reorder_target: null };
+  store.inventory.put(planned.product.id, { ...base, on_hand: planned.next, average_cost: planned.average, seq: store.nextSeq() });
+  const record = {
+    id: ids.uuid(),
+    movement_id: ids.uuid(),
+    product_id: planned.product.id,
+    outlet_id: planned.outletId,
+    reason_id: planned.reasonId,
+    delta,
+    unit_cost: planned.unitCost,
+    at: now,
+  };
+  store.inventory.adjustments.push(record);
+  return { planned, changed: true, adjustmentId: record.id, movementId: record.movement_id };
+}
+
+/** The refusal as the spec's error; a batch names the line (`lines.2.sku`). A path 404 names no field. */
+export function stockRefusal(r: StockRefusal, linePrefix?: string): ApiError {
+  const field = linePrefix === undefined ? r.field : r.field === undefined ? linePrefix : `${linePrefix}.${r.field}`;
+  return field === undefined || (r.code === "NOT_FOUND" && linePrefix === undefined) ? apiError(r.code, r.message) : apiError(r.code, r.message, [{ field, message: r.message }]);
+}
