@@ -13,6 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
 const IMAGE = /^http:\/\/sim\.test\/images\/([0-9a-f-]{36})\/original\.png$/;
 const UNKNOWN = "00000000-0000-4000-8000-00000000abcd";
+const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"];
 
 type Product = Record<string, any> & { id: string; sku: string; version: string };
 
@@ -39,6 +40,13 @@ async function listAll(sim: Simulator): Promise<Product[]> {
   const reply = await call(sim, "GET", `${P}?limit=200&include_deleted=true`);
   expect(reply.status).toBe(200);
   return reply.json.data;
+}
+
+async function liveCount(sim: Simulator): Promise<number> {
+  const reply = await call(sim, "GET", `${P}?limit=200`);
+  expect(reply.status).toBe(200);
+  expect(reply.json.has_more).toBe(false);
+  return reply.json.data.length;
 }
 
 /** The cursor after the latest change of the product feed (deleted rows included). */
@@ -225,11 +233,17 @@ describe("Write rule 2: API-owned fields are accepted and ignored, so a read doc
 });
 
 describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE; variant attributes 400", () => {
-  it("6 codes (one per type) are accepted; 11 codes answer 422 UNPROCESSABLE and nothing is written", async () => {
+  it("6 codes (one per type) are accepted", async () => {
     const sim = makeSim();
-    const types = ["upc", "isbn", "itf", "ean", "jan", "custom"];
-    const six = await create(sim, { name: "Six codes", retail_price: 100, codes: types.map((type, i) => ({ type, code: `C${i}` })) });
-    expect(six.codes).toHaveLength(6);
+    const six = await create(sim, { name: "Six codes", retail_price: 100, codes: CODE_TYPES.map((type, i) => ({ type, code: `C${i}` })) });
+    expect([...six.codes].map((c) => c.type).sort()).toEqual([...CODE_TYPES].sort());
+  });
+
+  it("11 codes (over the cap of 10) answer 422 UNPROCESSABLE and nothing is written", async () => {
+    const sim = makeSim();
+    // Limits: at most 10 codes; Errors: "cap exceeded (codes, ...)" is 422 UNPROCESSABLE. With six code types, 11 codes
+    // necessarily repeat a type, which the choices make a 400; the spec's cap is the rule this body breaks first.
+    const types = CODE_TYPES;
     const cursor = await heldCursor(sim);
     const eleven = Array.from({ length: 11 }, (_, i) => ({ type: types[i % 6], code: `X${i}` }));
     expectError(await call(sim, "POST", P, { body: { name: "Eleven codes", retail_price: 100, codes: eleven } }), 422, "UNPROCESSABLE");
@@ -325,14 +339,14 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
     await expectNothingWritten(sim, cursor);
   });
 
-  it("Choices (repeated identities): a repeated code type, tag, supplier, component or attribute position, or two primary suppliers, answer 400", async () => {
+  it("Choices (repeated identities): a repeated code (type and value), tag, supplier, component or attribute position, or two primary suppliers, answer 400", async () => {
     const sim = makeSim();
     const tags = await idsByName(sim, "tags");
     const suppliers = await idsByName(sim, "suppliers");
     const bottle = await bySku(sim, "BOTTLE-STEEL");
     const cursor = await heldCursor(sim);
     const cases: [Record<string, unknown>, string][] = [
-      [{ codes: [{ type: "ean", code: "1" }, { type: "ean", code: "2" }] }, "codes.1"],
+      [{ codes: [{ type: "ean", code: "1" }, { type: "ean", code: "1" }] }, "codes.1"],
       [{ tags: [{ id: tags["New"] }, { id: tags["New"] }] }, "tags.1"],
       [{ suppliers: [{ supplier_id: suppliers["Acme Wholesale"], is_primary: true, supplier_code: "A" }, { supplier_id: suppliers["Acme Wholesale"], is_primary: false, supplier_code: "B" }] }, "suppliers.1"],
       [{ components: [{ product_id: bottle.id, quantity: 1 }, { product_id: bottle.id, quantity: 2 }] }, "components.1"],
@@ -348,19 +362,43 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
   });
 });
 
-describe("Write rule 8: a store at its product limit answers 402 PRODUCT_LIMIT_REACHED", () => {
-  it("at the limit (14 live products) a create is refused and nothing is written", async () => {
+describe("Write rule 3 and Limits (10 codes, six code types): several codes may share a type", () => {
+  it("two EANs are accepted; re-sent, each keeps its id; a changed value keeps the id of the code of its type", async () => {
     const sim = makeSim();
-    sim.patchStore("demo", { product_limit: 14 });
+    const made = await create(sim, { name: "Two EANs", retail_price: 100, codes: [{ type: "ean", code: "111" }, { type: "ean", code: "222" }, { type: "upc", code: "333" }] });
+    expect(made.codes.map((c: { type: string; code: string }) => [c.type, c.code])).toEqual([["ean", "111"], ["ean", "222"], ["upc", "333"]]);
+    const [e1, e2, u] = made.codes;
+    const swapped = await call(sim, "PATCH", `${P}/${made.id}`, { body: { codes: [{ type: "ean", code: "222" }, { type: "ean", code: "111" }, { type: "upc", code: "444" }] } });
+    expect(swapped.status).toBe(200);
+    expect(swapped.json.data.codes).toEqual([
+      { id: e2.id, type: "ean", code: "222" },
+      { id: e1.id, type: "ean", code: "111" },
+      { id: u.id, type: "upc", code: "444" },
+    ]);
+  });
+
+  it("10 codes are accepted and an 11th distinct code answers 422 UNPROCESSABLE", async () => {
+    const sim = makeSim();
+    const codes = (n: number) => Array.from({ length: n }, (_, i) => ({ type: "custom", code: `C${i}` }));
+    expect((await call(sim, "POST", P, { body: { name: "Ten", retail_price: 1, codes: codes(10) } })).status).toBe(201);
+    expectError(await call(sim, "POST", P, { body: { name: "Eleven", retail_price: 1, codes: codes(11) } }), 422, "UNPROCESSABLE");
+  });
+});
+
+describe("Write rule 8: a store at its product limit answers 402 PRODUCT_LIMIT_REACHED", () => {
+  it("at the limit (limit = the live products) a create is refused and nothing is written", async () => {
+    const sim = makeSim();
+    const live = await liveCount(sim);
+    sim.patchStore("demo", { product_limit: live });
     const cursor = await heldCursor(sim);
     expectError(await call(sim, "POST", P, { body: { name: "Over", retail_price: 100 } }), 402, "PRODUCT_LIMIT_REACHED");
     await expectNothingWritten(sim, cursor);
-    expect((await listAll(sim)).length).toBe(14);
+    expect(await liveCount(sim)).toBe(live);
   });
 
   it("with room for one, the first create succeeds and the second is refused; a delete makes room again (choice: live products count)", async () => {
     const sim = makeSim();
-    sim.patchStore("demo", { product_limit: 15 });
+    sim.patchStore("demo", { product_limit: (await liveCount(sim)) + 1 });
     const made = await create(sim, { name: "Last one", retail_price: 100 });
     expectError(await call(sim, "POST", P, { body: { name: "One too many", retail_price: 100 } }), 402, "PRODUCT_LIMIT_REACHED");
     expect((await call(sim, "DELETE", `${P}/${made.id}`)).status).toBe(204);
@@ -369,7 +407,7 @@ describe("Write rule 8: a store at its product limit answers 402 PRODUCT_LIMIT_R
 
   it("updates are not creates: a PATCH at the limit works", async () => {
     const sim = makeSim();
-    sim.patchStore("demo", { product_limit: 14 });
+    sim.patchStore("demo", { product_limit: await liveCount(sim) });
     const tote = await bySku(sim, "TOTE-CANVAS");
     const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Tote at limit" } });
     expect(reply.status).toBe(200);

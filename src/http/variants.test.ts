@@ -301,6 +301,44 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
     expect(again.json.data).toStrictEqual(parent);
   });
 
+  it("Choice (children copy the parent; active defaults to true): an inactive parent without inventory gives active children without inventory", async () => {
+    const sim = makeSim();
+    const parent = await makeParent(sim, { active: false, has_inventory: false, description: null, brand_id: null });
+    const reply = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue"), active: false }] });
+    expect(reply.status).toBe(201);
+    expect(reply.json.data.map((c: Product) => [c.active, c.has_inventory, c.description, c.brand_id])).toEqual([
+      [true, false, null, null],
+      [false, false, null, null],
+    ]);
+  });
+
+  it("a parent with three attributes: each child gives three options, stored in position order", async () => {
+    const sim = makeSim();
+    const created = await call(sim, "POST", `${P}/products`, {
+      body: {
+        name: "Chino",
+        retail_price: 5500,
+        has_variants: true,
+        variant_attributes: [{ name: "Waist", position: 1 }, { name: "Leg", position: 2 }, { name: "Colour", position: 3 }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const parent = created.json.data;
+    const [waist, leg, colour] = ["Waist", "Leg", "Colour"].map((n) => attr(parent, n));
+    const reply = await variants(sim, parent.id, {
+      variants: [{ options: [{ attribute_id: colour, value: "Stone" }, { attribute_id: waist, value: "32" }, { attribute_id: leg, value: "30" }] }],
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.json.data[0].variant_options).toStrictEqual([
+      { attribute_id: waist, value: "32" },
+      { attribute_id: leg, value: "30" },
+      { attribute_id: colour, value: "Stone" },
+    ]);
+    expect(reply.json.data[0].name).toBe("Chino / 32 / 30 / Stone");
+    const two = await variants(sim, parent.id, { variants: [{ options: [{ attribute_id: waist, value: "34" }, { attribute_id: leg, value: "30" }] }] });
+    expectValidation(two, "variants.0");
+  });
+
   it("Spec, Limits (variants per request 200): exactly 200 variants in one call are created", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
@@ -506,6 +544,26 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
     const parent = await makeParent(sim);
     expectError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "tote-canvas" }] }), 409, "CONFLICT");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
+  });
+
+  it("the same sku twice within one request (in another case) answers 409 and writes nothing", async () => {
+    const sim = makeSim();
+    const parent = await makeParent(sim);
+    const reply = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN-DUP" }, { options: opts(parent, "M", "Blue"), sku: "linen-dup" }],
+    });
+    expectError(reply, 409, "CONFLICT");
+    expect(await childrenOf(sim, parent.id)).toHaveLength(0);
+  });
+
+  it("a deleted product's sku can be used by a variant (choice: unique among live products)", async () => {
+    const sim = makeSim();
+    const parent = await makeParent(sim);
+    const mug = await bySku(sim, "MUG-ENAMEL");
+    expect((await call(sim, "DELETE", `${P}/products/${mug.id}`)).status).toBe(204);
+    const reply = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "MUG-ENAMEL" }] });
+    expect(reply.status).toBe(201);
+    expect(reply.json.data[0].sku).toBe("MUG-ENAMEL");
   });
 
   it("the parent's own sku answers 409", async () => {

@@ -43,8 +43,10 @@ export function decideImage(
 ): Result<ImageDecision, ApiError> {
   // Null or omitted leaves the image unchanged; an image cannot be removed.
   if (url === undefined || url === null) return ok({ kind: "keep" });
-  // Sending back the service's own URL changes nothing.
-  if (currentImageId !== null && ownImageId(url) === currentImageId) return ok({ kind: "keep" });
+  // Sending back the service's own URL changes nothing; another of its stored copies is reused as is.
+  const own = ownImageId(url);
+  if (own !== undefined && own === currentImageId) return ok({ kind: "keep" });
+  if (own !== undefined && images.stored.has(own)) return ok({ kind: "stored", imageId: own });
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);

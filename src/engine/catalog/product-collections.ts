@@ -35,7 +35,7 @@ export function checkCollectionShapes(body: ProductWrite, catalog: CatalogState)
     return i === -1 ? undefined : field(`${name}.${i}`, `repeats the ${what} of an earlier item`);
   };
   const error =
-    dup("codes", body.codes, (c) => c.type, "type") ??
+    dup("codes", body.codes, (c) => `${c.type}\u0000${c.code}`, "type and code") ??
     dup("tags", body.tags, (t) => t.id.toLowerCase(), "id") ??
     dup("suppliers", body.suppliers, (s) => s.supplier_id.toLowerCase(), "supplier_id") ??
     dup("variant_attributes", body.variant_attributes, (a) => String(a.position), "position") ??
@@ -61,9 +61,7 @@ export function mergeCollections(
     const items = body[name];
     if (items && items.length > CAPS[name]) return fail(unprocessable(name, `at most ${CAPS[name]} items`));
   }
-  const codes: readonly CodeRecord[] = body.codes
-    ? body.codes.map((c) => ({ id: current.codes.find((old) => old.type === c.type)?.id ?? ids.uuid(), type: c.type, code: c.code }))
-    : current.codes;
+  const codes: readonly CodeRecord[] = body.codes ? matchCodes(body.codes, current.codes, ids) : current.codes;
   const tag_ids = body.tags ? body.tags.map((t) => t.id.toLowerCase()) : current.tag_ids;
 
   let suppliers: readonly SupplierLink[] = current.suppliers;
@@ -94,6 +92,29 @@ export function mergeCollections(
     : current.variant_attributes;
 
   return ok({ codes, tag_ids, suppliers, variant_attributes, components });
+}
+
+/**
+ * Codes keep their id when re-sent: an item matches the existing code with the same type and code,
+ * else an unmatched existing code of the same type, in order (so a changed value keeps its identity).
+ * Several codes may share a type: with six types, the cap of 10 codes needs it.
+ */
+function matchCodes(items: readonly { type: CodeRecord["type"]; code: string }[], current: readonly CodeRecord[], ids: Rng): CodeRecord[] {
+  const unused = new Set(current);
+  const exact = items.map((item) => {
+    const hit = current.find((old) => unused.has(old) && old.type === item.type && old.code === item.code);
+    if (hit) unused.delete(hit);
+    return hit;
+  });
+  return items.map((item, i) => {
+    let id = exact[i]?.id;
+    if (id === undefined) {
+      const sameType = current.find((old) => unused.has(old) && old.type === item.type);
+      if (sameType) unused.delete(sameType);
+      id = sameType?.id ?? ids.uuid();
+    }
+    return { id, type: item.type, code: item.code };
+  });
 }
 
 /** Spec, Product write rules 5: sending exactly the existing attributes is accepted even with live children. */
