@@ -7,6 +7,8 @@ import { StringEnum } from "./enum.js";
 export const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"] as const;
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+/** Text that does not start or end with white space (SKUs, variant values: " S" is not a new size). */
+const Trimmed = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, pattern: "^\\S(.*\\S)?$", ...(description ? { description } : {}) });
 const Cents = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer minor units (cents)." });
 const Measure = Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }));
 
@@ -145,7 +147,7 @@ const writeProps = {
 export const ProductCreate = Type.Object(
   {
     ...writeProps,
-    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$", description: "Set only at create; generated with PRD- when left out." })),
+    sku: Type.Optional(Trimmed(255, "Set only at create; generated with PRD- when left out.")),
     name: Text(255),
     retail_price: Cents,
     version: Type.Optional(Type.String({ description: "Accepted and ignored on create." })),
@@ -170,9 +172,9 @@ export const VariantsBody = Type.Object(
     variants: Type.Array(
       Type.Object(
         {
-          options: Type.Array(Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false }), { minItems: 1, maxItems: 3 }),
+          options: Type.Array(Type.Object({ attribute_id: Uuid, value: Trimmed(255) }, { additionalProperties: false }), { minItems: 1, maxItems: 3 }),
           name: Type.Optional(Text(255)),
-          sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: "^\\S(.*\\S)?$" })),
+          sku: Type.Optional(Trimmed(255)),
           retail_price: Type.Optional(Cents),
           active: Type.Optional(Type.Boolean()),
         },
