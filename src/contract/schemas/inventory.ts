@@ -56,7 +56,8 @@ export const AdjustmentBody = Type.Object(
 export type AdjustmentBody = Static<typeof AdjustmentBody>;
 
 const BatchSet = Type.Object({ on_hand: OnHand, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
-const BatchAdjust = Type.Object({ quantity: Quantity, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
+/** Mirrors POST /inventory/adjustments, where reason_id is required. */
+const BatchAdjust = Type.Object({ quantity: Quantity, reason_id: Uuid, unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
 
 export const BatchLine = Type.Object(
   {

@@ -78,6 +78,8 @@ export function adjustStock(ctx: InventoryContext, body: AdjustmentBody): Result
   return ok(writeResult(applyStockChange(ctx.world, ctx.store, planned.value, ctx.now)));
 }
 
+const NESTED = new Set(["on_hand", "quantity", "reason_id", "unit_cost"]);
+
 /** `POST /inventory/batch`: 1 to 100 lines, all or nothing (spec, Inventory rules 2 and 3). */
 export function batchStock(ctx: InventoryContext, body: BatchBody): Result<BatchLineResult[], ApiError> {
   const plans: PlannedChange[] = [];
@@ -91,6 +93,9 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
       return fail(apiError("VALIDATION_FAILED", `${at}: give exactly one of set or adjust`, [{ field: at, message: "give exactly one of set or adjust" }]));
     }
     const op = line.set ? { kind: "set" as const, quantity: line.set.on_hand, ...line.set } : { kind: "adjust" as const, ...(line.adjust as NonNullable<typeof line.adjust>) };
+    if (op.kind === "adjust" && op.quantity === 0) {
+      return fail(apiError("VALIDATION_FAILED", `${at}.adjust.quantity: must not be 0`, [{ field: `${at}.adjust.quantity`, message: "must not be 0" }]));
+    }
     const planned = planStockChange(ctx.store, {
       product: { id: line.product_id, sku: line.sku },
       outletId: line.outlet_id,
@@ -100,7 +105,8 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
       unitCost: op.unit_cost,
       source: "body",
     });
-    if (!planned.ok) return fail(stockRefusal(planned.error, at));
+    // Fields of the set or adjust object are named inside it: lines.2.adjust.reason_id.
+    if (!planned.ok) return fail(stockRefusal(planned.error, NESTED.has(planned.error.field ?? "") ? `${at}.${op.kind}` : at));
     // Spec, Inventory rules 3: a product and outlet pair may appear only once per batch.
     const pair = `${planned.value.product.id}/${planned.value.outletId}`;
     if (pairs.has(pair)) {
