@@ -45,8 +45,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         log: (line) => process.stderr.write(`${line}\n`),
       });
     } catch (error) {
-      if (!(error instanceof FixtureError)) throw error;
-      process.stderr.write(`retail-sim: ${error.message}\n`);
+      // A fixture that cannot be read or built: the run cannot be carried out.
+      process.stderr.write(`retail-sim: ${error instanceof FixtureError ? error.message : `cannot build the fixture: ${(error as Error).message}`}\n`);
       process.exit(2);
     }
     let listening;

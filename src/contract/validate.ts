@@ -8,6 +8,8 @@ import type { FieldError } from "./errors.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 9 }));
+// Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
+ajv.addFormat("utc-date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/);
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export type Validator = (value: unknown) => FieldError[];
@@ -35,6 +37,8 @@ function toFieldErrors(errors: readonly ErrorObject[], root: string): FieldError
     } else if (e.keyword === "required") {
       path.push(String(e.params.missingProperty));
       message = "is required";
+    } else if (e.keyword === "format" && e.params.format === "utc-date-time") {
+      message = "must be an ISO 8601 date-time in UTC ending in Z";
     } else if (e.keyword === "enum") {
       message = `must be one of: ${(e.params.allowedValues as unknown[]).join(", ")}`;
     }

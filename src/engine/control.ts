@@ -2,7 +2,12 @@ import { iso, parseUtcDateTime } from "../kernel/clock.js";
 import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
-import type { ClockBody, FaultBody, KeyBody, StorePatchBody } from "../contract/schemas/control.js";
+import type { ClockBody, FaultBody, KeyBody, RefundBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
+import type { Customer } from "../contract/schemas/customers.js";
+import type { Sale } from "../contract/schemas/sales.js";
+import { customerView } from "./customers/operations.js";
+import { createSale, refundSale, voidSale } from "./sales/operations.js";
+import { saleView } from "./sales/views.js";
 import { reasonView } from "./account/views.js";
 import type { Credential } from "./auth/credentials.js";
 import type { Fault } from "./faults.js";
@@ -174,4 +179,43 @@ export function stockView(world: World, prefix: string, productId: string, outle
   if (!product || !outlet) return fail(notFound(product ? "outlet" : "product"));
   const level = store.value.inventory.level(product.id, outlet.id);
   return ok({ on_hand: fromMilli(level?.on_hand ?? 0), average_cost: level?.average_cost ?? 0 });
+}
+
+function saleContext(world: World, prefix: string) {
+  const store = findStore(world, prefix);
+  return store.ok ? ok({ store: store.value, ids: world.env.ids, now: world.env.clock.now() }) : store;
+}
+
+/** interfaces.md: POST /_sim/stores/{prefix}/sales: a completed sale (or a parked one) from lines. */
+export function makeSale(world: World, prefix: string, body: SaleBody): Result<Sale, ApiError> {
+  const ctx = saleContext(world, prefix);
+  if (!ctx.ok) return ctx;
+  const completedAt = body.completed_at === undefined ? undefined : parseUtcDateTime(body.completed_at);
+  if (body.completed_at !== undefined && completedAt === undefined) return fail(invalid("completed_at", "must be a UTC date-time ending in Z"));
+  const made = createSale(ctx.value, { ...body, completed_at: completedAt });
+  return made.ok ? ok(saleView(made.value)) : made;
+}
+
+/** interfaces.md: POST /_sim/stores/{prefix}/sales/{id}/refunds: refund some lines, or the rest. */
+export function makeRefund(world: World, prefix: string, saleId: string, body: RefundBody): Result<Sale, ApiError> {
+  const ctx = saleContext(world, prefix);
+  if (!ctx.ok) return ctx;
+  const made = refundSale(ctx.value, saleId, body.lines);
+  return made.ok ? ok(saleView(made.value)) : made;
+}
+
+/** interfaces.md: POST /_sim/stores/{prefix}/sales/{id}/void. */
+export function makeVoid(world: World, prefix: string, saleId: string): Result<Sale, ApiError> {
+  const ctx = saleContext(world, prefix);
+  if (!ctx.ok) return ctx;
+  const made = voidSale(ctx.value, saleId);
+  return made.ok ? ok(saleView(made.value)) : made;
+}
+
+/** The stored customer document, deleted ones included (with `deleted_at`): erasure is visible only here. */
+export function storedCustomer(world: World, prefix: string, id: string): Result<Customer & { deleted_at: string | null }, ApiError> {
+  const store = findStore(world, prefix);
+  if (!store.ok) return store;
+  const row = store.value.customers.customers.row(id);
+  return row ? ok({ ...customerView(row), deleted_at: row.deletedAt === null ? null : iso(row.deletedAt) }) : fail(notFound("customer"));
 }

@@ -1,6 +1,8 @@
 import { CatalogState } from "./catalog/state.js";
 import { Feed, type SeqSource } from "./feed.js";
+import { CustomerState } from "./customers/state.js";
 import { InventoryState } from "./inventory/state.js";
+import { SalesState } from "./sales/state.js";
 
 export const PLANS = ["growth", "lite"] as const;
 export type Plan = (typeof PLANS)[number];
@@ -73,6 +75,8 @@ export class StoreState implements SeqSource {
   readonly reasons: Feed<ReasonRecord>;
   readonly catalog: CatalogState;
   readonly inventory = new InventoryState();
+  readonly customers: CustomerState;
+  readonly sales: SalesState;
   /** Spec, Inventory rules 1: the system reason "Stock set via API" records sets sent without a reason. */
   systemReasonId = "";
 
@@ -83,6 +87,8 @@ export class StoreState implements SeqSource {
     this.taxes = this.feed("taxes");
     this.reasons = this.feed("adjustment-reasons");
     this.catalog = new CatalogState((list) => this.feed(list));
+    this.customers = new CustomerState((list) => this.feed(list));
+    this.sales = new SalesState((list) => this.feed(list));
   }
 
   get prefix(): string {

@@ -7,6 +7,8 @@ import type { FixtureSpec, FixtureStore } from "../contract/schemas/fixture.js";
 import { CredentialRegistry, type Credential } from "./auth/credentials.js";
 import { addSystemCategories, buildCatalog } from "./catalog/fixture.js";
 import { ImageRegistry } from "./catalog/images.js";
+import { buildCustomers } from "./customers/fixture.js";
+import { buildSales } from "./sales/fixture.js";
 import { FaultList } from "./faults.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { RateLimiter } from "./limits.js";
@@ -151,5 +153,7 @@ export class World {
         }
       });
     }
+    buildCustomers(store.customers, spec.customer_groups ?? [], spec.customers ?? [], ids, clock.now());
+    buildSales(store, spec.sales ?? [], ids, clock.now());
   }
 }

@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Result } from "../kernel/result.js";
 import { apiError, type ApiError } from "../contract/errors.js";
-import { ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, ResetBody, StorePatchBody } from "../contract/schemas/control.js";
+import { ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, RefundBody, ResetBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
 import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
@@ -52,6 +52,22 @@ const routes = new Router<ControlRoute>()
   })
   .add("GET", "/stores/{prefix}/stock/{product_id}/{outlet_id}", {
     run: (sim, p) => control.stockView(sim.world, p.prefix as string, p.product_id as string, p.outlet_id as string),
+  })
+  .add("POST", "/stores/{prefix}/sales", {
+    body: SaleBody,
+    status: 201,
+    run: (sim, p, body: SaleBody) => control.makeSale(sim.world, p.prefix as string, body),
+  })
+  .add("POST", "/stores/{prefix}/sales/{id}/refunds", {
+    body: RefundBody,
+    status: 201,
+    run: (sim, p, body: RefundBody) => control.makeRefund(sim.world, p.prefix as string, p.id as string, body),
+  })
+  .add("POST", "/stores/{prefix}/sales/{id}/void", {
+    run: (sim, p) => control.makeVoid(sim.world, p.prefix as string, p.id as string),
+  })
+  .add("GET", "/stores/{prefix}/customers/{id}", {
+    run: (sim, p) => control.storedCustomer(sim.world, p.prefix as string, p.id as string),
   })
   .add("POST", "/images", {
     body: ImageBody,

@@ -1,10 +1,12 @@
 import type { Operation } from "../operation.js";
 import { accountOperations } from "./account.js";
 import { productOperations, taxonomyOperations } from "./catalog.js";
+import { customerOperations } from "./customers.js";
 import { inventoryOperations } from "./inventory.js";
+import { saleOperations } from "./sales.js";
 
 /** The table of operations: routing, validation, the OpenAPI document and the conformance suite read it. */
-export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations, ...inventoryOperations] as const;
+export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations, ...inventoryOperations, ...saleOperations, ...customerOperations] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]["id"];
 

@@ -63,3 +63,34 @@ export type ImageBody = Static<typeof ImageBody>;
 
 export const ReasonPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 export type ReasonPatchBody = Static<typeof ReasonPatchBody>;
+
+const ControlQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.001 });
+
+export const SaleBody = Type.Object(
+  {
+    outlet_id: Type.String({ format: "uuid" }),
+    customer_id: Type.Optional(Type.String({ format: "uuid", description: "Left out: the walk-in customer." })),
+    lines: Type.Array(
+      Type.Object(
+        { product_id: Type.String({ format: "uuid" }), quantity: ControlQuantity, unit_price: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 500 },
+    ),
+    payment_type_id: Type.Optional(Type.String({ format: "uuid" })),
+    completed_at: Type.Optional(DateTime),
+    parked: Type.Optional(Type.Boolean({ description: "Make an open (parked) sale, which the API never shows." })),
+  },
+  { additionalProperties: false },
+);
+export type SaleBody = Static<typeof SaleBody>;
+
+export const RefundBody = Type.Object(
+  {
+    lines: Type.Optional(
+      Type.Array(Type.Object({ product_id: Type.String({ format: "uuid" }), quantity: ControlQuantity }, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RefundBody = Static<typeof RefundBody>;

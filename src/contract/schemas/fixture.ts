@@ -68,6 +68,43 @@ export const FixtureCatalog = Type.Object(
 export type FixtureCatalog = Static<typeof FixtureCatalog>;
 export type FixtureProduct = Static<typeof FixtureProduct>;
 
+export const FixtureCustomer = Type.Object(
+  {
+    customer_code: Name,
+    first_name: Name,
+    last_name: Type.Optional(Name),
+    company_name: Type.Optional(Name),
+    email: Type.Optional(Name),
+    phone: Type.Optional(Name),
+    city: Type.Optional(Name),
+    country: Type.Optional(Name),
+    date_of_birth: Type.Optional(Type.String({ format: "date" })),
+    group: Type.Optional(Name),
+    enable_loyalty: Type.Optional(Type.Boolean()),
+    on_account_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type FixtureCustomer = Static<typeof FixtureCustomer>;
+
+const SkuQuantity = Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, multipleOf: 0.001 }) }, { additionalProperties: false });
+
+/** A sale made `hours_ago` before the simulator starts; refunds and voids happen later, still in the past. */
+export const FixtureSale = Type.Object(
+  {
+    outlet: Name,
+    customer: Type.Optional(Name),
+    hours_ago: Type.Number({ minimum: 0 }),
+    lines: Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, multipleOf: 0.001 }), unit_price: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), { minItems: 1 }),
+    payment: Type.Optional(Name),
+    refund: Type.Optional(Type.Union([Type.Literal("all"), Type.Array(SkuQuantity, { minItems: 1 })])),
+    refund_hours_ago: Type.Optional(Type.Number({ minimum: 0 })),
+    void: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type FixtureSale = Static<typeof FixtureSale>;
+
 export const FixtureStore = Type.Object(
   {
     prefix: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,62}$" }),
@@ -104,6 +141,9 @@ export const FixtureStore = Type.Object(
     ),
     keys: Type.Array(FixtureKey),
     catalog: Type.Optional(FixtureCatalog),
+    customer_groups: Type.Optional(Type.Array(Name)),
+    customers: Type.Optional(Type.Array(FixtureCustomer)),
+    sales: Type.Optional(Type.Array(FixtureSale)),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,76 @@
+import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
+import { DateTime, Nullable, Uuid, Version } from "./common.js";
+
+// Spec, Resources: Customer and CustomerGroup.
+
+const Str = (max: number) => Nullable(Type.String({ maxLength: max }));
+
+/** Fields a client writes. `first_name` is the one personal field that is never null. */
+const writable = {
+  customer_group_id: Uuid,
+  customer_code: Type.String({ minLength: 1, maxLength: 100, pattern: "^\\S(.*\\S)?$" }),
+  first_name: Type.String({ minLength: 1, maxLength: 255 }),
+  last_name: Str(255),
+  company_name: Str(255),
+  email: Nullable(Type.String({ format: "email", maxLength: 255 })),
+  phone: Str(50),
+  mobile: Str(50),
+  website: Str(255),
+  gender: Str(20),
+  tax_id: Str(100),
+  note: Str(10_000),
+  date_of_birth: Nullable(Type.String({ format: "date", description: "YYYY-MM-DD" })),
+  address_1: Str(255),
+  address_2: Str(255),
+  city: Str(255),
+  state: Str(255),
+  zipcode: Str(50),
+  country: Str(100),
+  custom_field_1: Str(255),
+  custom_field_2: Str(255),
+  custom_field_3: Str(255),
+  custom_field_4: Str(255),
+  on_account_limit: Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Account credit limit in integer cents." }),
+  enable_loyalty: Type.Boolean(),
+  dont_email: Type.Boolean(),
+  dont_sms: Type.Boolean(),
+} satisfies TProperties;
+
+/** Read-only fields: accepted and ignored on write, so a read document can be sent back. */
+const readOnly = {
+  id: Uuid,
+  do_not_sell_share: Type.Boolean({ description: "Read only: set through the admin UI or a privacy request, never through this API." }),
+  is_walk_in: Type.Boolean(),
+  created_at: DateTime,
+  updated_at: DateTime,
+  version: Type.String(),
+} satisfies TProperties;
+
+export const Customer = Type.Object(
+  {
+    id: Uuid,
+    ...writable,
+    do_not_sell_share: readOnly.do_not_sell_share,
+    is_walk_in: readOnly.is_walk_in,
+    created_at: DateTime,
+    updated_at: DateTime,
+    version: Version,
+  },
+  { additionalProperties: false },
+);
+export type Customer = Static<typeof Customer>;
+
+const optionalAll = <T extends TProperties>(props: T) =>
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+
+export const CustomerCreate = Type.Object(
+  { ...optionalAll(readOnly), ...optionalAll(writable), first_name: writable.first_name },
+  { additionalProperties: false },
+);
+export type CustomerCreate = Static<typeof CustomerCreate>;
+
+export const CustomerUpdate = Type.Object({ ...optionalAll(readOnly), ...optionalAll(writable) }, { additionalProperties: false });
+export type CustomerUpdate = Static<typeof CustomerUpdate>;
+
+export const CustomerGroup = Type.Object({ id: Uuid, name: Type.String(), version: Version }, { additionalProperties: false });
+export type CustomerGroup = Static<typeof CustomerGroup>;

@@ -1,0 +1,71 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { DateTime, ListQueryProps, Nullable, Uuid, Version } from "./common.js";
+import { StringEnum } from "./enum.js";
+
+// Spec, Resources: Sale (a refund is a sale with parent_sale_id set). Fields beyond those the spec
+// names are the simulator's choice (docs/spec-choices.md); every amount is integer cents.
+
+export const SALE_STATUSES = ["completed", "partially_refunded", "refunded", "voided"] as const;
+const Cents = Type.Integer({ description: "Integer cents; negative on refunds." });
+
+export const SaleLine = Type.Object(
+  {
+    id: Uuid,
+    product_id: Uuid,
+    name: Type.String(),
+    quantity: Type.Number({ description: "Negative on refunds." }),
+    unit_price: Type.Integer({ description: "Cents, before tax." }),
+    subtotal: Cents,
+    tax_id: Uuid,
+    tax_total: Cents,
+    total: Cents,
+  },
+  { additionalProperties: false },
+);
+
+export const SaleTax = Type.Object({ tax_id: Uuid, name: Type.String(), rate: Type.Number(), amount: Cents }, { additionalProperties: false });
+export const SalePayment = Type.Object({ id: Uuid, payment_type_id: Uuid, amount: Cents, paid_at: DateTime }, { additionalProperties: false });
+export const SaleDiscount = Type.Object({ id: Uuid, name: Type.String(), amount: Cents }, { additionalProperties: false });
+export const SaleAdjustment = Type.Object({ id: Uuid, name: Type.String(), amount: Cents }, { additionalProperties: false });
+
+export const Sale = Type.Object(
+  {
+    id: Uuid,
+    status: StringEnum(SALE_STATUSES),
+    outlet_id: Uuid,
+    customer_id: Nullable(Uuid),
+    parent_sale_id: Nullable(Uuid),
+    created_at: DateTime,
+    completed_at: DateTime,
+    subtotal: Cents,
+    discount_total: Cents,
+    tax_total: Cents,
+    total: Cents,
+    paid_total: Cents,
+    line_items: Type.Array(SaleLine),
+    discounts: Type.Array(SaleDiscount),
+    adjustments: Type.Array(SaleAdjustment),
+    taxes: Type.Array(SaleTax),
+    payments: Type.Array(SalePayment),
+    version: Version,
+  },
+  { additionalProperties: false },
+);
+export type Sale = Static<typeof Sale>;
+
+/** Spec, Sales list rules 1: UTC date-times ending in Z; an offset is refused. */
+const UtcDateTime = Type.String({ format: "utc-date-time", description: "ISO 8601 date-time in UTC, ending in Z; inclusive." });
+
+export const SalesQuery = Type.Object(
+  {
+    ...ListQueryProps,
+    completed_from: Type.Optional(UtcDateTime),
+    completed_to: Type.Optional(UtcDateTime),
+    status: Type.Optional(StringEnum(SALE_STATUSES, { description: "open is refused with 400." })),
+    outlet_id: Type.Optional(Uuid),
+    customer_id: Type.Optional(Uuid),
+    parent_sale_id: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+export type SalesQuery = Static<typeof SalesQuery>;

@@ -1,0 +1,155 @@
+import { toMilli, type Milli } from "../../kernel/quantity.js";
+import { fail, ok, type Result } from "../../kernel/result.js";
+import type { Rng } from "../../kernel/random.js";
+import { apiError, notFound, type ApiError } from "../../contract/errors.js";
+import type { Row } from "../feed.js";
+import type { StoreState } from "../store.js";
+import type { SaleLineRecord, SaleRecord } from "./state.js";
+
+// Sales are made through the control plane (the public API reads them only). Every amount is integer
+// cents, rounded half away from zero; refunds give back exactly what remains, so cents always add up.
+
+export interface SaleContext {
+  readonly store: StoreState;
+  readonly ids: Rng;
+  readonly now: number;
+}
+
+export interface SaleInput {
+  readonly outlet_id: string;
+  readonly customer_id?: string;
+  readonly lines: readonly { product_id: string; quantity: number; unit_price: number }[];
+  readonly payment_type_id?: string;
+  readonly completed_at?: number;
+  /** A parked sale (status open): kept, never listed, never readable. */
+  readonly parked?: boolean;
+}
+
+const refuse = (code: "UNPROCESSABLE" | "CONFLICT" | "VALIDATION_FAILED", field: string | undefined, message: string) =>
+  fail(field === undefined ? apiError(code, message) : apiError(code, `${field}: ${message}`, [{ field, message }]));
+
+/** Rounds half away from zero. */
+export const roundCents = (x: number): number => Math.sign(x) * Math.round(Math.abs(x));
+
+export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleRecord>, ApiError> {
+  const { store, ids, now } = ctx;
+  const outlet = store.outlets.live(input.outlet_id);
+  if (!outlet) return refuse("UNPROCESSABLE", "outlet_id", "is not a live outlet of this store");
+  const customerId = input.customer_id ?? store.customers.walkInId;
+  if (!store.customers.customers.live(customerId)) return refuse("UNPROCESSABLE", "customer_id", "is not a customer of this store");
+  const paymentType =
+    input.payment_type_id === undefined ? [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.value : store.paymentTypes.live(input.payment_type_id);
+  if (!paymentType || !paymentType.enabled) return refuse("UNPROCESSABLE", "payment_type_id", "is not an enabled payment type of this store");
+  const completedAt = input.completed_at ?? now;
+  if (completedAt > now) return refuse("VALIDATION_FAILED", "completed_at", "is later than the simulator's now");
+  const tax = store.taxes.live(outlet.default_tax_id);
+  if (!tax) return refuse("UNPROCESSABLE", "outlet_id", "the outlet's default tax is missing");
+
+  const lines: SaleLineRecord[] = [];
+  for (let i = 0; i < input.lines.length; i++) {
+    const line = input.lines[i] as SaleInput["lines"][number];
+    const product = store.catalog.products.live(line.product_id);
+    if (!product) return refuse("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store");
+    const quantity = toMilli(line.quantity);
+    const subtotal = roundCents((quantity * line.unit_price) / 1000);
+    lines.push({ id: ids.uuid(), product_id: product.id, name: product.name, quantity, unit_price: line.unit_price, subtotal, tax_id: tax.id, tax_total: roundCents(subtotal * tax.rate), source_line_id: null });
+  }
+  const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
+  const id = ids.uuid();
+  const sale: SaleRecord = {
+    id,
+    status: input.parked ? "open" : "completed",
+    outlet_id: outlet.id,
+    customer_id: customerId,
+    parent_sale_id: null,
+    created_at: completedAt,
+    completed_at: completedAt,
+    lines,
+    payments: input.parked ? [] : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
+    tax_rates: { [tax.id]: { name: tax.name, rate: tax.rate } },
+  };
+  return { ok: true, value: store.sales.sales.put(id, sale) };
+}
+
+/** What is left to refund of each line of an original sale. */
+function remaining(store: StoreState, sale: SaleRecord): Map<string, { quantity: Milli; subtotal: number; tax: number }> {
+  const left = new Map(sale.lines.map((l) => [l.id, { quantity: l.quantity, subtotal: l.subtotal, tax: l.tax_total }]));
+  for (const refundId of store.sales.refundsOf.get(sale.id) ?? []) {
+    for (const line of store.sales.sales.live(refundId)?.lines ?? []) {
+      const entry = line.source_line_id === null ? undefined : left.get(line.source_line_id);
+      if (!entry) continue;
+      entry.quantity += line.quantity;
+      entry.subtotal += line.subtotal;
+      entry.tax += line.tax_total;
+    }
+  }
+  return left;
+}
+
+/**
+ * A refund is a sale with parent_sale_id set. The original gets a new version and its new status
+ * (spec, States: sale), partially_refunded or refunded. Without lines, everything left is refunded.
+ */
+export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly { product_id: string; quantity: number }[]): Result<Row<SaleRecord>, ApiError> {
+  const { store, ids, now } = ctx;
+  const original = store.sales.sales.live(saleId);
+  if (!original || original.status === "open") return fail(notFound("sale"));
+  if (original.parent_sale_id !== null) return refuse("CONFLICT", undefined, "A refund cannot be refunded.");
+  if (original.status !== "completed" && original.status !== "partially_refunded") return refuse("CONFLICT", undefined, `A ${original.status} sale cannot be refunded.`);
+  const left = remaining(store, original);
+  const take = new Map<string, Milli>();
+  if (wanted === undefined) for (const [lineId, entry] of left) take.set(lineId, entry.quantity);
+  else {
+    for (let i = 0; i < wanted.length; i++) {
+      const want = wanted[i] as { product_id: string; quantity: number };
+      let quantity = toMilli(want.quantity);
+      for (const line of original.lines) {
+        if (line.product_id !== want.product_id.toLowerCase() || quantity === 0) continue;
+        const free = (left.get(line.id)?.quantity ?? 0) - (take.get(line.id) ?? 0);
+        const part = Math.min(free, quantity);
+        if (part > 0) take.set(line.id, (take.get(line.id) ?? 0) + part);
+        quantity -= part;
+      }
+      if (quantity > 0) return refuse("UNPROCESSABLE", `lines.${i}.quantity`, "is more than is left to refund of this product in the sale");
+    }
+  }
+  const lines: SaleLineRecord[] = [];
+  for (const line of original.lines) {
+    const quantity = take.get(line.id) ?? 0;
+    if (quantity <= 0) continue;
+    const entry = left.get(line.id) as { quantity: Milli; subtotal: number; tax: number };
+    const all = quantity === entry.quantity;
+    const subtotal = all ? entry.subtotal : roundCents((line.subtotal * quantity) / line.quantity);
+    const tax = all ? entry.tax : roundCents((line.tax_total * quantity) / line.quantity);
+    lines.push({ ...line, id: ids.uuid(), quantity: -quantity, subtotal: -subtotal, tax_total: -tax, source_line_id: line.id });
+  }
+  if (lines.length === 0) return refuse("CONFLICT", undefined, "Nothing is left to refund.");
+  const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
+  const id = ids.uuid();
+  const refund: SaleRecord = {
+    ...original,
+    id,
+    status: "completed",
+    parent_sale_id: original.id,
+    created_at: now,
+    completed_at: now,
+    lines,
+    payments: [{ id: ids.uuid(), payment_type_id: original.payments[0]?.payment_type_id ?? "", amount: total, paid_at: now }],
+  };
+  const row = store.sales.sales.put(id, refund);
+  store.sales.refundsOf.set(original.id, [...(store.sales.refundsOf.get(original.id) ?? []), id]);
+  const fullyRefunded = [...remaining(store, original).values()].every((entry) => entry.quantity === 0);
+  store.sales.sales.put(original.id, { ...original, status: fullyRefunded ? "refunded" : "partially_refunded" });
+  return ok(row);
+}
+
+/** Voids a completed sale that has no refunds. */
+export function voidSale(ctx: SaleContext, saleId: string): Result<Row<SaleRecord>, ApiError> {
+  const { store } = ctx;
+  const sale = store.sales.sales.live(saleId);
+  if (!sale || sale.status === "open") return fail(notFound("sale"));
+  if (sale.status !== "completed" || sale.parent_sale_id !== null || (store.sales.refundsOf.get(sale.id) ?? []).length > 0) {
+    return refuse("CONFLICT", undefined, "Only a completed sale without refunds can be voided.");
+  }
+  return ok(store.sales.sales.put(sale.id, { ...sale, status: "voided" }));
+}

@@ -1,0 +1,62 @@
+import { iso, parseUtcDateTime } from "../../kernel/clock.js";
+import { fromMilli } from "../../kernel/quantity.js";
+import type { Sale, SalesQuery } from "../../contract/schemas/sales.js";
+import { versionOf, type Row } from "../feed.js";
+import type { SaleRecord } from "./state.js";
+
+/** Spec: the sale list and a single sale read return the same full sale document; totals add up. */
+export function saleView(row: Row<SaleRecord>): Sale {
+  const s = row.value;
+  const subtotal = s.lines.reduce((sum, l) => sum + l.subtotal, 0);
+  const taxTotal = s.lines.reduce((sum, l) => sum + l.tax_total, 0);
+  const taxes = new Map<string, number>();
+  for (const line of s.lines) taxes.set(line.tax_id, (taxes.get(line.tax_id) ?? 0) + line.tax_total);
+  return {
+    id: s.id,
+    status: s.status as Sale["status"],
+    outlet_id: s.outlet_id,
+    customer_id: s.customer_id,
+    parent_sale_id: s.parent_sale_id,
+    created_at: iso(s.created_at),
+    completed_at: iso(s.completed_at),
+    subtotal,
+    discount_total: 0,
+    tax_total: taxTotal,
+    total: subtotal + taxTotal,
+    paid_total: s.payments.reduce((sum, p) => sum + p.amount, 0),
+    line_items: s.lines.map((l) => ({
+      id: l.id,
+      product_id: l.product_id,
+      name: l.name,
+      quantity: fromMilli(l.quantity),
+      unit_price: l.unit_price,
+      subtotal: l.subtotal,
+      tax_id: l.tax_id,
+      tax_total: l.tax_total,
+      total: l.subtotal + l.tax_total,
+    })),
+    discounts: [],
+    adjustments: [],
+    taxes: [...taxes].map(([taxId, amount]) => ({ tax_id: taxId, name: s.tax_rates[taxId]?.name ?? "", rate: s.tax_rates[taxId]?.rate ?? 0, amount })),
+    payments: s.payments.map((p) => ({ id: p.id, payment_type_id: p.payment_type_id, amount: p.amount, paid_at: iso(p.paid_at) })),
+    version: versionOf(row),
+  };
+}
+
+/** Spec, Sales list rules: filters on completed_at (inclusive), status, outlet, customer and parent; open sales never. */
+export function saleFilter(query: SalesQuery): (row: Row<SaleRecord>) => boolean {
+  const from = query.completed_from === undefined ? undefined : parseUtcDateTime(query.completed_from);
+  const to = query.completed_to === undefined ? undefined : parseUtcDateTime(query.completed_to);
+  const lower = (id: string | undefined) => id?.toLowerCase();
+  const outlet = lower(query.outlet_id);
+  const customer = lower(query.customer_id);
+  const parent = lower(query.parent_sale_id);
+  return ({ value: s }) =>
+    s.status !== "open" &&
+    (query.status === undefined || s.status === query.status) &&
+    (from === undefined || s.completed_at >= from) &&
+    (to === undefined || s.completed_at <= to) &&
+    (outlet === undefined || s.outlet_id === outlet) &&
+    (customer === undefined || s.customer_id === customer) &&
+    (parent === undefined || s.parent_sale_id === parent);
+}
