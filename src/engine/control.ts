@@ -2,17 +2,18 @@ import { iso, parseUtcDateTime } from "../kernel/clock.js";
 import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
-import type { ClockBody, FaultBody, KeyBody, RefundBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
+import type { AuthorizeBody, ClientBody, ClockBody, FaultBody, KeyBody, RefundBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
 import type { Customer } from "../contract/schemas/customers.js";
 import type { Sale } from "../contract/schemas/sales.js";
 import { customerView } from "./customers/operations.js";
 import { createSale, refundSale, voidSale } from "./sales/operations.js";
 import { saleView } from "./sales/views.js";
 import { reasonView } from "./account/views.js";
-import type { Credential } from "./auth/credentials.js";
+import type { Connection, Credential } from "./auth/credentials.js";
+import { checkAuthorize, decide, userRefusal } from "./auth/oauth.js";
 import type { Fault } from "./faults.js";
 import type { StoreState } from "./store.js";
-import type { World } from "./world.js";
+import type { OAuthClientRecord, World } from "./world.js";
 
 // Control operations (interfaces.md section 3): states the public API cannot create.
 // The library calls these directly; the /_sim routes call them after validating the body.
@@ -37,7 +38,7 @@ export interface CredentialsView {
     keys: KeyView[];
   }[];
   readonly oauth_clients: { client_id: string; client_secret: string; name: string; redirect_uris: string[] }[];
-  readonly users: { id: string; email: string; store_prefix: string; role: string; plan: string }[];
+  readonly users: { id: string; email: string; password: string; store_prefix: string; role: string; plan: string }[];
 }
 
 export const keyView = (c: Credential): KeyView => ({ id: c.id, name: c.name, token: c.token, scopes: [...c.scopes], state: c.state });
@@ -54,15 +55,11 @@ export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot
       status: s.settings.status,
       keys: world.credentials.forStore(s.prefix).filter((c) => c.kind === "api_key").map(keyView),
     })),
-    oauth_clients: world.oauthClients.map((c) => ({
-      client_id: c.clientId,
-      client_secret: c.clientSecret,
-      name: c.name,
-      redirect_uris: [...c.redirectUris],
-    })),
+    oauth_clients: world.oauthClients.map(clientView),
     users: world.users.map((u) => ({
       id: u.id,
       email: u.email,
+      password: u.password,
       store_prefix: u.storePrefix,
       role: u.role,
       plan: world.stores.get(u.storePrefix)?.settings.plan ?? "growth",
@@ -218,4 +215,45 @@ export function storedCustomer(world: World, prefix: string, id: string): Result
   if (!store.ok) return store;
   const row = store.value.customers.customers.row(id);
   return row ? ok({ ...customerView(row), deleted_at: row.deletedAt === null ? null : iso(row.deletedAt) }) : fail(notFound("customer"));
+}
+
+/** interfaces.md: POST /_sim/oauth/authorize: what the consent screen would redirect to, headlessly. */
+export function authorizeHeadless(world: World, body: AuthorizeBody): Result<{ redirect_to: string }, ApiError> {
+  const user = world.users.find((u) => u.id === body.user_id.toLowerCase());
+  if (!user) return fail(invalid("user_id", "is not a user of the simulator"));
+  const { user_id: _user, decision, ...params } = body;
+  const checked = checkAuthorize(world, { response_type: "code", ...params });
+  if (checked.kind === "page_error") return fail(invalid(params.client_id === undefined || !world.oauthClients.some((c) => c.clientId === params.client_id) ? "client_id" : "redirect_uri", checked.message));
+  if (checked.kind === "redirect") return ok({ redirect_to: checked.to });
+  const refusal = userRefusal(world, user);
+  if (refusal) return fail(apiError("VALIDATION_FAILED", refusal, [{ field: "user_id", message: refusal }]));
+  return ok({ redirect_to: decide(world, checked, user, decision === "allow") });
+}
+
+export const clientView = (c: OAuthClientRecord) => ({ client_id: c.clientId, client_secret: c.clientSecret, name: c.name, redirect_uris: [...c.redirectUris] });
+
+/** Registration of OAuth clients is manual (spec, Authentication 8): here, through the control plane. */
+export function registerClient(world: World, body: ClientBody) {
+  const client = { clientId: `rsc_${world.secrets.token(24)}`, clientSecret: `rss_${world.secrets.token(40)}`, name: body.name, redirectUris: [...body.redirect_uris] };
+  world.oauthClients.push(client);
+  return clientView(client);
+}
+
+export const connectionView = (c: Connection) => ({
+  id: c.id,
+  client_id: c.clientId,
+  user_id: c.userId,
+  store_prefix: c.storePrefix,
+  scopes: [...c.scopes],
+  state: c.state,
+  created_at: iso(c.createdAt),
+  last_used_at: c.lastUsedAt === null ? null : iso(c.lastUsedAt),
+});
+
+/** Spec, States: a store admin disconnects a connection; apps using it stop immediately. */
+export function disconnect(world: World, id: string): Result<{ id: string; state: "revoked" }, ApiError> {
+  const connection = world.oauth.connections.get(id.toLowerCase());
+  if (!connection) return fail(notFound("connection"));
+  connection.state = "revoked";
+  return ok({ id: connection.id, state: "revoked" });
 }

@@ -14,6 +14,8 @@ export const POLICIES = {
   customers: { name: "customers", limit: 30, windowMs: 60_000 },
   /** Spec, Limits: product writes including image_url, 10 per minute per credential. */
   imageWrites: { name: "image-writes", limit: 10, windowMs: 60_000 },
+  /** Spec, Limits: token endpoint failures, 30 per 5 minutes per network address. */
+  tokenFailures: { name: "token-failures", limit: 30, windowMs: 300_000 },
   /** Spec, Limits: failed authentication (401, 402, 403) per network address and credential. */
   failedPair: { name: "failed-auth", limit: 30, windowMs: 300_000 },
   /** Spec, Limits: failed authentication per network address. */

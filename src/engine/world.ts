@@ -5,6 +5,7 @@ import { createRng, type Rng } from "../kernel/random.js";
 import { normalizeScopes, type Scope } from "../contract/scopes.js";
 import type { FixtureSpec, FixtureStore } from "../contract/schemas/fixture.js";
 import { CredentialRegistry, type Credential } from "./auth/credentials.js";
+import { OAuthState } from "./auth/oauth.js";
 import { addSystemCategories, buildCatalog } from "./catalog/fixture.js";
 import { ImageRegistry } from "./catalog/images.js";
 import { buildCustomers } from "./customers/fixture.js";
@@ -19,7 +20,11 @@ export interface UserRecord {
   readonly email: string;
   readonly storePrefix: string;
   readonly role: "admin" | "user";
+  /** For the consent page's sign-in form; not a secret in a simulator (listed by /_sim/credentials). */
+  readonly password: string;
 }
+
+export const DEFAULT_USER_PASSWORD = "retail-sim";
 
 export interface OAuthClientRecord {
   readonly clientId: string;
@@ -44,6 +49,7 @@ export class World {
   readonly limits = new RateLimiter();
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
+  readonly oauth = new OAuthState();
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
   log?: (line: string) => void;
 
@@ -57,7 +63,7 @@ export class World {
     this.secrets = createRng(seed, "secrets");
     for (const spec of fixture.stores) this.addStore(spec);
     for (const user of fixture.users) {
-      this.users.push({ id: this.env.ids.uuid(), email: user.email, storePrefix: user.store_prefix, role: user.role });
+      this.users.push({ id: this.env.ids.uuid(), email: user.email, storePrefix: user.store_prefix, role: user.role, password: user.password ?? DEFAULT_USER_PASSWORD });
     }
     for (const client of fixture.oauth_clients) {
       this.oauthClients.push({

@@ -2,6 +2,7 @@ import { httpDate } from "../kernel/clock.js";
 import { apiError } from "../contract/errors.js";
 import type { Simulator } from "../simulator.js";
 import { handleControl } from "./control.js";
+import { handleAuthorize, handleToken } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
 import { errorResponse } from "./respond.js";
 import type { SimRequest, SimResponse } from "./types.js";
@@ -34,6 +35,8 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
     if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
     return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
   }
+  if (req.path === "/oauth/authorize") return handleAuthorize(sim.world, req);
+  if (req.path === "/oauth/token") return handleToken(sim.world, req);
   const image = /^\/images\/([0-9a-f-]{36})\/(original|thumb)\.png$/.exec(req.path);
   if (image && req.method === "GET") return serveImage(sim, image[1] as string);
   const world = sim.world;

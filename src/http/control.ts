@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Result } from "../kernel/result.js";
 import { apiError, type ApiError } from "../contract/errors.js";
-import { ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, RefundBody, ResetBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
+import { AuthorizeBody, ClientBody, ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, RefundBody, ResetBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
 import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
@@ -69,6 +69,11 @@ const routes = new Router<ControlRoute>()
   .add("GET", "/stores/{prefix}/customers/{id}", {
     run: (sim, p) => control.storedCustomer(sim.world, p.prefix as string, p.id as string),
   })
+  .add("POST", "/oauth/authorize", { body: AuthorizeBody, run: (sim, _p, body: AuthorizeBody) => control.authorizeHeadless(sim.world, body) })
+  .add("GET", "/oauth/clients", { run: (sim) => ok(sim.world.oauthClients.map(control.clientView)) })
+  .add("POST", "/oauth/clients", { body: ClientBody, status: 201, run: (sim, _p, body: ClientBody) => ok(control.registerClient(sim.world, body)) })
+  .add("GET", "/connections", { run: (sim) => ok([...sim.world.oauth.connections.values()].map(control.connectionView)) })
+  .add("POST", "/connections/{id}/disconnect", { run: (sim, p) => control.disconnect(sim.world, p.id as string) })
   .add("POST", "/images", {
     body: ImageBody,
     run: (sim, _p, body: ImageBody) => {

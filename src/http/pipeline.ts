@@ -5,7 +5,7 @@ import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
 import { coerceQuery, validatorFor } from "../contract/validate.js";
-import { AUTH_FAILURE_MESSAGE, type Credential } from "../engine/auth/credentials.js";
+import { AUTH_FAILURE_MESSAGE, principalOf, type Credential } from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
 import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type Policy, type WindowState } from "../engine/limits.js";
@@ -74,9 +74,10 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   }
 
   // Spec, Limits: 120 requests per minute per credential; every response carries the headers.
-  const general = world.limits.peek(POLICIES.general, credential.id, now);
+  const principal = principalOf(credential).id;
+  const general = world.limits.peek(POLICIES.general, principal, now);
   if (general.used >= general.policy.limit) return tooMany(general, "Rate limit exceeded: 120 requests per minute per credential.");
-  caller.windows.push(world.limits.hit(POLICIES.general, credential.id, now));
+  caller.windows.push(world.limits.hit(POLICIES.general, principal, now));
   const response = await authorized(caller, credential, store, storePath?.[2]);
   return withLimitHeaders(response, ...caller.windows);
 }
@@ -96,7 +97,7 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
 
   // Spec, Limits: e.g. customer endpoints, 30 per minute per credential, additional to the general limit.
   for (const rateClass of op.rateClasses) {
-    const refused = countOrRefuse(caller, POLICIES[rateClass], credential.id);
+    const refused = countOrRefuse(caller, POLICIES[rateClass], principalOf(credential).id);
     if (refused) return errorResponse(refused);
   }
 
@@ -111,7 +112,8 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
   }
   // Same key and same body: method, path, query and the body bytes (docs/spec-choices.md).
   const fingerprint = sha256(`${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`);
-  const begun = world.idempotency.begin(credential.id, key, fingerprint, now);
+  const principal = principalOf(credential).id;
+  const begun = world.idempotency.begin(principal, key, fingerprint, now);
   if (begun.kind === "in_progress") return errorResponse(apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."));
   if (begun.kind === "reused") return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
   if (begun.kind === "replay") {
@@ -122,7 +124,7 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
   }
   const response = await execute(caller, op, match.params, credential, store);
   // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
-  world.idempotency.finish(credential.id, key, { status: response.status, body: response.body as string | null }, world.env.clock.now());
+  world.idempotency.finish(principal, key, { status: response.status, body: response.body as string | null }, world.env.clock.now());
   return response;
 }
 
@@ -147,7 +149,7 @@ async function execute(caller: Caller, op: Operation, params: Record<string, str
   let result;
   try {
     const handler = caller.handlers[op.id] as Handler;
-    const limit = (policy: Policy): ApiError | undefined => countOrRefuse(caller, policy, credential.id);
+    const limit = (policy: Policy): ApiError | undefined => countOrRefuse(caller, policy, principalOf(credential).id);
     result = await handler({ world, store, credential, params, query: query.value, body: body.value, now, apiRoot: req.origin, limit });
   } catch (error) {
     world.log?.(`internal error in ${op.id}: ${(error as Error).stack ?? String(error)}`);

@@ -94,3 +94,25 @@ export const RefundBody = Type.Object(
   { additionalProperties: false },
 );
 export type RefundBody = Static<typeof RefundBody>;
+
+export const AuthorizeBody = Type.Object(
+  {
+    user_id: Type.String({ format: "uuid" }),
+    client_id: Type.String({ minLength: 1 }),
+    redirect_uri: Type.String({ minLength: 1 }),
+    scope: Type.String(),
+    state: Type.Optional(Type.String()),
+    code_challenge: Type.Optional(Type.String()),
+    code_challenge_method: Type.Optional(Type.String()),
+    response_type: Type.Optional(Type.String({ description: "Default code." })),
+    decision: StringEnum(["allow", "cancel"]),
+  },
+  { additionalProperties: false },
+);
+export type AuthorizeBody = Static<typeof AuthorizeBody>;
+
+export const ClientBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }), redirect_uris: Type.Array(Type.String({ format: "uri", maxLength: 2000 }), { minItems: 1, maxItems: 20 }) },
+  { additionalProperties: false },
+);
+export type ClientBody = Static<typeof ClientBody>;

@@ -153,7 +153,12 @@ export const FixtureSpec = Type.Object(
     stores: Type.Array(FixtureStore, { minItems: 1 }),
     users: Type.Array(
       Type.Object(
-        { email: Type.String({ minLength: 3, maxLength: 200 }), store_prefix: Type.String(), role: Lit(["admin", "user"] as const) },
+        {
+          email: Type.String({ minLength: 3, maxLength: 200 }),
+          store_prefix: Type.String(),
+          role: Lit(["admin", "user"] as const),
+          password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Sign-in password of the consent page; default retail-sim." })),
+        },
         { additionalProperties: false },
       ),
     ),

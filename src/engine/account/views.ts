@@ -1,6 +1,6 @@
 import { iso } from "../../kernel/clock.js";
 import type { AdjustmentReason, Identity, Outlet, PaymentType, Store, Tax } from "../../contract/schemas/account.js";
-import type { Credential } from "../auth/credentials.js";
+import { principalOf, type Credential } from "../auth/credentials.js";
 import { versionOf, type Row } from "../feed.js";
 import type { OutletRecord, PaymentTypeRecord, ReasonRecord, StoreState, TaxRecord } from "../store.js";
 
@@ -11,7 +11,7 @@ export function identityView(store: StoreState, credential: Credential): Identit
     store_name: store.settings.name,
     domain_prefix: store.prefix,
     scopes: [...credential.scopes],
-    key: { id: credential.id, name: credential.name },
+    key: { id: principalOf(credential).id, name: principalOf(credential).name },
   };
 }
 

@@ -19,7 +19,26 @@ export interface Credential {
   state: CredentialState;
   /** Access tokens end at a fixed time (spec: 3600 seconds); keys have none. */
   readonly expiresAt: number | null;
+  /** The OAuth connection an access token belongs to: revoking or idling it stops every token. */
+  readonly connection?: Connection;
 }
+
+/** An app's OAuth connection to a store (spec, States: a credential that is disconnected or idles out). */
+export interface Connection {
+  readonly id: string;
+  readonly clientId: string;
+  readonly userId: string;
+  readonly storePrefix: string;
+  readonly scopes: readonly Scope[];
+  /** The app's name, shown as the key name in `GET /me`. */
+  readonly name: string;
+  readonly createdAt: number;
+  lastUsedAt: number | null;
+  state: CredentialState;
+}
+
+/** Limits, idempotency records and the identity belong to the key, or to the connection of a token. */
+export const principalOf = (c: Credential): { readonly id: string; readonly name: string } => c.connection ?? c;
 
 export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "expired";
 
@@ -55,17 +74,21 @@ export class CredentialRegistry {
     if (!match) return { ok: false, why: "malformed" };
     const credential = this.byDigest.get(sha256(match[1] as string));
     if (!credential) return { ok: false, why: "unknown" };
-    if (credential.state === "revoked") return { ok: false, why: "revoked" };
-    if (credential.state === "active" && isIdle(credential, now)) credential.state = "expired";
-    if (credential.state === "expired") return { ok: false, why: "expired" };
+    // The key itself, or the connection behind an access token, carries the lifecycle state.
+    const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } = credential.connection ?? credential;
+    if (holder.state === "revoked" || credential.state === "revoked") return { ok: false, why: "revoked" };
+    if (holder.state === "active" && isIdle(holder, now)) holder.state = "expired";
+    if (holder.state === "expired") return { ok: false, why: "expired" };
+    // Spec, Authentication 7: an access token lasts 1 hour.
+    if (credential.expiresAt !== null && now >= credential.expiresAt) return { ok: false, why: "expired" };
+    holder.lastUsedAt = now;
     credential.lastUsedAt = now;
     return { ok: true, credential };
   }
 }
 
-function isIdle(credential: Credential, now: number): boolean {
-  if (credential.expiresAt !== null && now >= credential.expiresAt) return true;
-  return now - (credential.lastUsedAt ?? credential.createdAt) > IDLE_LIMIT_MS;
+function isIdle(holder: { lastUsedAt: number | null; readonly createdAt: number }, now: number): boolean {
+  return now - (holder.lastUsedAt ?? holder.createdAt) > IDLE_LIMIT_MS;
 }
 
 export const AUTH_FAILURE_MESSAGE: Record<AuthFailure, string> = {

@@ -1,0 +1,256 @@
+import { createHash } from "node:crypto";
+import { safeEqual, sha256 } from "../../kernel/digest.js";
+import { isScope, normalizeScopes, type Scope } from "../../contract/scopes.js";
+import { POLICIES, retryAfterSeconds } from "../limits.js";
+import type { OAuthClientRecord, UserRecord, World } from "../world.js";
+import type { Connection } from "./credentials.js";
+
+// Spec, Authentication 3 to 8: the authorization code flow with optional PKCE (S256), codes that live
+// 10 minutes and work once, access tokens of one hour, refresh tokens that do not rotate, and errors
+// in the OAuth shape {error, error_description}.
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const ACCESS_TOKEN_TTL_S = 3600;
+
+interface AuthCode {
+  readonly clientId: string;
+  readonly userId: string;
+  readonly storePrefix: string;
+  readonly redirectUri: string;
+  readonly scopes: readonly Scope[];
+  readonly challenge: string | null;
+  readonly expiresAt: number;
+  used: boolean;
+  /** The connection the code was exchanged for: a second use disconnects it (RFC 6749 4.1.2). */
+  connection?: Connection;
+}
+
+export class OAuthState {
+  readonly codes = new Map<string, AuthCode>();
+  readonly connections = new Map<string, Connection>();
+  /** Connections by the digest of their refresh token. */
+  readonly refresh = new Map<string, Connection>();
+  /** Signed-in merchants on the consent screen, between sign-in and decision. */
+  readonly tickets = new Map<string, { userId: string; expiresAt: number }>();
+}
+
+export interface AuthorizeParams {
+  readonly response_type?: string;
+  readonly client_id?: string;
+  readonly redirect_uri?: string;
+  readonly scope?: string;
+  readonly state?: string;
+  readonly code_challenge?: string;
+  readonly code_challenge_method?: string;
+}
+
+/** A checked authorization request, or why it fails: an error page (never a redirect) or an error redirect. */
+export type AuthorizeCheck =
+  | { readonly kind: "page_error"; readonly message: string }
+  | { readonly kind: "redirect"; readonly to: string }
+  | { readonly kind: "ok"; readonly client: OAuthClientRecord; readonly redirectUri: string; readonly scopes: readonly Scope[]; readonly state: string | undefined; readonly challenge: string | null };
+
+function withQuery(uri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+const PKCE = /^[A-Za-z0-9_-]{43}$/;
+
+export function checkAuthorize(world: World, q: AuthorizeParams): AuthorizeCheck {
+  const client = world.oauthClients.find((c) => c.clientId === q.client_id);
+  if (!client) return { kind: "page_error", message: "The app (client_id) is not registered." };
+  // The redirect URI must match a registered one exactly; a wrong one never receives a redirect.
+  if (q.redirect_uri === undefined || !client.redirectUris.includes(q.redirect_uri)) {
+    return { kind: "page_error", message: "The redirect_uri is not registered for this app." };
+  }
+  const fail = (error: string, description: string): AuthorizeCheck => ({
+    kind: "redirect",
+    to: withQuery(q.redirect_uri as string, { error, error_description: description, state: q.state }),
+  });
+  if (q.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
+  const requested = (q.scope ?? "").split(/[ +]+/).filter((s) => s !== "");
+  if (requested.length === 0 || !requested.every(isScope)) return fail("invalid_scope", "scope must name one or more of the API's scopes");
+  let challenge: string | null = null;
+  if (q.code_challenge !== undefined || q.code_challenge_method !== undefined) {
+    if (q.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
+    if (q.code_challenge === undefined || !PKCE.test(q.code_challenge)) return fail("invalid_request", "code_challenge must be a base64url SHA-256 digest");
+    challenge = q.code_challenge;
+  }
+  return { kind: "ok", client, redirectUri: q.redirect_uri, scopes: normalizeScopes(requested as Scope[]), state: q.state, challenge };
+}
+
+/** Spec, Authentication 3: only store admins on the Growth plan can connect an app. */
+export function userRefusal(world: World, user: UserRecord): string | undefined {
+  if (user.role !== "admin") return "Only a store admin can connect an app. Ask an admin of your store.";
+  if (world.stores.get(user.storePrefix)?.settings.plan !== "growth") return "Connecting apps needs the Growth plan. The store's owner can change the plan in billing.";
+  return undefined;
+}
+
+/** The merchant's decision: a redirect with a code and the echoed state, or with error=access_denied. */
+export function decide(world: World, checked: Extract<AuthorizeCheck, { kind: "ok" }>, user: UserRecord, allow: boolean): string {
+  if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
+  const code = `rsc_code_${world.secrets.token(32)}`;
+  world.oauth.codes.set(code, {
+    clientId: checked.client.clientId,
+    userId: user.id,
+    storePrefix: user.storePrefix,
+    redirectUri: checked.redirectUri,
+    scopes: checked.scopes,
+    challenge: checked.challenge,
+    expiresAt: world.env.clock.now() + CODE_TTL_MS,
+    used: false,
+  });
+  return withQuery(checked.redirectUri, { code, state: checked.state });
+}
+
+export interface TokenAnswer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+}
+
+const oauthError = (status: number, error: string, description: string, headers?: Record<string, string>): TokenAnswer => ({
+  status,
+  body: { error, error_description: description },
+  headers,
+});
+
+/** Credentials of the client: HTTP Basic or client_id and client_secret in the body, never both. */
+function authenticateClient(world: World, form: URLSearchParams, authorization: string | undefined): OAuthClientRecord | TokenAnswer {
+  const inBody = form.has("client_id") || form.has("client_secret");
+  const basic = authorization !== undefined && /^basic /i.test(authorization);
+  if (inBody && basic) return oauthError(400, "invalid_request", "Send client credentials as HTTP Basic or in the body, never both.");
+  let id: string | null = null;
+  let secret: string | null = null;
+  if (basic) {
+    const decoded = Buffer.from((authorization as string).slice(6).trim(), "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon !== -1) {
+      id = safeDecode(decoded.slice(0, colon));
+      secret = safeDecode(decoded.slice(colon + 1));
+    }
+  } else {
+    id = form.get("client_id");
+    secret = form.get("client_secret");
+  }
+  const client = world.oauthClients.find((c) => c.clientId === id);
+  if (!client || secret === null || !safeEqual(client.clientSecret, secret)) {
+    return oauthError(401, "invalid_client", "The client credentials are not valid.", basic ? { "www-authenticate": 'Basic realm="retail-sim"' } : undefined);
+  }
+  return client;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/** `POST {api_root}/oauth/token`. Failures count per address; past 30 in 5 minutes they answer invalid_request. */
+export function tokenEndpoint(world: World, form: URLSearchParams, authorization: string | undefined, address: string, apiRoot: string): TokenAnswer {
+  const now = world.env.clock.now();
+  const window = world.limits.peek(POLICIES.tokenFailures, address, now);
+  if (window.used >= window.policy.limit) {
+    return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", { "retry-after": String(retryAfterSeconds(window)) });
+  }
+  const answer = exchange(world, form, authorization, now, apiRoot);
+  if (answer.status >= 400) world.limits.hit(POLICIES.tokenFailures, address, now);
+  return answer;
+}
+
+function exchange(world: World, form: URLSearchParams, authorization: string | undefined, now: number, apiRoot: string): TokenAnswer {
+  for (const [name] of form) if (form.getAll(name).length > 1) return oauthError(400, "invalid_request", `${name} is given more than once.`);
+  const client = authenticateClient(world, form, authorization);
+  if ("status" in client) return client;
+  const grant = form.get("grant_type");
+  if (grant === null) return oauthError(400, "invalid_request", "grant_type is required.");
+  if (grant === "authorization_code") return exchangeCode(world, client, form, now, apiRoot);
+  if (grant === "refresh_token") return refresh(world, client, form, now, apiRoot);
+  return oauthError(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
+}
+
+function exchangeCode(world: World, client: OAuthClientRecord, form: URLSearchParams, now: number, apiRoot: string): TokenAnswer {
+  const codeText = form.get("code");
+  const redirectUri = form.get("redirect_uri");
+  if (codeText === null || redirectUri === null) return oauthError(400, "invalid_request", "code and redirect_uri are required.");
+  const code = world.oauth.codes.get(codeText);
+  if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
+  if (code.used) {
+    // A code used twice: the first exchange may have been stolen, so its connection is cut too.
+    if (code.connection) code.connection.state = "revoked";
+    return oauthError(400, "invalid_grant", "The code has been used.");
+  }
+  if (now >= code.expiresAt) return oauthError(400, "invalid_grant", "The code has expired.");
+  if (redirectUri !== code.redirectUri) return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.");
+  const verifier = form.get("code_verifier");
+  if (code.challenge !== null) {
+    if (verifier === null) return oauthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE.");
+    const digest = createHash("sha256").update(verifier).digest("base64url");
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || digest !== code.challenge) return oauthError(400, "invalid_grant", "code_verifier does not match the code_challenge.");
+  } else if (verifier !== null) {
+    return oauthError(400, "invalid_grant", "code_verifier was sent, but the authorization did not use PKCE.");
+  }
+  code.used = true;
+  const connection: Connection = {
+    id: world.env.ids.uuid(),
+    clientId: client.clientId,
+    userId: code.userId,
+    storePrefix: code.storePrefix,
+    scopes: code.scopes,
+    name: client.name,
+    createdAt: now,
+    lastUsedAt: now,
+    state: "active",
+  };
+  code.connection = connection;
+  const refreshToken = `rsr_${world.secrets.token(48)}`;
+  world.oauth.connections.set(connection.id, connection);
+  world.oauth.refresh.set(sha256(refreshToken), connection);
+  return issue(world, connection, refreshToken, now, apiRoot);
+}
+
+/** Spec, Authentication 7: refresh with grant_type=refresh_token; the refresh token does not rotate. */
+function refresh(world: World, client: OAuthClientRecord, form: URLSearchParams, now: number, apiRoot: string): TokenAnswer {
+  const token = form.get("refresh_token");
+  if (token === null) return oauthError(400, "invalid_request", "refresh_token is required.");
+  const connection = world.oauth.refresh.get(sha256(token));
+  if (!connection || connection.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The refresh token is not valid.");
+  if (connection.state === "active" && now - (connection.lastUsedAt ?? connection.createdAt) > 90 * 86_400_000) connection.state = "expired";
+  if (connection.state !== "active") return oauthError(400, "invalid_grant", `The connection is ${connection.state === "revoked" ? "disconnected" : "expired"}.`);
+  connection.lastUsedAt = now;
+  return issue(world, connection, token, now, apiRoot);
+}
+
+function issue(world: World, connection: Connection, refreshToken: string, now: number, apiRoot: string): TokenAnswer {
+  const store = world.stores.get(connection.storePrefix);
+  const accessToken = `rsa_${world.secrets.token(40)}`;
+  world.credentials.add({
+    id: world.env.ids.uuid(),
+    kind: "access_token",
+    name: connection.name,
+    storePrefix: connection.storePrefix,
+    scopes: connection.scopes,
+    token: accessToken,
+    createdAt: now,
+    lastUsedAt: null,
+    state: "active",
+    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+    connection,
+  });
+  return {
+    status: 200,
+    body: {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: "Bearer",
+      expires_in: ACCESS_TOKEN_TTL_S,
+      scope: connection.scopes.join(" "),
+      store_name: store?.settings.name ?? connection.storePrefix,
+      api_base_url: `${apiRoot}/${connection.storePrefix}/v1`,
+    },
+  };
+}

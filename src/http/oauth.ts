@@ -1,0 +1,64 @@
+import { checkAuthorize, decide, tokenEndpoint, userRefusal, type AuthorizeParams } from "../engine/auth/oauth.js";
+import type { World } from "../engine/world.js";
+import { consentPage, errorPage, refusalPage, signInPage } from "./oauth-pages.js";
+import { jsonResponse } from "./respond.js";
+import type { SimRequest, SimResponse } from "./types.js";
+
+// {auth_url}/oauth/authorize (the consent screen) and {api_root}/oauth/token (spec, Authentication).
+
+const PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"] as const;
+const TICKET_TTL_MS = 10 * 60_000;
+
+const html = (status: number, body: string): SimResponse => ({
+  status,
+  headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY" },
+  body,
+});
+const redirect = (to: string): SimResponse => ({ status: 302, headers: { location: to, "cache-control": "no-store" }, body: null });
+
+function readForm(req: SimRequest): URLSearchParams | undefined {
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "")) return undefined;
+  return new URLSearchParams(req.body ? Buffer.from(req.body).toString("utf8") : "");
+}
+
+const pick = (source: URLSearchParams): AuthorizeParams & Record<string, string | undefined> => Object.fromEntries(PARAMS.flatMap((k) => (source.has(k) ? [[k, source.get(k) as string]] : [])));
+
+export function handleAuthorize(world: World, req: SimRequest): SimResponse {
+  const source = req.method === "GET" ? new URLSearchParams(req.query) : readForm(req);
+  if (req.method !== "GET" && req.method !== "POST") return html(405, errorPage("Use GET or POST."));
+  if (!source) return html(400, errorPage("The form must be sent as application/x-www-form-urlencoded."));
+  const params = pick(source);
+  const checked = checkAuthorize(world, params);
+  if (checked.kind === "page_error") return html(400, errorPage(checked.message));
+  if (checked.kind === "redirect") return redirect(checked.to);
+  const app = checked.client.name;
+  const step = req.method === "GET" ? "start" : source.get("step");
+  if (step === "sign_in") {
+    const email = (source.get("email") ?? "").trim().toLowerCase();
+    const user = world.users.find((u) => u.email.toLowerCase() === email && u.password === source.get("password"));
+    if (!user) return html(401, signInPage(app, params, "The email or password is not right."));
+    const refusal = userRefusal(world, user);
+    if (refusal) return html(403, refusalPage(refusal));
+    const ticket = world.secrets.token(32);
+    world.oauth.tickets.set(ticket, { userId: user.id, expiresAt: world.env.clock.now() + TICKET_TTL_MS });
+    const store = world.stores.get(user.storePrefix)?.settings.name ?? user.storePrefix;
+    return html(200, consentPage(app, store, checked.scopes, params, ticket));
+  }
+  if (step === "decide") {
+    const ticket = world.oauth.tickets.get(source.get("ticket") ?? "");
+    const user = ticket && ticket.expiresAt > world.env.clock.now() ? world.users.find((u) => u.id === ticket.userId) : undefined;
+    if (!user) return html(401, signInPage(app, params, "Your sign-in has expired. Sign in again."));
+    world.oauth.tickets.delete(source.get("ticket") ?? "");
+    return redirect(decide(world, checked, user, source.get("decision") === "allow"));
+  }
+  return html(200, signInPage(app, params));
+}
+
+export function handleToken(world: World, req: SimRequest): SimResponse {
+  const headers = { "cache-control": "no-store", pragma: "no-cache" };
+  if (req.method !== "POST") return jsonResponse(405, { error: "invalid_request", error_description: "Use POST." }, { ...headers, allow: "POST" });
+  const form = readForm(req);
+  if (!form) return jsonResponse(400, { error: "invalid_request", error_description: "Send the form as application/x-www-form-urlencoded." }, headers);
+  const answer = tokenEndpoint(world, form, req.headers.authorization, req.remoteAddress, req.origin);
+  return jsonResponse(answer.status, answer.body, { ...headers, ...answer.headers });
+}
