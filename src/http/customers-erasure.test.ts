@@ -59,6 +59,21 @@ async function erase(sim: Simulator, id: string): Promise<void> {
   expect(reply.status, reply.text).toBe(204);
 }
 
+/** A customer with every writable field filled, created through the API. */
+async function makeFull(sim: Simulator): Promise<Customer> {
+  const full = {
+    customer_code: "FULL-1", first_name: "Fiona", last_name: "Full", company_name: "Full Ltd", email: "fiona@full.example",
+    phone: "+1 555 0001", mobile: "+1 555 0002", website: "https://full.example", gender: "F", tax_id: "TX-1", note: "Likes mugs",
+    date_of_birth: "1990-02-28", address_1: "1 Main St", address_2: "Apt 2", city: "Austin", state: "TX", zipcode: "73301",
+    country: "US", custom_field_1: "a", custom_field_2: "b", custom_field_3: "c", custom_field_4: "d",
+    on_account_limit: 12345, enable_loyalty: true, dont_email: true, dont_sms: true,
+  };
+  const made = await call(sim, "POST", P, { body: full });
+  expect(made.status, made.text).toBe(201);
+  for (const field of PERSONAL) expect(made.json.data[field], field).not.toBeNull();
+  return made.json.data;
+}
+
 /** What erasure leaves of a customer: first_name "Erased", personal fields null, a placeholder code, the rest kept. */
 function erasedOf(before: Customer, seconds: number): Record<string, unknown> {
   return {
@@ -141,21 +156,37 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     expect(view.json).toStrictEqual({ ...alice, deleted_at: null });
   });
 
-  it("ALICE erased: first_name Erased, every personal field null, an ERASED- code, deleted_at set; id, VIP group, enable_loyalty, created_at kept", async () => {
+  it("ALICE erased, field by field: first_name Erased, every personal field null, an ERASED- code, deleted_at set; id and created_at kept", async () => {
     const sim = makeSim();
     const alice = await byCode(sim, "ALICE");
     sim.clock.advance(90);
     await erase(sim, alice.id);
     const view = await stored(sim, alice.id);
     expect(view.status).toBe(200);
-    expect(view.json).toStrictEqual(erasedOf(alice, 90));
-    // Field by field, the details the fixture gave her are gone.
-    expect(view.json).toMatchObject({
-      first_name: "Erased", last_name: null, email: null, phone: null, city: null, country: null, date_of_birth: null,
-      customer_group_id: alice.customer_group_id, enable_loyalty: true, on_account_limit: 0, created_at: START, deleted_at: at(90),
+    const doc = view.json as Record<string, unknown>;
+    expect(doc.id).toBe(alice.id);
+    expect(doc.first_name).toBe("Erased");
+    for (const field of PERSONAL) expect(doc[field], field).toBeNull();
+    expect(doc.customer_code).toMatch(ERASED_CODE);
+    expect(doc.customer_code).not.toContain("ALICE");
+    expect(doc.deleted_at).toBe(at(90));
+    expect(doc.updated_at).toBe(at(90));
+    expect(doc.created_at).toBe(START);
+    expect(doc.customer_group_id).toBe(alice.customer_group_id);
+    expect(newer(doc.version as string, alice.version)).toBe(true);
+    expect(Object.keys(doc).sort()).toEqual([...Object.keys(alice), "deleted_at"].sort());
+  });
+
+  it("Choices, Erasure (group, account limit and flags are kept): ALICE erased keeps the VIP group and enable_loyalty true; the whole stored document", async () => {
+    const sim = makeSim();
+    const alice = await byCode(sim, "ALICE");
+    sim.clock.advance(90);
+    await erase(sim, alice.id);
+    const view = (await stored(sim, alice.id)).json;
+    expect({ customer_group_id: view.customer_group_id, enable_loyalty: view.enable_loyalty }).toEqual({
+      customer_group_id: alice.customer_group_id, enable_loyalty: true,
     });
-    expect(view.json.customer_code).not.toContain("ALICE");
-    expect(newer(view.json.version, alice.version)).toBe(true);
+    expect(view).toStrictEqual(erasedOf(alice, 90));
   });
 
   it("CARMEN erased: company_name and email null; the Wholesale group and on_account_limit 50000 are kept", async () => {
@@ -168,24 +199,26 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     expect(view).toMatchObject({ company_name: null, email: null, on_account_limit: 50000, customer_group_id: carmen.customer_group_id });
   });
 
-  it("a customer with every field filled: all twenty personal fields become null; dont_email, dont_sms and enable_loyalty are kept", async () => {
+  it("a customer with every field filled: all twenty personal fields become null", async () => {
     const sim = makeSim();
-    const full = {
-      customer_code: "FULL-1", first_name: "Fiona", last_name: "Full", company_name: "Full Ltd", email: "fiona@full.example",
-      phone: "+1 555 0001", mobile: "+1 555 0002", website: "https://full.example", gender: "F", tax_id: "TX-1", note: "Likes mugs",
-      date_of_birth: "1990-02-28", address_1: "1 Main St", address_2: "Apt 2", city: "Austin", state: "TX", zipcode: "73301",
-      country: "US", custom_field_1: "a", custom_field_2: "b", custom_field_3: "c", custom_field_4: "d",
-      on_account_limit: 12345, enable_loyalty: true, dont_email: true, dont_sms: true,
-    };
-    const made = await call(sim, "POST", P, { body: full });
-    expect(made.status, made.text).toBe(201);
-    const before = made.json.data as Customer;
+    const before = await makeFull(sim);
     sim.clock.advance(200);
     await erase(sim, before.id);
     const view = (await stored(sim, before.id)).json;
     for (const field of PERSONAL) expect(view[field], field).toBeNull();
+    expect(view).toMatchObject({ first_name: "Erased", customer_code: expect.stringMatching(ERASED_CODE), deleted_at: at(200), on_account_limit: 12345 });
+  });
+
+  it("Choices, Erasure (flags are kept): a customer with every field filled keeps enable_loyalty, dont_email and dont_sms true", async () => {
+    const sim = makeSim();
+    const before = await makeFull(sim);
+    sim.clock.advance(200);
+    await erase(sim, before.id);
+    const view = (await stored(sim, before.id)).json;
+    expect({ enable_loyalty: view.enable_loyalty, dont_email: view.dont_email, dont_sms: view.dont_sms }).toEqual({
+      enable_loyalty: true, dont_email: true, dont_sms: true,
+    });
     expect(view).toStrictEqual(erasedOf(before, 200));
-    expect(view).toMatchObject({ on_account_limit: 12345, enable_loyalty: true, dont_email: true, dont_sms: true, do_not_sell_share: false, is_walk_in: false });
   });
 
   it("no personal detail of the erased customer is left anywhere in the stored document", async () => {
