@@ -62,6 +62,13 @@ export class RateLimiter {
     return { policy, used: w.count, resetMs: w.start + policy.windowMs - now };
   }
 
+  /** Takes back one counted event (a request another limit refused); returns the window after. */
+  refund(policy: Policy, key: string, now: number): WindowState {
+    const w = this.current(policy, key, now);
+    if (w && w.count > 0) w.count -= 1;
+    return this.peek(policy, key, now);
+  }
+
   clear(): void {
     this.windows.clear();
   }

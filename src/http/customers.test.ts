@@ -128,7 +128,7 @@ describe("Spec, Resources: Customer (every field present, with its type and null
       }),
     );
     expect(byCodes.DEV).toStrictEqual(doc({ customer_group_id: all, customer_code: "DEV", first_name: "Dev", last_name: "Patel", phone: "+1 555 0199" }));
-    expect(byCodes.ERIN).toStrictEqual(doc({ customer_group_id: all, customer_code: "ERIN", first_name: "Erin", email: "erin@example.com", enable_loyalty: true }));
+    expect(byCodes.ERIN).toStrictEqual(doc({ customer_group_id: all, customer_code: "ERIN", first_name: "Erin", email: "erin@example.com", enable_loyalty: true, dont_sms: true, do_not_sell_share: true }));
   });
 
   it("Spec (is_walk_in: the retailer's single system walk-in customer): exactly one customer has is_walk_in true, in every store", async () => {

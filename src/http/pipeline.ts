@@ -14,7 +14,7 @@ import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
 import type { Handler } from "./handlers/types.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
-import { Router } from "./router.js";
+import { Router, type Match } from "./router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,
@@ -32,6 +32,8 @@ interface Caller {
   readonly pairKey: string;
   /** The rate-limit windows this request was counted in; the headers report them. */
   readonly windows: WindowState[];
+  /** Set when a further limit refused the request. */
+  limited: boolean;
 }
 
 export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
@@ -46,7 +48,7 @@ export function createApiHandler(operations: readonly Operation[], handlers: Rea
   return (world, req) => {
     const credentialText = req.headers.authorization ?? "";
     const now = world.env.clock.now();
-    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}`, windows: [] });
+    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}`, windows: [], limited: false });
   };
 }
 
@@ -60,7 +62,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const pair = world.limits.peek(POLICIES.failedPair, caller.pairKey, now);
   const address = world.limits.peek(POLICIES.failedAddress, req.remoteAddress, now);
   const lockout = pair.used >= pair.policy.limit ? pair : address.used >= address.policy.limit ? address : undefined;
-  if (lockout) return tooMany(lockout, "Too many failed authentication attempts.");
+  if (lockout) return tooMany("Too many failed authentication attempts.", lockout);
 
   const storePath = STORE_PATH.exec(req.path);
   const prefix = storePath?.[1];
@@ -73,22 +75,27 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
     return failedAuth(caller, apiError("UNAUTHORIZED", "The credential does not belong to this store."));
   }
 
-  // Spec, Limits: 120 requests per minute per credential; every response carries the headers.
+  // Spec, Limits: 120 requests per minute per credential; every response carries the headers. The route
+  // is found first so that a route with further limits announces them all, even in a general 429.
   const principal = principalOf(credential).id;
+  const rest = storePath?.[2];
+  const match = store && rest !== undefined ? caller.router.match(req.method, rest) : undefined;
+  const classes = (match?.route.rateClasses ?? []).map((c) => world.limits.peek(POLICIES[c], principal, now));
   const general = world.limits.peek(POLICIES.general, principal, now);
-  if (general.used >= general.policy.limit) return tooMany(general, "Rate limit exceeded: 120 requests per minute per credential.");
+  if (general.used >= general.policy.limit) return tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes);
   caller.windows.push(world.limits.hit(POLICIES.general, principal, now));
-  const response = await authorized(caller, credential, store, storePath?.[2]);
+  const response = await authorized(caller, credential, store, rest, match);
+  // A request refused by a further limit (a 429) does not count toward the general one (docs/spec-choices.md).
+  if (caller.limited) caller.windows[0] = world.limits.refund(POLICIES.general, principal, now);
   return withLimitHeaders(response, ...caller.windows);
 }
 
-async function authorized(caller: Caller, credential: Credential, store: StoreState | undefined, rest: string | undefined): Promise<SimResponse> {
+async function authorized(caller: Caller, credential: Credential, store: StoreState | undefined, rest: string | undefined, match: Match<Operation> | undefined): Promise<SimResponse> {
   const { world, req, now } = caller;
   if (!store || rest === undefined) return errorResponse(notFound("path"));
   const blocked = storeGate(store.settings);
   if (blocked) return recordFailure(caller, errorResponse(blocked));
 
-  const match = caller.router.match(req.method, rest);
   if (!match) return errorResponse(apiError("NOT_FOUND", `No operation ${req.method} ${rest}.`));
   const op = match.route;
   if (op.scope !== null && !grants(credential.scopes, op.scope)) {
@@ -198,6 +205,7 @@ function countOrRefuse(caller: Caller, policy: Policy, key: string): ApiError | 
   const state = caller.world.limits.peek(policy, key, caller.now);
   if (state.used >= policy.limit) {
     caller.windows.push(state);
+    caller.limited = true;
     return { ...apiError("RATE_LIMITED", `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`), retryAfter: retryAfterSeconds(state) };
   }
   caller.windows.push(caller.world.limits.hit(policy, key, caller.now));
@@ -217,9 +225,10 @@ function failedAuth(caller: Caller, error: ApiError): SimResponse {
   return withLimitHeaders(response, caller.world.limits.peek(POLICIES.failedPair, caller.pairKey, caller.now));
 }
 
-function tooMany(window: WindowState, message: string): SimResponse {
+/** A 429 for the first window; the headers report every window given. */
+function tooMany(message: string, window: WindowState, ...others: WindowState[]): SimResponse {
   const response = errorResponse(apiError("RATE_LIMITED", message), { "retry-after": String(retryAfterSeconds(window)) });
-  return withLimitHeaders(response, window);
+  return withLimitHeaders(response, window, ...others);
 }
 
 /** Every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */

@@ -75,3 +75,25 @@ describe("kernel rng: seeded, reproducible, UUID-shaped ids", () => {
     }
   });
 });
+
+describe("kernel money: spec, What the service does 2 (integer cents), exact rounding half away from zero", () => {
+  it("5400 x 8.75% is 472.5 and rounds to 473 (binary floating point says 472.49999999999994)", async () => {
+    const { applyRate } = await import("./money.js");
+    expect(5400 * 0.0875).toBe(472.49999999999994);
+    expect(applyRate(5400, 0.0875)).toBe(473);
+    expect(applyRate(-5400, 0.0875)).toBe(-473);
+    expect(applyRate(5997, 0.0875)).toBe(525);
+    expect(applyRate(100, 0)).toBe(0);
+  });
+
+  it("extends prices by quantities in thousandths and shares amounts exactly", async () => {
+    const { extend, share, divRound } = await import("./money.js");
+    expect(extend(1999, 2500)).toBe(4998); // 2.5 x 19.99 = 49.975 -> 49.98
+    expect(extend(333, 1000)).toBe(333);
+    expect(share(999, 1, 3)).toBe(333);
+    expect(share(1000, 1, 3)).toBe(333);
+    expect(divRound(5n, 2n)).toBe(3);
+    expect(divRound(-5n, 2n)).toBe(-3);
+    expect(divRound(5n, -2n)).toBe(-3);
+  });
+});

@@ -118,7 +118,9 @@ export function eraseCustomer(ctx: CustomerContext, id: string): Result<undefine
   if (customer.is_walk_in) return fail(apiError("CONFLICT", "The walk-in customer cannot be deleted."));
   const scrubbed = newCustomerRecord(customer.id, `ERASED-${ctx.ids.token(10).toUpperCase()}`, "Erased", customer.customer_group_id, customer.created_at);
   state.codes.delete(customer.customer_code.toLowerCase());
-  state.customers.put(customer.id, { ...scrubbed, on_account_limit: customer.on_account_limit, updated_at: ctx.now });
+  // Kept: the group, the account limit and the flags (a privacy preference is never flipped by erasure).
+  const { on_account_limit, enable_loyalty, dont_email, dont_sms, do_not_sell_share } = customer;
+  state.customers.put(customer.id, { ...scrubbed, on_account_limit, enable_loyalty, dont_email, dont_sms, do_not_sell_share, updated_at: ctx.now });
   state.customers.markDeleted(customer.id, ctx.now);
   return ok(undefined);
 }

@@ -1,3 +1,4 @@
+import { applyRate, extend, share } from "../../kernel/money.js";
 import { toMilli, type Milli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
 import type { Rng } from "../../kernel/random.js";
@@ -28,9 +29,6 @@ export interface SaleInput {
 const refuse = (code: "UNPROCESSABLE" | "CONFLICT" | "VALIDATION_FAILED", field: string | undefined, message: string) =>
   fail(field === undefined ? apiError(code, message) : apiError(code, `${field}: ${message}`, [{ field, message }]));
 
-/** Rounds half away from zero. */
-export const roundCents = (x: number): number => Math.sign(x) * Math.round(Math.abs(x));
-
 export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleRecord>, ApiError> {
   const { store, ids, now } = ctx;
   const outlet = store.outlets.live(input.outlet_id);
@@ -51,8 +49,8 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     const product = store.catalog.products.live(line.product_id);
     if (!product) return refuse("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store");
     const quantity = toMilli(line.quantity);
-    const subtotal = roundCents((quantity * line.unit_price) / 1000);
-    lines.push({ id: ids.uuid(), product_id: product.id, name: product.name, quantity, unit_price: line.unit_price, subtotal, tax_id: tax.id, tax_total: roundCents(subtotal * tax.rate), source_line_id: null });
+    const subtotal = extend(line.unit_price, quantity);
+    lines.push({ id: ids.uuid(), product_id: product.id, name: product.name, quantity, unit_price: line.unit_price, subtotal, tax_id: tax.id, tax_total: applyRate(subtotal, tax.rate), source_line_id: null });
   }
   const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
   const id = ids.uuid();
@@ -119,8 +117,8 @@ export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly {
     if (quantity <= 0) continue;
     const entry = left.get(line.id) as { quantity: Milli; subtotal: number; tax: number };
     const all = quantity === entry.quantity;
-    const subtotal = all ? entry.subtotal : roundCents((line.subtotal * quantity) / line.quantity);
-    const tax = all ? entry.tax : roundCents((line.tax_total * quantity) / line.quantity);
+    const subtotal = all ? entry.subtotal : share(line.subtotal, quantity, line.quantity);
+    const tax = all ? entry.tax : share(line.tax_total, quantity, line.quantity);
     lines.push({ ...line, id: ids.uuid(), quantity: -quantity, subtotal: -subtotal, tax_total: -tax, source_line_id: line.id });
   }
   if (lines.length === 0) return refuse("CONFLICT", undefined, "Nothing is left to refund.");
