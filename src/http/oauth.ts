@@ -57,8 +57,6 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
 export function handleToken(world: World, req: SimRequest): SimResponse {
   const headers = { "cache-control": "no-store", pragma: "no-cache" };
   if (req.method !== "POST") return jsonResponse(405, { error: "invalid_request", error_description: "Use POST." }, { ...headers, allow: "POST" });
-  const form = readForm(req);
-  if (!form) return jsonResponse(400, { error: "invalid_request", error_description: "Send the form as application/x-www-form-urlencoded." }, headers);
-  const answer = tokenEndpoint(world, form, req.headers.authorization, req.remoteAddress, req.origin);
+  const answer = tokenEndpoint(world, readForm(req), req.headers.authorization, req.remoteAddress, req.origin);
   return jsonResponse(answer.status, answer.body, { ...headers, ...answer.headers });
 }

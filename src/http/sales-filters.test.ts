@@ -3,7 +3,7 @@
 // 1 to 4, "Pagination and polling rules" 1, "Errors" (VALIDATION_FAILED for a bad query parameter),
 // and the recorded choices (docs/spec-choices.md: "Sales" filters, "Requests" unknown and repeated
 // query parameters). Rows come in feed order (oldest change first), which in the demo fixture is
-// alice, walkIn, bobRefund, bob, carmenRefund, carmen, dev, voided, erin.
+// alice, walkIn, bobRefund, bob, dev, carmenRefund, carmen, voided, erin (time order).
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../simulator.js";
 import { call, makeSim, type Reply } from "../test-support/sim.js";
@@ -31,7 +31,7 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
     expect(fx.dev.completed_at).toBe("2025-12-30T22:00:00.000Z");
     expect(fx.carmenRefund.completed_at).toBe("2025-12-31T04:00:00.000Z");
     const exact = await allSales(sim, { completed_from: "2025-12-30T22:00:00Z", completed_to: "2025-12-31T04:00:00Z" });
-    expect(ids(exact)).toEqual(ids([fx.carmenRefund, fx.dev]));
+    expect(ids(exact)).toEqual(ids([fx.dev, fx.carmenRefund]));
     const withMillis = await allSales(sim, { completed_from: "2025-12-30T22:00:00.000Z", completed_to: "2025-12-31T04:00:00.000Z" });
     expect(withMillis).toStrictEqual(exact);
   });
@@ -100,7 +100,7 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
 
 describe("Spec, Sales list rules 2: status accepts completed, partially_refunded, refunded, voided; open answers 400", () => {
   it.each<[string, (fx: DemoSales) => Sale[]]>([
-    ["completed", (fx) => [fx.alice, fx.walkIn, fx.bobRefund, fx.carmenRefund, fx.dev, fx.erin]],
+    ["completed", (fx) => [fx.alice, fx.walkIn, fx.bobRefund, fx.dev, fx.carmenRefund, fx.erin]],
     ["partially_refunded", (fx) => [fx.bob]],
     ["refunded", (fx) => [fx.carmen]],
     ["voided", (fx) => [fx.voided]],
@@ -139,7 +139,7 @@ describe("Spec, Sales list rules 4 and the /sales filters outlet_id, customer_id
   it("without parent_sale_id, originals and refunds both come back, in feed order", async () => {
     const { sim, fx } = await setup();
     const page = await listSales(sim);
-    expect(ids(page.data)).toEqual(ids([fx.alice, fx.walkIn, fx.bobRefund, fx.bob, fx.carmenRefund, fx.carmen, fx.dev, fx.voided, fx.erin]));
+    expect(ids(page.data)).toEqual(ids([fx.alice, fx.walkIn, fx.bobRefund, fx.bob, fx.dev, fx.carmenRefund, fx.carmen, fx.voided, fx.erin]));
     expect(page.data.filter((s) => s.parent_sale_id !== null)).toHaveLength(2);
     expect(page.has_more).toBe(false);
   });
@@ -197,7 +197,7 @@ describe("Spec, Sales list rules 4 and the /sales filters outlet_id, customer_id
       cursor = page.next_cursor!;
     }
     expect(pages).toEqual([2, 2, 2]);
-    expect(ids(seen)).toEqual(ids([fx.alice, fx.walkIn, fx.bobRefund, fx.carmenRefund, fx.dev, fx.erin]));
+    expect(ids(seen)).toEqual(ids([fx.alice, fx.walkIn, fx.bobRefund, fx.dev, fx.carmenRefund, fx.erin]));
   });
 
   it.each(["outlet_id", "customer_id", "parent_sale_id"])("%s with an unknown UUID returns an empty page (next_cursor null, has_more false)", async (field) => {

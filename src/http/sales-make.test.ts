@@ -130,11 +130,11 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
     expect(erin.customer_id).toBe(refs.customer("ERIN"));
   });
 
-  it("Choices, Control plane (success status of control creates: 201 only for keys and faults, 200 otherwise): a sale answers 200", async () => {
+  it("Choices, Control plane (success status of control creates: 201 for keys, faults, sales, refunds and clients): a sale answers 201", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const reply = await control(sim, "POST", "/stores/demo/sales", { outlet_id: refs.mainStreet, lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 3400 }] });
-    expect(reply.status).toBe(200);
+    expect(reply.status).toBe(201);
     expect(reply.json.status).toBe("completed");
   });
 

@@ -222,12 +222,12 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
     expect((await getSale(sim, sale.id)).completed_at).toBe(sale.completed_at);
   });
 
-  it("Choices, Control plane (success status: 201 only for keys and faults, 200 otherwise): a refund answers 200", async () => {
+  it("Choices, Control plane (success status of control creates: 201 for keys, faults, sales, refunds and clients): a refund answers 201", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
     const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, {});
-    expect(reply.status).toBe(200);
+    expect(reply.status).toBe(201);
     expect(reply.json.parent_sale_id).toBe(sale.id);
   });
 });

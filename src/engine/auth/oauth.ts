@@ -151,13 +151,13 @@ function safeDecode(text: string): string {
 }
 
 /** `POST {api_root}/oauth/token`. Failures count per address; past 30 in 5 minutes they answer invalid_request. */
-export function tokenEndpoint(world: World, form: URLSearchParams, authorization: string | undefined, address: string, apiRoot: string): TokenAnswer {
+export function tokenEndpoint(world: World, form: URLSearchParams | undefined, authorization: string | undefined, address: string, apiRoot: string): TokenAnswer {
   const now = world.env.clock.now();
   const window = world.limits.peek(POLICIES.tokenFailures, address, now);
   if (window.used >= window.policy.limit) {
     return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", { "retry-after": String(retryAfterSeconds(window)) });
   }
-  const answer = exchange(world, form, authorization, now, apiRoot);
+  const answer = form ? exchange(world, form, authorization, now, apiRoot) : oauthError(400, "invalid_request", "Send the form as application/x-www-form-urlencoded.");
   if (answer.status >= 400) world.limits.hit(POLICIES.tokenFailures, address, now);
   return answer;
 }
