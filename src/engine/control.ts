@@ -9,7 +9,7 @@ import { customerView } from "./customers/operations.js";
 import { createSale, refundSale, voidSale } from "./sales/operations.js";
 import { saleView } from "./sales/views.js";
 import { reasonView } from "./account/views.js";
-import type { Connection, Credential } from "./auth/credentials.js";
+import { stateAt, type Connection, type Credential } from "./auth/credentials.js";
 import { checkAuthorize, decide, userRefusal } from "./auth/oauth.js";
 import type { Fault } from "./faults.js";
 import type { StoreState } from "./store.js";
@@ -41,7 +41,7 @@ export interface CredentialsView {
   readonly users: { id: string; email: string; password: string; store_prefix: string; role: string; plan: string }[];
 }
 
-export const keyView = (c: Credential): KeyView => ({ id: c.id, name: c.name, token: c.token, scopes: [...c.scopes], state: c.state });
+export const keyView = (c: Credential, now: number): KeyView => ({ id: c.id, name: c.name, token: c.token, scopes: [...c.scopes], state: stateAt(c, now) });
 
 export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot): CredentialsView {
   return {
@@ -53,7 +53,10 @@ export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot
       base_url: `${apiRoot}/${s.prefix}/v1`,
       plan: s.settings.plan,
       status: s.settings.status,
-      keys: world.credentials.forStore(s.prefix).filter((c) => c.kind === "api_key").map(keyView),
+      keys: world.credentials
+        .forStore(s.prefix)
+        .filter((c) => c.kind === "api_key")
+        .map((c) => keyView(c, world.env.clock.now())),
     })),
     oauth_clients: world.oauthClients.map(clientView),
     users: world.users.map((u) => ({
@@ -79,7 +82,7 @@ function findStore(world: World, prefix: string): Result<StoreState, ApiError> {
 
 export function createKey(world: World, prefix: string, body: KeyBody): Result<KeyView, ApiError> {
   const store = findStore(world, prefix);
-  return store.ok ? ok(keyView(world.createKey(store.value, body.name, body.scopes))) : store;
+  return store.ok ? ok(keyView(world.createKey(store.value, body.name, body.scopes), world.env.clock.now())) : store;
 }
 
 /** Spec, States: a revoked credential stops working at once. */
@@ -239,13 +242,13 @@ export function registerClient(world: World, body: ClientBody) {
   return clientView(client);
 }
 
-export const connectionView = (c: Connection) => ({
+export const connectionView = (c: Connection, now: number) => ({
   id: c.id,
   client_id: c.clientId,
   user_id: c.userId,
   store_prefix: c.storePrefix,
   scopes: [...c.scopes],
-  state: c.state,
+  state: stateAt(c, now),
   created_at: iso(c.createdAt),
   last_used_at: c.lastUsedAt === null ? null : iso(c.lastUsedAt),
 });

@@ -72,7 +72,7 @@ const routes = new Router<ControlRoute>()
   .add("POST", "/oauth/authorize", { body: AuthorizeBody, run: (sim, _p, body: AuthorizeBody) => control.authorizeHeadless(sim.world, body) })
   .add("GET", "/oauth/clients", { run: (sim) => ok(sim.world.oauthClients.map(control.clientView)) })
   .add("POST", "/oauth/clients", { body: ClientBody, status: 201, run: (sim, _p, body: ClientBody) => ok(control.registerClient(sim.world, body)) })
-  .add("GET", "/connections", { run: (sim) => ok([...sim.world.oauth.connections.values()].map(control.connectionView)) })
+  .add("GET", "/connections", { run: (sim) => ok([...sim.world.oauth.connections.values()].map((c) => control.connectionView(c, sim.world.env.clock.now()))) })
   .add("POST", "/connections/{id}/disconnect", { run: (sim, p) => control.disconnect(sim.world, p.id as string) })
   .add("POST", "/images", {
     body: ImageBody,

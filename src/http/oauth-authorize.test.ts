@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { makeSim } from "../test-support/sim.js";
 import {
   authorizeHeadless,
+  connect,
+  control,
   exchange,
   fixture,
   forms,
@@ -435,5 +437,43 @@ describe("Spec, Authentication 3 step 2: the no-JavaScript consent flow (sign in
     expect(forms(page.html).some((f) => f.buttons.some((b) => b.name === "decision"))).toBe(false);
     expect(page.html).not.toContain("code=");
     expectAccessiblePage(page);
+  });
+});
+
+describe("RFC 6749 4.1.2.1 and the recorded choices: details of the authorization request", () => {
+  it("a missing response_type redirects with invalid_request and the state", async () => {
+    const sim = makeSim();
+    const fx = await fixture(sim);
+    const { response_type: _omitted, ...rest } = query(fx);
+    const page = await getAuthorizePage(sim, rest);
+    expect(page.status).toBe(302);
+    const to = new URL(page.headers.get("location") as string);
+    expect(to.searchParams.get("error")).toBe("invalid_request");
+    expect(to.searchParams.get("state")).toBe("st-9");
+  });
+
+  it("Choices (the decision applies to the request shown): a scope edited in the posted consent form is not granted", async () => {
+    const sim = makeSim();
+    const fx = await fixture(sim);
+    const signedIn = await signIn(sim, await getAuthorizePage(sim, query(fx, { scope: "sales:read" })), "admin@demo.example", "retail-sim");
+    const form = consentForm(signedIn);
+    const tampered = { ...form, inputs: form.inputs.map((i) => (i.name === "scope" ? { ...i, value: "catalog:write customers:write" } : i)) };
+    const button = form.buttons.find((b) => b.value === "allow")!;
+    const done = await submit(sim, tampered, [[button.name, button.value]]);
+    const code = new URL(done.headers.get("location") as string).searchParams.get("code") as string;
+    const tokens = await exchange(sim, fx, code);
+    expect(tokens.scope).toBe("sales:read");
+  });
+});
+
+describe("Spec, States (Credential): expiry is a state, seen by the control plane before the next use", () => {
+  it("a connection idle over 90 days shows expired in GET /_sim/connections; a key likewise in /_sim/credentials", async () => {
+    const sim = makeSim();
+    const fx = await fixture(sim);
+    await connect(sim, fx);
+    sim.clock.advance(90 * 86_400 + 1);
+    const connections = await control(sim, "GET", "/_sim/connections");
+    expect(connections.json.map((c: { state: string }) => c.state)).toEqual(["expired"]);
+    expect(sim.credentials().stores[0]!.keys.map((k) => k.state)).toEqual(Array(10).fill("expired"));
   });
 });

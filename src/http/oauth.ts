@@ -40,7 +40,8 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
     const refusal = userRefusal(world, user);
     if (refusal) return html(403, refusalPage(refusal));
     const ticket = world.secrets.token(32);
-    world.oauth.tickets.set(ticket, { userId: user.id, expiresAt: world.env.clock.now() + TICKET_TTL_MS });
+    // The decision applies to the request shown on the consent page, whatever the form posts back.
+    world.oauth.tickets.set(ticket, { userId: user.id, expiresAt: world.env.clock.now() + TICKET_TTL_MS, params });
     const store = world.stores.get(user.storePrefix)?.settings.name ?? user.storePrefix;
     return html(200, consentPage(app, store, checked.scopes, params, ticket));
   }
@@ -49,7 +50,9 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
     const user = ticket && ticket.expiresAt > world.env.clock.now() ? world.users.find((u) => u.id === ticket.userId) : undefined;
     if (!user) return html(401, signInPage(app, params, "Your sign-in has expired. Sign in again."));
     world.oauth.tickets.delete(source.get("ticket") ?? "");
-    return redirect(decide(world, checked, user, source.get("decision") === "allow"));
+    const shown = checkAuthorize(world, (ticket as { params: AuthorizeParams }).params);
+    if (shown.kind !== "ok") return html(400, errorPage("The authorization request changed."));
+    return redirect(decide(world, shown, user, source.get("decision") === "allow"));
   }
   return html(200, signInPage(app, params));
 }

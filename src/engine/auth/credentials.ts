@@ -91,6 +91,11 @@ function isIdle(holder: { lastUsedAt: number | null; readonly createdAt: number 
   return now - (holder.lastUsedAt ?? holder.createdAt) > IDLE_LIMIT_MS;
 }
 
+/** The state as it stands at `now`: an active credential idle over 90 days is expired even before its next use. */
+export function stateAt(holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number }, now: number): CredentialState {
+  return holder.state === "active" && isIdle(holder, now) ? "expired" : holder.state;
+}
+
 export const AUTH_FAILURE_MESSAGE: Record<AuthFailure, string> = {
   missing: "No credential was sent. Send Authorization: Bearer <API key or access token>.",
   malformed: "The Authorization header is malformed. Send Authorization: Bearer <API key or access token>.",

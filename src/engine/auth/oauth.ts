@@ -31,7 +31,7 @@ export class OAuthState {
   /** Connections by the digest of their refresh token. */
   readonly refresh = new Map<string, Connection>();
   /** Signed-in merchants on the consent screen, between sign-in and decision. */
-  readonly tickets = new Map<string, { userId: string; expiresAt: number }>();
+  readonly tickets = new Map<string, { userId: string; expiresAt: number; params: AuthorizeParams }>();
 }
 
 export interface AuthorizeParams {
@@ -69,6 +69,7 @@ export function checkAuthorize(world: World, q: AuthorizeParams): AuthorizeCheck
     kind: "redirect",
     to: withQuery(q.redirect_uri as string, { error, error_description: description, state: q.state }),
   });
+  if (q.response_type === undefined) return fail("invalid_request", "response_type is required");
   if (q.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
   const requested = (q.scope ?? "").split(/[ +]+/).filter((s) => s !== "");
   if (requested.length === 0 || !requested.every(isScope)) return fail("invalid_scope", "scope must name one or more of the API's scopes");
