@@ -98,14 +98,16 @@ describe("Operations table: the document describes every operation, under its pa
     });
   }
 
-  it("describes no operation that the table lacks, and every operationId is unique", async () => {
+  it("describes no operation that the table lacks (besides the token endpoint outside the store prefix), and every operationId is unique", async () => {
     const sim = makeSim();
     const doc = await fetchDoc(sim);
     const found: string[] = [];
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
       for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) found.push(`${method.toUpperCase()} ${path} ${item[method].operationId}`);
     }
-    expect(found.sort()).toEqual(OPERATIONS.map((o) => `${o.method} ${o.path} ${o.id}`).sort());
+    expect(found.sort()).toEqual([...OPERATIONS.map((o) => `${o.method} ${o.path} ${o.id}`), "POST /oauth/token createToken"].sort());
+    // Spec, Authentication 3: the token endpoint lives at {api_root}/oauth/token, without the store prefix.
+    expect(doc.paths["/oauth/token"].servers).toEqual([{ url: "http://sim.test", description: "The API root: the token endpoint has no store prefix." }]);
     expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(OPERATIONS.length);
   });
 
@@ -196,11 +198,13 @@ describe("Spec, Errors: error bodies validate against components.schemas.ErrorEn
     });
   }
 
-  it("the document's 400 response of each list refers to the ErrorEnvelope", async () => {
+  it("the document's 400 response of each list is the ErrorEnvelope narrowed to VALIDATION_FAILED", async () => {
     const sim = makeSim();
     const doc = await fetchDoc(sim);
     for (const path of ["/outlets", "/payment-types", "/taxes"]) {
-      expect(doc.paths[path].get.responses["400"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/ErrorEnvelope" });
+      expect(doc.paths[path].get.responses["400"].content["application/json"].schema).toEqual({
+        allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: ["VALIDATION_FAILED"] } } } } }],
+      });
     }
   });
 });

@@ -5,6 +5,7 @@ import { pathParams } from "./operation.js";
 import { OPERATIONS } from "./operations/index.js";
 import { SCOPES } from "./scopes.js";
 import { ErrorEnvelope } from "./schemas/common.js";
+import { Tombstone } from "./schemas/catalog.js";
 
 // The OpenAPI 3.1 document, built from the operations table and the TypeBox schemas; never by hand.
 
@@ -18,9 +19,10 @@ const SCOPE_TEXT: Record<(typeof SCOPES)[number], string> = {
   "sales:read": "View sales and refunds",
 };
 
-/** Codes every authenticated operation can answer (authentication, store state, limits, faults). */
+/** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
 const COMMON_ERRORS: readonly ErrorCode[] = [
   "UNAUTHORIZED",
+  "VALIDATION_FAILED",
   "PLAN_REQUIRED",
   "PLAN_USERS_EXCEEDED",
   "RETAILER_PAUSED",
@@ -43,7 +45,6 @@ const rateHeaders = {
 function errorCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...op.errors]);
   if (op.scope !== null) codes.add("INSUFFICIENT_SCOPE");
-  if (Object.keys(op.query.properties).length > 0 || op.body || op.idempotency !== "none") codes.add("VALIDATION_FAILED");
   if (pathParams(op.path).length > 0) codes.add("NOT_FOUND");
   if (op.idempotency !== "none") {
     codes.add("IDEMPOTENCY_IN_PROGRESS");
@@ -53,7 +54,7 @@ function errorCodes(op: Operation): ErrorCode[] {
 }
 
 function successSchema(op: Operation): unknown {
-  const item = op.response ? plain(op.response) : {};
+  const item = !op.response ? {} : op.tombstones ? { anyOf: [plain(op.response), plain(Tombstone)] } : plain(op.response);
   switch (op.kind) {
     case "list":
       return {
@@ -94,10 +95,12 @@ function operationObject(op: Operation): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodes(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    // The envelope, narrowed to the codes this operation answers with this status.
+    const schema = { allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] };
     responses[String(status)] = {
       description: `Error: ${codes.join(", ")}.`,
       headers: status === 429 ? { ...rateHeaders, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : rateHeaders,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+      content: { "application/json": { schema } },
     };
   }
   const scopes = op.scope === null ? [] : [op.scope];
@@ -122,6 +125,7 @@ export function buildOpenApi(serverUrl: string): unknown {
   const apiRoot = serverUrl.replace(/\/[^/]+\/v1$/, "");
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
+  paths[TOKEN_PATH] = tokenPath(apiRoot);
   const doc = {
     openapi: "3.1.0",
     info: {
@@ -133,7 +137,7 @@ export function buildOpenApi(serverUrl: string): unknown {
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ErrorEnvelope: plain(ErrorEnvelope) },
+      schemas: { ErrorEnvelope: plain(ErrorEnvelope), OAuthError: OAUTH_ERROR, TokenResponse: TOKEN_RESPONSE },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key created by a store admin." },
         oauth2: {
@@ -172,5 +176,73 @@ function idempotencyParameter(required: boolean): unknown {
     required,
     description: "1 to 255 printable characters without spaces; remembered 24 hours per credential.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
+  };
+}
+
+/** The token endpoint lives outside the store prefix: `{api_root}/oauth/token`, described with its own server. */
+export const TOKEN_PATH = "/oauth/token";
+
+const OAUTH_ERROR = {
+  type: "object",
+  required: ["error", "error_description"],
+  additionalProperties: false,
+  properties: {
+    error: { type: "string", enum: ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"] },
+    error_description: { type: "string" },
+  },
+};
+
+const TOKEN_RESPONSE = {
+  type: "object",
+  required: ["access_token", "refresh_token", "token_type", "expires_in", "scope", "store_name", "api_base_url"],
+  additionalProperties: false,
+  properties: {
+    access_token: { type: "string" },
+    refresh_token: { type: "string" },
+    token_type: { type: "string", enum: ["Bearer"] },
+    expires_in: { type: "integer", enum: [3600] },
+    scope: { type: "string", description: "Granted scopes, space separated." },
+    store_name: { type: "string" },
+    api_base_url: { type: "string", format: "uri" },
+  },
+};
+
+function tokenPath(apiRoot: string): Record<string, unknown> {
+  const oauthError = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } } });
+  return {
+    servers: [{ url: apiRoot, description: "The API root: the token endpoint has no store prefix." }],
+    post: {
+      operationId: "createToken",
+      summary: "Exchange an authorization code or a refresh token for an access token",
+      tags: ["OAuth"],
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          "application/x-www-form-urlencoded": {
+            schema: {
+              type: "object",
+              required: ["grant_type"],
+              properties: {
+                grant_type: { type: "string", enum: ["authorization_code", "refresh_token"] },
+                code: { type: "string" },
+                redirect_uri: { type: "string" },
+                code_verifier: { type: "string", description: "When the authorization used PKCE (S256)." },
+                refresh_token: { type: "string" },
+                client_id: { type: "string", description: "With client_secret, unless HTTP Basic is used (never both)." },
+                client_secret: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        "200": { description: "Tokens. The refresh token does not rotate.", content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } } },
+        "400": oauthError("invalid_request, invalid_grant or unsupported_grant_type."),
+        "401": oauthError("invalid_client: bad client credentials."),
+        "405": oauthError("invalid_request: use POST."),
+        "429": oauthError("invalid_request: too many failures from this address (30 per 5 minutes)."),
+      },
+    },
   };
 }

@@ -38,6 +38,8 @@ export interface Operation<Id extends string = string> {
   readonly successStatus: number;
   /** Codes this operation can answer beyond the ones every operation can. */
   readonly errors: readonly ErrorCode[];
+  /** Spec, Pagination and polling rules 4: with include_deleted, deleted rows are tombstones `{id, deleted_at, version}`. */
+  readonly tombstones?: boolean;
   /** Spec, Inventory rules 3: on a replay, every item of `data` carries `replayed: true`. */
   readonly replayMarksItems?: boolean;
   /** Spec sentence or choice the operation rests on, shown in the OpenAPI description. */

@@ -48,6 +48,7 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
       const headers: Record<string, string> = fault.status === 429 ? { "retry-after": "1" } : {};
       const response = errorResponse({ code, message: `Injected fault ${fault.id}.` }, headers);
       response.status = fault.status;
+      response.injected = true;
       return response;
     }
   }

@@ -6,7 +6,7 @@ import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
-import { Router } from "./router.js";
+import { Router } from "../contract/router.js";
 import type { SimRequest, SimResponse } from "./types.js";
 
 // The /_sim control plane (interfaces.md section 3): JSON in and out, the spec's envelope on bad input.

@@ -14,7 +14,7 @@ import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
 import type { Handler } from "./handlers/types.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
-import { Router, type Match } from "./router.js";
+import { Router, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,

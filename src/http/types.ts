@@ -21,6 +21,8 @@ export interface SimResponse {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array | null;
+  /** Set on answers of injected faults, which no document describes. Never sent. */
+  injected?: true;
 }
 
 /** A sane request body limit: far above the largest valid document (a 100-line batch, a full product). */

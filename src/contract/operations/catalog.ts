@@ -26,7 +26,7 @@ const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
 const CREATE_NOTE = "Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).";
 
 export const productOperations = [
-  op({ id: "listProducts", method: "GET", path: "/products", summary: "List products (full documents)", tag: "Products", scope: "catalog:read", kind: "list", query: ProductListQuery, response: Product, note: "With include_deleted=true, deleted products are tombstones {id, deleted_at, version}." }),
+  op({ id: "listProducts", method: "GET", path: "/products", summary: "List products (full documents)", tag: "Products", scope: "catalog:read", kind: "list", query: ProductListQuery, response: Product, tombstones: true, note: "With include_deleted=true, deleted products are tombstones {id, deleted_at, version}." }),
   op({
     id: "createProduct",
     method: "POST",

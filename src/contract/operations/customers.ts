@@ -7,7 +7,7 @@ const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
 
 // Spec, Limits: customer endpoints carry 30 requests per minute per credential on top of the general limit.
 export const customerOperations = [
-  op({ id: "listCustomers", method: "GET", path: "/customers", summary: "List customers", tag: "Customers", scope: "customers:read", rateClasses: ["customers"], kind: "list", query: ListQuery, response: Customer, note: "With include_deleted=true, deleted customers are tombstones {id, deleted_at, version}." }),
+  op({ id: "listCustomers", method: "GET", path: "/customers", summary: "List customers", tag: "Customers", scope: "customers:read", rateClasses: ["customers"], kind: "list", query: ListQuery, response: Customer, tombstones: true, note: "With include_deleted=true, deleted customers are tombstones {id, deleted_at, version}." }),
   op({
     id: "createCustomer",
     method: "POST",

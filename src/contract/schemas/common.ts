@@ -34,6 +34,7 @@ export const ErrorEnvelope = Type.Object(
       },
       { additionalProperties: false },
     ),
+    data: Type.Optional(Type.Unknown({ description: "The saved resource, next to IMAGE_FETCH_FAILED." })),
   },
   { additionalProperties: false },
 );

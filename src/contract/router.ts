@@ -1,4 +1,4 @@
-import { pathParams } from "../contract/operation.js";
+import { pathParams } from "./operation.js";
 
 // A segment trie built from the operations table: static segments first, then a parameter.
 // It replaces any switch on method and path (architecture, anti-patterns).
