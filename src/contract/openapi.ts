@@ -19,6 +19,20 @@ const SCOPE_TEXT: Record<(typeof SCOPES)[number], string> = {
   "sales:read": "View sales and refunds",
 };
 
+const TAG_TEXT: Record<string, string> = {
+  Account: "The caller's identity, the store and its reference data (no particular scope).",
+  Meta: "This description.",
+  Products: "Products as whole documents, with their codes, tags, suppliers, variants and components.",
+  Brands: "Brands products belong to.",
+  Categories: "The category tree, with the system category Other Products and the reserved Gift Cards.",
+  Tags: "Tags carried by products.",
+  Suppliers: "Suppliers linked to products.",
+  Inventory: "Stock levels per outlet: absolute sets, relative adjustments, batches and reasons.",
+  Sales: "Sales and refunds, read only, polled with a cursor.",
+  Customers: "Customers, their groups, and erasure of personal details.",
+  OAuth: "The authorization code flow's token endpoint, at the API root.",
+};
+
 /** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
 const COMMON_ERRORS: readonly ErrorCode[] = [
   "UNAUTHORIZED",
@@ -132,9 +146,10 @@ export function buildOpenApi(serverUrl: string): unknown {
       title: "Retail Back-Office Public API",
       version: "1.0.0",
       description: "Served by retail-sim, a simulator of the Retail Back-Office Public API v1.",
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
+    tags: [...new Set([...OPERATIONS.map((o) => o.tag), "OAuth"])].map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
     paths,
     components: {
       schemas: { ErrorEnvelope: plain(ErrorEnvelope), OAuthError: OAUTH_ERROR, TokenResponse: TOKEN_RESPONSE },

@@ -1,0 +1,74 @@
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+
+// Issue 7: the package works the way SDK authors install it. `npm pack` makes a tarball; installed into
+// an empty project it runs `npx retail-sim` and `import { createSimulator } from "retail-sim"`, types included.
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
+let project = "";
+
+beforeAll(() => {
+  const dir = mkdtempSync(join(tmpdir(), "retail-sim-pack-"));
+  npm(["pack", "--pack-destination", dir, "--ignore-scripts"], ROOT);
+  const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz")) as string;
+  project = join(dir, "app");
+  execFileSync("mkdir", ["-p", project]);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "sdk-tests", version: "1.0.0", type: "module", private: true }));
+  npm(["install", "--no-audit", "--no-fund", "--omit=dev", join(dir, tarball)], project);
+}, 240_000);
+
+describe("Issue 7: the packed tarball installed into an empty project", () => {
+  it("ships the built code, the docs and no tests", () => {
+    const files = spawnSync("tar", ["-tzf", join(project, "..", readdirSync(join(project, "..")).find((f) => f.endsWith(".tgz")) as string)], { encoding: "utf8" }).stdout.split("\n");
+    expect(files).toContain("package/dist/src/cli/main.js");
+    expect(files).toContain("package/dist/src/index.d.ts");
+    expect(files).toContain("package/dist/scenarios/fixtures/demo.js");
+    expect(files).toContain("package/README.md");
+    expect(files.filter((f) => /\.test\.|test-support/.test(f))).toEqual([]);
+  });
+
+  it("`npx retail-sim --port 0 --json` prints the ready line and answers GET /me", async () => {
+    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (c: Buffer) => {
+          out += c.toString();
+          if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+        });
+        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
+      });
+      const ready = JSON.parse(line);
+      const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
+      const res = await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { domain_prefix: string } }).data.domain_prefix).toBe("demo");
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
+
+  it("`import { createSimulator } from \"retail-sim\"` works in process, and its types check", () => {
+    writeFileSync(
+      join(project, "check.ts"),
+      `import { createSimulator, type SimulatorOptions } from "retail-sim";
+const options: SimulatorOptions = { clock: "manual", seed: 3 };
+const sim = createSimulator(options);
+const res = await sim.fetch("http://sim.test/demo/v1/me", { headers: { authorization: \`Bearer \${sim.token("demo", "full")}\` } });
+const body: { data: { store_name: string } } = await res.json();
+console.log(res.status, body.data.store_name, sim.clock.now());
+`,
+    );
+    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--typeRoots", join(ROOT, "node_modules/@types"), "check.ts"], { cwd: project, encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+    writeFileSync(join(project, "check.mjs"), spawnSync("cat", ["check.ts"], { cwd: project, encoding: "utf8" }).stdout.replace(", type SimulatorOptions", "").replace(": SimulatorOptions", "").replace(": { data: { store_name: string } }", ""));
+    const run = spawnSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8" });
+    expect(run.stdout.trim()).toBe("200 Demo Outfitters 2026-01-01T00:00:00.000Z");
+  }, 60_000);
+});
