@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { conformanceCommand } from "./conformance.js";
 import { openapiCommand } from "./openapi.js";
 import { serveCommand } from "./serve.js";
 
@@ -10,15 +11,7 @@ await yargs(hideBin(process.argv))
   .scriptName("retail-sim")
   .command(serveCommand)
   .command(openapiCommand)
-  .command({
-    command: "conformance",
-    describe: "Run the conformance suite (not built yet: it arrives with the conformance issue)",
-    builder: (y) => y.strict(false),
-    handler: () => {
-      process.stderr.write("retail-sim conformance: the conformance suite is not implemented yet.\n");
-      process.exitCode = 2;
-    },
-  })
+  .command(conformanceCommand)
   .strict()
   .help()
   .version()

@@ -1,0 +1,23 @@
+import type { Rule } from "../types.js";
+
+/** Declares a rule (identity function for typing and a single place to add checks later). */
+export const rule = (r: Rule): Rule => r;
+
+/** Spec section names used in `spec.section`, so reports cite the spec the same way. */
+export const SPEC = {
+  what: "What the service does",
+  resources: "Resources and their fields",
+  states: "States and transitions",
+  endpoints: "Endpoints",
+  productWrite: "Endpoints: Product write rules",
+  deletes: "Endpoints: Delete rules",
+  inventory: "Endpoints: Inventory rules",
+  sales: "Endpoints: Sales list rules",
+  paging: "Endpoints: Pagination and polling rules",
+  auth: "Authentication",
+  scopes: "Authentication: Scopes",
+  errors: "Errors",
+  limits: "Limits",
+  idempotency: "Limits: Idempotency",
+  versioning: "Versioning",
+} as const;

@@ -1,0 +1,56 @@
+import { createSimulator, type Simulator, type SimulatorOptions } from "../src/simulator.js";
+import { CATALOG, selectRules } from "./rules/index.js";
+import { runConformance, type RunOptions } from "./runner.js";
+import { httpTarget, inProcessTarget, type Target } from "./target.js";
+import type { Report, Rule } from "./types.js";
+
+export interface ConformanceOptions {
+  /** A live deployment's base_url; left out, an in-process simulator. */
+  readonly target?: string;
+  readonly token?: string;
+  readonly control?: string;
+  readonly seed?: number;
+  readonly runs?: number;
+  readonly rules?: string;
+  readonly rate?: number;
+  readonly replay?: string;
+  readonly version?: string;
+  /** For the in-process target: how to build the simulator (tests pass mutants here). */
+  readonly simulator?: (options: SimulatorOptions) => Simulator;
+  readonly onRule?: RunOptions["onRule"];
+  readonly catalog?: readonly Rule[];
+}
+
+/** Runs the selected rules against the target and returns the report. */
+export async function conformance(options: ConformanceOptions = {}): Promise<Report> {
+  const seed = options.seed ?? 1;
+  let target: Target;
+  let token: string;
+  if (options.target) {
+    if (!options.token) throw new Error("--target needs --token, a full-scope API key or access token of the target");
+    target = httpTarget(options.target, options.control);
+    token = options.token;
+  } else {
+    const sim = (options.simulator ?? createSimulator)({ clock: "manual", seed });
+    target = inProcessTarget(sim, `in-process simulator (seed ${seed})`);
+    token = sim.token("demo", "full");
+  }
+  const catalog = options.catalog ?? CATALOG;
+  const rules = selectRules(options.rules, catalog);
+  try {
+    return await runConformance({
+      target,
+      token,
+      rules,
+      catalogSize: catalog.length,
+      seed,
+      runs: options.runs ?? 20,
+      replay: options.replay,
+      rate: options.rate,
+      version: options.version ?? "0.0.0",
+      onRule: options.onRule,
+    });
+  } finally {
+    await target.close?.();
+  }
+}

@@ -1,0 +1,69 @@
+import { request as undiciRequest } from "undici";
+import type { Simulator } from "../src/simulator.js";
+
+// Where the suite sends requests: an in-process simulator (no socket) or any deployment over HTTP
+// (undici). The same rules run unchanged against either.
+
+export interface TargetRequest {
+  readonly method: string;
+  /** Absolute URL. */
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+export interface TargetResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+export interface Target {
+  /** How the report names it: `in-process simulator (seed 1)` or the base URL. */
+  readonly label: string;
+  /** `{base_url}` of the store under test, e.g. `http://127.0.0.1:4747/demo/v1`. */
+  readonly baseUrl: string;
+  /** `{api_root}/_sim` when the target has a control plane the run may use. */
+  readonly controlUrl?: string;
+  /** True for a live deployment: failures are re-run once, and pacing uses real time. */
+  readonly live: boolean;
+  send(req: TargetRequest): Promise<TargetResponse>;
+  close?(): Promise<void>;
+}
+
+export function inProcessTarget(sim: Simulator, label: string): Target {
+  const apiRoot = "http://retail-sim.in-process";
+  return {
+    label,
+    baseUrl: `${apiRoot}/demo/v1`,
+    controlUrl: `${apiRoot}/_sim`,
+    live: false,
+    async send(req) {
+      const res = await sim.fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
+      const headers: Record<string, string> = {};
+      res.headers.forEach((v, k) => (headers[k] = v));
+      return { status: res.status, headers, body: await res.text() };
+    },
+  };
+}
+
+export function httpTarget(baseUrl: string, controlUrl?: string): Target {
+  return {
+    label: baseUrl,
+    baseUrl: baseUrl.replace(/\/$/, ""),
+    controlUrl: controlUrl?.replace(/\/$/, ""),
+    live: true,
+    async send(req) {
+      const res = await undiciRequest(req.url, {
+        method: req.method as "GET",
+        headers: req.headers,
+        body: req.body,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+      return { status: res.statusCode, headers, body: await res.body.text() };
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The conformance suite's vocabulary: rules of the spec, what running one needs, and what it found.
+
+export type Area =
+  | "Envelope"
+  | "Authentication"
+  | "Scopes"
+  | "Store states"
+  | "Pagination"
+  | "Catalog"
+  | "Inventory"
+  | "Customers"
+  | "Sales"
+  | "Idempotency"
+  | "Limits"
+  | "OAuth"
+  | "OpenAPI";
+
+export interface RuleNeeds {
+  /** The target's control plane (/_sim): sales, store states, clock. */
+  readonly control?: boolean;
+  /** Moving the target's clock (a control plane with /_sim/clock). */
+  readonly clock?: boolean;
+  /** Writes that change shared data beyond what the run creates and cleans up. */
+  readonly destructive?: boolean;
+}
+
+export interface Rule {
+  /** Stable id, `area.what`: the report, --rules and --replay name rules by it. */
+  readonly id: string;
+  readonly area: Area;
+  readonly title: string;
+  /** Where the rule comes from: the spec's section and the sentence itself. */
+  readonly spec: { readonly section: string; readonly quote: string };
+  readonly needs?: RuleNeeds;
+  /** About how many requests one run costs (used to pace and to plan). */
+  readonly cost: number;
+  /** Where the spec is silent: what the rule accepts, shown in the report. */
+  readonly leniency?: string;
+  run(ctx: import("./context.js").RuleContext): Promise<void>;
+}
+
+export interface Exchange {
+  readonly method: string;
+  readonly url: string;
+  readonly requestHeaders: Record<string, string>;
+  readonly requestBody?: string;
+  readonly status: number;
+  readonly responseHeaders: Record<string, string>;
+  readonly responseBody: string;
+}
+
+export interface Counterexample {
+  readonly expected: string;
+  readonly observed: string;
+  /** fast-check's seed and path: `--seed S --replay PATH` runs exactly this case again. */
+  readonly seed: number;
+  readonly path?: string;
+  /** The generated input of the minimal failing case, when the rule is a property. */
+  readonly input?: string;
+  readonly requests: readonly Exchange[];
+  /** The requests as curl commands, the credential redacted. */
+  readonly curl: readonly string[];
+}
+
+export type RuleStatus = "passed" | "failed" | "skipped";
+
+export interface RuleResult {
+  readonly id: string;
+  readonly area: Area;
+  readonly title: string;
+  readonly status: RuleStatus;
+  readonly spec_ref: string;
+  readonly spec_quote: string;
+  readonly leniency?: string;
+  readonly reason?: string;
+  readonly duration_ms: number;
+  readonly requests: number;
+  readonly counterexample?: Counterexample;
+  /** On a live target a failure is run again: true when it failed again, false when it then passed. */
+  readonly reproducible?: boolean;
+}
+
+export interface Report {
+  readonly tool: { readonly name: "retail-sim conformance"; readonly version: string };
+  readonly target: string;
+  readonly seed: number;
+  readonly runs: number;
+  readonly started_at: string;
+  readonly duration_ms: number;
+  readonly summary: { readonly passed: number; readonly failed: number; readonly skipped: number; readonly covered: number; readonly catalog: number };
+  readonly rules: readonly RuleResult[];
+}
