@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MUTANTS, mutantSimulator } from "./mutants.js";
+import { MUTANTS, mutantSimulator } from "./mutants/index.js";
 import { conformance } from "./run.js";
 import { CATALOG } from "./rules/index.js";
 

@@ -1,27 +1,14 @@
-import { createSimulator, type Simulator, type SimulatorOptions } from "../src/simulator.js";
-import type { SimRequest, SimResponse } from "../src/http/types.js";
+import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator.js";
+import { API, mapJson, type Mutant } from "./base.js";
+import { accessMutants } from "./access.js";
+import { catalogMutants } from "./catalog.js";
+import { inventoryMutants } from "./inventory.js";
+import { peopleMutants } from "./people.js";
 
-// Deliberately broken simulators, each violating one spec rule, to prove the suite detects it.
-// A mutant wraps the simulator's handler: it rewrites requests or responses, never the engine.
+export type { Mutant } from "./base.js";
 
-export interface Mutant {
-  readonly name: string;
-  /** The spec rule it breaks, in words. */
-  readonly breaks: string;
-  /** Rule ids expected to catch it (at least one must fail). */
-  readonly caughtBy: readonly string[];
-  wrap(next: (req: SimRequest) => Promise<SimResponse>): (req: SimRequest) => Promise<SimResponse>;
-}
 
-const API = /^\/[^/]+\/v1\//;
-
-/** Rewrites JSON bodies of API responses. */
-const mapJson = (res: SimResponse, f: (body: any) => any): SimResponse => {
-  if (typeof res.body !== "string" || !res.headers["content-type"]?.startsWith("application/json")) return res;
-  return { ...res, body: JSON.stringify(f(JSON.parse(res.body))) };
-};
-
-export const MUTANTS: readonly Mutant[] = [
+const basic: readonly Mutant[] = [
   {
     name: "unknown-path-200",
     breaks: "Errors: an unknown path answers 404 NOT_FOUND",
@@ -46,6 +33,8 @@ export const MUTANTS: readonly Mutant[] = [
       mapJson(await next(req), (b) => (req.query.includes("cursor=") && Array.isArray(b?.data) && b.data.length > 1 ? { ...b, data: b.data.slice(1) } : b)),
   },
 ];
+
+export const MUTANTS: readonly Mutant[] = [...basic, ...catalogMutants, ...inventoryMutants, ...peopleMutants, ...accessMutants];
 
 /** A simulator whose handler is wrapped by the mutant. */
 export function mutantSimulator(mutant: Mutant): (options: SimulatorOptions) => Simulator {

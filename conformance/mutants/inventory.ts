@@ -1,0 +1,3 @@
+import type { Mutant } from "./base.js";
+
+export const inventoryMutants: readonly Mutant[] = [];
