@@ -1,6 +1,7 @@
 import type { Rng } from "../../kernel/random.js";
 import type { FixtureCatalog, FixtureProduct } from "../../contract/schemas/fixture.js";
 import { newProductRecord } from "./product-write.js";
+import { variantChild } from "./variants.js";
 import type { CategoryRecord, ProductRecord } from "./records.js";
 import type { CatalogState } from "./state.js";
 
@@ -90,25 +91,7 @@ export function buildCatalog(
 function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: FixtureProduct, ids: Rng, now: number, stock: (productId: string, levels: StockFixture) => void): void {
   for (const variant of spec.variants ?? []) {
     const options = parent.variant_attributes.map((a, i) => ({ attribute_id: a.id, value: variant.values[i] ?? "" }));
-    const child = catalog.saveProduct({
-      ...parent,
-      id: ids.uuid(),
-      sku: variant.sku,
-      name: `${parent.name} / ${variant.values.join(" / ")}`,
-      active: variant.active ?? true,
-      has_variants: false,
-      variant_parent_id: parent.id,
-      retail_price: variant.retail_price ?? parent.retail_price,
-      image_id: null,
-      codes: [],
-      tag_ids: [],
-      suppliers: [],
-      variant_options: options,
-      variant_attributes: [],
-      components: [],
-      created_at: now,
-      updated_at: now,
-    });
+    const child = catalog.saveProduct(variantChild(parent, { id: ids.uuid(), sku: variant.sku, options, active: variant.active, retail_price: variant.retail_price }, now));
     if (variant.stock) stock(child.id, variant.stock);
   }
 }

@@ -68,26 +68,38 @@ export function addVariants(ctx: CatalogContext, parentId: string, body: Variant
     const { options, sku } = planned[i] as (typeof planned)[number];
     let childSku = sku;
     while (childSku === undefined || (sku === undefined && skus.has(childSku.toLowerCase()))) childSku = generateSku(catalog, world.env.ids);
-    const child: ProductRecord = {
-      ...parent,
-      id: world.env.ids.uuid(),
-      sku: childSku,
-      name: variant.name ?? `${parent.name} / ${options.map((o) => o.value).join(" / ")}`,
-      active: variant.active ?? true,
-      has_variants: false,
-      variant_parent_id: parent.id,
-      retail_price: variant.retail_price ?? parent.retail_price,
-      image_id: null,
-      codes: [],
-      tag_ids: [],
-      suppliers: [],
-      variant_options: options,
-      variant_attributes: [],
-      components: [],
-      created_at: now,
-      updated_at: now,
-    };
-    rows.push(catalog.saveProduct(child));
+    rows.push(catalog.saveProduct(variantChild(parent, { id: world.env.ids.uuid(), sku: childSku, options, name: variant.name, retail_price: variant.retail_price, active: variant.active }, now)));
   });
   return ok(rows);
+}
+
+/**
+ * A variant child: an ordinary product copied from its parent, except its identity, name (default
+ * "Parent / value / value"), price (default the parent's), `active`, its options, and the collections
+ * and image, which start empty (docs/spec-choices.md).
+ */
+export function variantChild(
+  parent: ProductRecord,
+  v: { id: string; sku: string; options: OptionRecord[]; name?: string; retail_price?: number; active?: boolean },
+  now: number,
+): ProductRecord {
+  return {
+    ...parent,
+    id: v.id,
+    sku: v.sku,
+    name: v.name ?? `${parent.name} / ${v.options.map((o) => o.value).join(" / ")}`,
+    active: v.active ?? true,
+    has_variants: false,
+    variant_parent_id: parent.id,
+    retail_price: v.retail_price ?? parent.retail_price,
+    image_id: null,
+    codes: [],
+    tag_ids: [],
+    suppliers: [],
+    variant_options: v.options,
+    variant_attributes: [],
+    components: [],
+    created_at: now,
+    updated_at: now,
+  };
 }
