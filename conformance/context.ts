@@ -59,7 +59,25 @@ export interface RunState {
   readonly pacer: Pacer;
   /** Paths of resources the run created, deleted (and checked gone) at the end. */
   readonly cleanup: string[];
+  /** Every credential the run sends or receives (the run's token, tokens rules use or are handed): reports redact them. */
+  readonly secrets: Set<string>;
   counter: number;
+}
+
+/** Response fields that hold a credential: their values are remembered as secrets of the run. */
+const SECRET_FIELDS = /^(token|access_token|refresh_token|id_token|client_secret|password|api_key|secret)$/i;
+
+/** Remembers credentials found in a JSON body (a created key, a token exchange) so reports can redact them. */
+export function collectSecrets(value: unknown, into: Set<string>, depth = 0): void {
+  if (depth > 8 || typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, into, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === "string" && SECRET_FIELDS.test(k) && v.length >= 8) into.add(v);
+    else collectSecrets(v, into, depth + 1);
+  }
 }
 
 export class RuleContext {
@@ -90,6 +108,7 @@ export class RuleContext {
     const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? this.run.token : options.token;
     if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
+    if (token !== null && token.length >= 8) this.run.secrets.add(token);
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
@@ -106,6 +125,7 @@ export class RuleContext {
     } catch {
       json = undefined;
     }
+    collectSecrets(json, this.run.secrets);
     return { status: res.status, headers: res.headers, text: res.body, json };
   }
 
@@ -161,12 +181,14 @@ export class RuleContext {
     try {
       await predicate(value);
     } catch (error) {
-      if (error instanceof Mismatch) throw new PropertyFailure(error, result.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
-      throw error;
+      if (error instanceof Skip) throw error;
+      // A case that breaks the rule's own code (a body it cannot read) still carries its seed and path.
+      const mismatch = error instanceof Mismatch ? error : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`);
+      throw new PropertyFailure(mismatch, this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
     }
     const first = result.errorInstance;
     const mismatch = first instanceof Mismatch ? first : new Mismatch("the property to hold", String(first));
-    throw new PropertyFailure(new Mismatch(mismatch.expected, `${mismatch.observed} (the minimal case passed when run again: flaky)`), result.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
+    throw new PropertyFailure(new Mismatch(mismatch.expected, `${mismatch.observed} (the minimal case passed when run again: flaky)`), this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
   }
 }
 

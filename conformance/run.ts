@@ -1,6 +1,6 @@
 import { createSimulator, type Simulator, type SimulatorOptions } from "../src/simulator.js";
 import { CATALOG, selectRules } from "./rules/index.js";
-import { runConformance, type RunOptions } from "./runner.js";
+import { RunAborted, runConformance, type RunOptions } from "./runner.js";
 import { httpTarget, inProcessTarget, type Target } from "./target.js";
 import type { Report, Rule } from "./types.js";
 
@@ -24,6 +24,10 @@ export interface ConformanceOptions {
 /** Runs the selected rules against the target and returns the report. */
 export async function conformance(options: ConformanceOptions = {}): Promise<Report> {
   const seed = options.seed ?? 1;
+  const catalog = options.catalog ?? CATALOG;
+  const rules = selectRules(options.rules, catalog);
+  // Nothing to run is a run that cannot be carried out, found before the target is touched.
+  if (rules.length === 0) throw new RunAborted(`--rules ${options.rules} selects no rule (rule ids look like ${catalog[0]?.id ?? "area.what"})`);
   let target: Target;
   let token: string;
   if (options.target) {
@@ -35,8 +39,6 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
     target = inProcessTarget(sim, `in-process simulator (seed ${seed})`);
     token = sim.token("demo", "full");
   }
-  const catalog = options.catalog ?? CATALOG;
-  const rules = selectRules(options.rules, catalog);
   try {
     return await runConformance({
       target,

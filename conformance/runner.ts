@@ -37,21 +37,26 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     runId: (options.seed >>> 0).toString(36) + Math.floor(started / 1000).toString(36),
     pacer: new Pacer(options.target.live ? options.rate : undefined, options.sleep ?? realSleep),
     cleanup: [],
+    secrets: new Set([options.token]),
     counter: 0,
   };
   await preflight(run);
   const results: RuleResult[] = [];
-  for (const [index, rule] of options.rules.entries()) {
-    let result = await runRule(run, rule, now);
-    if (result.status === "failed" && options.target.live) {
-      // A failure on a live target runs once more: reproducible, or flaky.
-      const again = await runRule(run, rule, now);
-      result = { ...result, reproducible: again.status === "failed" };
+  try {
+    for (const [index, rule] of options.rules.entries()) {
+      let result = await runRule(run, rule, now);
+      if (result.status === "failed" && options.target.live) {
+        // A failure on a live target runs once more: reproducible, or flaky.
+        const again = await runRule(run, rule, now);
+        result = { ...result, reproducible: again.status === "failed" };
+      }
+      results.push(result);
+      options.onRule?.(result, index, options.rules.length);
     }
-    results.push(result);
-    options.onRule?.(result, index, options.rules.length);
+  } finally {
+    // Whatever happened, the run leaves the target's data as it found it.
+    await cleanUp(run);
   }
-  await cleanUp(run);
   const count = (s: RuleResult["status"]) => results.filter((r) => r.status === s).length;
   return {
     tool: { name: "retail-sim conformance", version: options.version },
@@ -74,7 +79,12 @@ async function preflight(run: RunState): Promise<void> {
   } catch (error) {
     throw new RunAborted(`the target ${run.target.baseUrl} cannot be reached: ${(error as Error).message}`);
   }
-  if (reply.status !== 200) throw new RunAborted(`GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}: the credential is refused`);
+  if (reply.status === 401 || reply.status === 402 || reply.status === 403) {
+    throw new RunAborted(`GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${reply.json?.error?.code ? ` ${reply.json.error.code}` : ""}: the credential is refused`);
+  }
+  if (reply.status !== 200 || typeof reply.json?.data !== "object") {
+    throw new RunAborted(`GET ${run.target.baseUrl}/me answered ${reply.status} without an Identity: is ${run.target.baseUrl} a store's base_url (…/{prefix}/v1)?`);
+  }
   if (run.target.controlUrl) {
     const health = await probe.control("GET", "/health").catch(() => undefined);
     if (health?.status !== 200) throw new RunAborted(`the control plane ${run.target.controlUrl} does not answer /health`);
@@ -103,24 +113,57 @@ async function runRule(run: RunState, rule: Rule, now: () => number): Promise<Ru
 }
 
 function counterexample(run: RunState, m: Mismatch, exchanges: Exchange[], seed: number, path?: string, input?: string) {
-  const requests = exchanges.map((e) => redact(e, run.token));
-  return { expected: m.expected, observed: m.observed, seed, ...(path ? { path } : {}), ...(input ? { input } : {}), requests, curl: requests.map(toCurl) };
+  const scrub = scrubber(run.secrets);
+  const requests = exchanges.map((e) => redact(e, scrub));
+  return { expected: scrub(m.expected), observed: scrub(m.observed), seed, ...(path ? { path } : {}), ...(input ? { input: scrub(input) } : {}), requests, curl: requests.map(toCurl) };
 }
 
-/** Credentials never reach a report. */
-function redact(e: Exchange, token: string): Exchange {
-  const scrub = (text: string) => text.split(token).join("<redacted>").replace(/(Bearer|Basic) [\x21-\x7E]+/gi, "$1 <redacted>");
-  const headers = Object.fromEntries(Object.entries(e.requestHeaders).map(([k, v]) => [k, k === "authorization" ? v.replace(/ .*/, " <redacted>") : scrub(v)]));
-  return { ...e, requestHeaders: headers, requestBody: e.requestBody === undefined ? undefined : scrub(e.requestBody), responseBody: scrub(e.responseBody) };
+/** Replaces every secret of the run, and anything sent as a Bearer or Basic credential, by `<redacted>`. */
+function scrubber(secrets: ReadonlySet<string>): (text: string) => string {
+  // Longest first, so a secret that contains another is replaced whole.
+  const known = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  const encoded = known.flatMap((s) => [encodeURIComponent(s)].filter((e) => e !== s));
+  return (text) => {
+    let out = text;
+    for (const s of [...known, ...encoded]) out = out.split(s).join("<redacted>");
+    return out.replace(/\b(Bearer|Basic) (?!<redacted>)[\x21-\x7E]+/gi, "$1 <redacted>");
+  };
+}
+
+/** Credentials never reach a report: not in headers, URLs, bodies, nor in what a rule says it observed. */
+function redact(e: Exchange, scrub: (text: string) => string): Exchange {
+  const headers = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? redactCredential(v) : scrub(v)]));
+  return {
+    method: e.method,
+    url: scrub(e.url),
+    requestHeaders: headers(e.requestHeaders),
+    ...(e.requestBody === undefined ? {} : { requestBody: scrub(e.requestBody) }),
+    status: e.status,
+    responseHeaders: headers(e.responseHeaders),
+    responseBody: scrub(e.responseBody),
+  };
+}
+
+const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
+
+/** `Bearer abc` → `Bearer <redacted>`; a bare scheme word stays (it carries no credential); anything else is redacted whole. */
+function redactCredential(value: string): string {
+  const m = /^(\S+)\s+\S/.exec(value);
+  if (m) return `${m[1]} <redacted>`;
+  if (/^(Bearer|Basic|Digest)?$/i.test(value.trim())) return value;
+  return "<redacted>";
 }
 
 /** Deletes what the run created, newest first, and checks each is gone. */
 async function cleanUp(run: RunState): Promise<void> {
   const ctx = new RuleContext(run, { id: "cleanup", area: "Catalog", title: "", spec: { section: "", quote: "" }, cost: 0, run: async () => {} });
-  for (const path of [...run.cleanup].reverse()) {
+  for (const path of [...new Set(run.cleanup)].reverse()) {
     const done = await ctx.call("DELETE", path).catch(() => undefined);
-    if (done && done.status !== 204 && done.status !== 404 && done.status !== 409 && done.status !== 422) {
-      process.stderr.write(`conformance: could not delete ${path} (status ${done.status}); delete it by hand\n`);
+    const gone = done === undefined ? undefined : await ctx.call("GET", path).catch(() => undefined);
+    // Some resources refuse deletion by rule (409, 422); anything else left behind is reported.
+    if (done === undefined || (gone !== undefined && gone.status !== 404 && done.status !== 409 && done.status !== 422)) {
+      process.stderr.write(`conformance: could not delete ${path} (${done ? `status ${done.status}, then GET answered ${gone?.status}` : "no answer"}); delete it by hand\n`);
     }
   }
+  run.cleanup.length = 0;
 }

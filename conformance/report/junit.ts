@@ -1,4 +1,5 @@
 import type { Report } from "../types.js";
+import { replayCommand } from "./replay.js";
 
 const xml = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] as string).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "");
 
@@ -13,7 +14,7 @@ export function toJunit(report: Report): string {
       if (r.status === "skipped") return `    <testcase classname="${xml(`conformance.${area}`)}" name="${xml(name)}" time="${time}"><skipped message="${xml(r.reason ?? "skipped")}"/></testcase>`;
       if (r.status === "passed") return `    <testcase classname="${xml(`conformance.${area}`)}" name="${xml(name)}" time="${time}"/>`;
       const c = r.counterexample;
-      const detail = [`Spec (${r.spec_ref}): ${r.spec_quote}`, `Expected: ${c?.expected}`, `Observed: ${c?.observed}`, `Replay: --seed ${c?.seed}${c?.path ? ` --replay ${c.path}` : ""} --rules ${r.id}`, ...(c?.curl ?? [])].join("\n");
+      const detail = [`Spec (${r.spec_ref}): ${r.spec_quote}`, `Expected: ${c?.expected}`, `Observed: ${c?.observed}`, `Replay: ${replayCommand(report, r)}`, ...(r.reproducible === undefined ? [] : [r.reproducible ? "Run again: failed again (reproducible)" : "Run again: passed (flaky)"]), ...(c?.curl ?? [])].join("\n");
       return `    <testcase classname="${xml(`conformance.${area}`)}" name="${xml(name)}" time="${time}"><failure message="${xml(`expected ${c?.expected}; observed ${c?.observed}`)}">${xml(detail)}</failure></testcase>`;
     });
     const count = (s: string) => rules.filter((r) => r.status === s).length;

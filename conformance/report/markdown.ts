@@ -1,4 +1,5 @@
 import type { Report } from "../types.js";
+import { replayCommand } from "./replay.js";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -22,7 +23,7 @@ export function toMarkdown(report: Report): string {
       const c = r.counterexample;
       lines.push(`### \`${r.id}\` ${r.title}`, "", `> ${r.spec_quote} (${r.spec_ref})`, "", `- Expected: ${c?.expected}`, `- Observed: ${c?.observed}`);
       if (c?.input) lines.push(`- Minimal input: \`${c.input}\``);
-      lines.push(`- Replay: \`retail-sim conformance --rules ${r.id} --seed ${c?.seed}${c?.path ? ` --replay ${c.path}` : ""}\``);
+      lines.push(`- Replay: \`${replayCommand(report, r)}\``);
       if (r.reproducible !== undefined) lines.push(`- ${r.reproducible ? "Reproducible: failed again when run once more" : "Flaky: passed when run once more"}`);
       if (c && c.curl.length > 0) lines.push("", "```sh", ...c.curl, "```");
       lines.push("");

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Report } from "../types.js";
 import { toHtml } from "./html.js";
+import { toJson } from "./json.js";
 import { toJunit } from "./junit.js";
 import { toMarkdown } from "./markdown.js";
 
@@ -9,7 +10,7 @@ export const FORMATS = ["json", "junit", "html", "md"] as const;
 export type Format = (typeof FORMATS)[number];
 
 const FILES: Record<Format, [string, (r: Report) => string]> = {
-  json: ["report.json", (r) => `${JSON.stringify(r, null, 2)}\n`],
+  json: ["report.json", toJson],
   junit: ["junit.xml", toJunit],
   html: ["report.html", toHtml],
   md: ["report.md", toMarkdown],

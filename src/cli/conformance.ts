@@ -47,6 +47,10 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("replay", { type: "string", describe: "fast-check path of a counterexample to replay (with --seed and --rules)" })
       .check((a) => {
         if (a.target !== undefined && a.token === undefined) throw new Error("--target needs --token");
+        for (const [name, url] of [["--target", a.target], ["--control", a.control]] as const) {
+          if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new Error(`${name} must be an http(s) URL, e.g. http://127.0.0.1:4747/demo/v1`);
+        }
+        if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
         if (a.control !== undefined && a.target === undefined) throw new Error("--control goes with --target");
         const bad = a.format.split(",").filter((f) => !(FORMATS as readonly string[]).includes(f));
         if (bad.length > 0) throw new Error(`unknown --format ${bad.join(", ")}; choose from ${FORMATS.join(", ")}`);
@@ -69,7 +73,8 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         replay: args.replay,
         version: version(),
         onRule: (r, i, total) => {
-          const note = r.status === "failed" ? ` — expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}` : r.status === "skipped" ? ` (${r.reason})` : "";
+          const again = r.reproducible === undefined ? "" : r.reproducible ? " [failed again when re-run: reproducible]" : " [passed when re-run: flaky]";
+          const note = r.status === "failed" ? ` — expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}${again}` : r.status === "skipped" ? ` (${r.reason})` : "";
           process.stderr.write(`[${String(i + 1).padStart(String(total).length)}/${total}] ${MARK[r.status]} ${r.id}${note}\n`);
         },
       });

@@ -22,7 +22,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("port", { type: "number", default: 4747, describe: "Port; 0 picks a free one" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
       .option("seed", { type: "number", default: 1, describe: "Every id, token and fixture value derives from it" })
-      .option("fixture", { type: "string", default: "demo", describe: "demo | empty | path to a JSON fixture" })
+      .option("fixture", { type: "string", default: "demo", describe: "demo | empty | large | path to a JSON fixture" })
       .option("clock", { choices: ["system", "manual"] as const, default: "system" as const, describe: "system: wall clock plus travel; manual: frozen until moved" })
       .option("now", { type: "string", describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)" })
       .option("control", { type: "boolean", default: true, describe: "Serve the /_sim control plane (--no-control turns it off)" })

@@ -24,6 +24,7 @@ function splitmix32(seed: number): () => number {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const hex8 = (w: number): string => (HEX[w >>> 24] as string) + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** Derives an independent stream for a named purpose (so adding ids in one area does not shift another's). */
@@ -48,15 +49,16 @@ export function createRng(seed: number, stream = ""): Rng {
   return {
     next32,
     uuid() {
-      const bytes: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const w = next32();
-        bytes.push(w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, (w >>> 24) & 0xff);
-      }
-      bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-      bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-      const h = bytes.map((x) => HEX[x]);
-      return `${h.slice(0, 4).join("")}-${h.slice(4, 6).join("")}-${h.slice(6, 8).join("")}-${h.slice(8, 10).join("")}-${h.slice(10, 16).join("")}`;
+      // Four words, hex, with the version (4) and variant (10xx) bits set: no intermediate arrays.
+      const a = next32();
+      const b = next32();
+      const c = next32();
+      const d = next32();
+      const h1 = hex8(a);
+      const h2 = hex8(((b & 0xffff0fff) | 0x00004000) >>> 0);
+      const h3 = hex8(((c & 0x3fffffff) | 0x80000000) >>> 0);
+      const h4 = hex8(d);
+      return `${h1}-${h2.slice(0, 4)}-${h2.slice(4)}-${h3.slice(0, 4)}-${h3.slice(4)}${h4}`;
     },
     token(length) {
       let out = "";

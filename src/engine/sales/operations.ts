@@ -64,9 +64,20 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     completed_at: completedAt,
     lines,
     payments: input.parked ? [] : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
-    tax_rates: { [tax.id]: { name: tax.name, rate: tax.rate } },
+    tax_rates: taxTable(tax),
   };
   return { ok: true, value: store.sales.sales.put(id, sale) };
+}
+
+/** Sales share one frozen rate table per tax version: 200,000 sales need not carry 200,000 copies. */
+const taxTables = new WeakMap<object, Readonly<Record<string, { name: string; rate: number }>>>();
+function taxTable(tax: { id: string; name: string; rate: number }): Readonly<Record<string, { name: string; rate: number }>> {
+  let table = taxTables.get(tax);
+  if (!table) {
+    table = Object.freeze({ [tax.id]: Object.freeze({ name: tax.name, rate: tax.rate }) });
+    taxTables.set(tax, table);
+  }
+  return table;
 }
 
 /** What is left to refund of each line of an original sale. */
