@@ -79,3 +79,24 @@ describe("Spec, Pagination and polling rules 1: the cursor is opaque; an unreada
     },
   );
 });
+
+describe("Issue 9: a page costs the same deep in a large feed as at the start of a small one (rows visited, not time)", () => {
+  it("a page of 50 visits 51 slots at 1,000 rows and at 100,000 rows, from the start or from a deep cursor", () => {
+    const small = feedOf(1_000);
+    const large = feedOf(100_000);
+    const first = (f: Feed<{ n: number }>, afterSeq: number) => f.page({ afterSeq, limit: 50, order: "asc", includeDeleted: false });
+    expect(first(small, 0).visited).toBe(51);
+    expect(first(large, 0).visited).toBe(51);
+    const deep = large.row("id-90000")!.seq;
+    const page = first(large, deep);
+    expect(page.visited).toBe(51);
+    expect(page.rows[0]!.id).toBe("id-90001");
+    expect(large.page({ afterSeq: 0, limit: 50, order: "desc", includeDeleted: false }).visited).toBe(50);
+  });
+
+  it("rewriting rows does not make pages dearer for long: stale slots are compacted", () => {
+    const feed = feedOf(10_000);
+    for (let round = 0; round < 3; round++) for (let i = 0; i < 10_000; i++) feed.put(`id-${i}`, { n: round });
+    expect(feed.page({ afterSeq: 0, limit: 50, order: "asc", includeDeleted: false }).visited).toBe(51);
+  });
+});

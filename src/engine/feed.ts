@@ -29,6 +29,8 @@ export interface PageQuery<T> {
 export interface Page<T> {
   readonly rows: Row<T>[];
   readonly hasMore: boolean;
+  /** Slots the page looked at: what a page costs, whatever the size of the feed. */
+  readonly visited: number;
 }
 
 export class Feed<T> {
@@ -37,6 +39,8 @@ export class Feed<T> {
   private slots: Row<T>[] = [];
   private slotSeqs: number[] = [];
   private stale = 0;
+  /** Slots before this index are all stale: rewriting rows in order leaves them at the front. */
+  private head = 0;
 
   constructor(
     readonly name: string,
@@ -90,22 +94,25 @@ export class Feed<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));
     const rows: Row<T>[] = [];
+    let visited = 0;
     if (query.order === "desc") {
       // Spec, Pagination and polling rules 3: desc returns one first page only.
       for (let i = this.slots.length - 1; i >= 0 && rows.length < query.limit; i--) {
+        visited++;
         const row = this.slots[i] as Row<T>;
         if (row.seq === this.slotSeqs[i] && keep(row)) rows.push(row);
       }
-      return { rows, hasMore: false };
+      return { rows, hasMore: false, visited };
     }
-    let i = this.firstSlotAfter(query.afterSeq);
+    let i = Math.max(this.head, this.firstSlotAfter(query.afterSeq));
     for (; i < this.slots.length; i++) {
+      visited++;
       const row = this.slots[i] as Row<T>;
       if (row.seq !== this.slotSeqs[i] || !keep(row)) continue;
-      if (rows.length === query.limit) return { rows, hasMore: true };
+      if (rows.length === query.limit) return { rows, hasMore: true, visited };
       rows.push(row);
     }
-    return { rows, hasMore: false };
+    return { rows, hasMore: false, visited };
   }
 
   private touch(row: Row<T>, fresh: boolean): void {
@@ -113,6 +120,7 @@ export class Feed<T> {
     row.seq = this.seq.nextSeq();
     this.slots.push(row);
     this.slotSeqs.push(row.seq);
+    while (this.head < this.slots.length && (this.slots[this.head] as Row<T>).seq !== this.slotSeqs[this.head]) this.head++;
     if (this.stale > 1024 && this.stale * 2 > this.slots.length) this.compact();
   }
 
@@ -126,6 +134,7 @@ export class Feed<T> {
     this.slots = slots;
     this.slotSeqs = seqs;
     this.stale = 0;
+    this.head = 0;
   }
 
   /** Index of the first slot whose sequence number is above `seq` (slot sequence numbers only rise). */

@@ -17,7 +17,7 @@ export function singleRow<T>(name: string, row: Row<T> | undefined): Pageable<T>
     page: (q) => {
       const visible = row && (q.includeDeleted || row.deletedAt === null) && (!q.filter || q.filter(row));
       const after = q.order === "desc" || (row !== undefined && row.seq > q.afterSeq);
-      return { rows: visible && after && q.limit > 0 ? [row] : [], hasMore: false };
+      return { rows: visible && after && q.limit > 0 ? [row] : [], hasMore: false, visited: row ? 1 : 0 };
     },
   };
 }

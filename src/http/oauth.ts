@@ -1,4 +1,5 @@
 import { checkAuthorize, decide, tokenEndpoint, userRefusal, type AuthorizeParams } from "../engine/auth/oauth.js";
+import { POLICIES, policyHeader, rateLimitHeader } from "../engine/limits.js";
 import type { World } from "../engine/world.js";
 import { consentPage, errorPage, refusalPage, signInPage } from "./oauth-pages.js";
 import { jsonResponse } from "./respond.js";
@@ -61,5 +62,8 @@ export function handleToken(world: World, req: SimRequest): SimResponse {
   const headers = { "cache-control": "no-store", pragma: "no-cache" };
   if (req.method !== "POST") return jsonResponse(405, { error: "invalid_request", error_description: "Use POST." }, { ...headers, allow: "POST" });
   const answer = tokenEndpoint(world, readForm(req), req.headers.authorization, req.remoteAddress, req.origin);
-  return jsonResponse(answer.status, answer.body, { ...headers, ...answer.headers });
+  // Spec, Limits: every response carries the rate-limit headers; the token endpoint's limit is its failures per address.
+  const window = world.limits.peek(POLICIES.tokenFailures, req.remoteAddress, world.env.clock.now());
+  const limits = { "ratelimit-policy": policyHeader(window.policy), ratelimit: rateLimitHeader(window) };
+  return jsonResponse(answer.status, answer.body, { ...headers, ...limits, ...answer.headers });
 }
