@@ -93,7 +93,15 @@ async function preflight(run: RunState): Promise<void> {
 
 async function runRule(run: RunState, rule: Rule, now: () => number): Promise<RuleResult> {
   const base = { id: rule.id, area: rule.area, title: rule.title, spec_ref: rule.spec.section, spec_quote: rule.spec.quote, ...(rule.leniency ? { leniency: rule.leniency } : {}) };
-  const missing = rule.needs?.control || rule.needs?.clock ? (run.target.controlUrl ? undefined : "needs the target's control plane (--control)") : undefined;
+  // Without a control plane the target may be a shared deployment: rules that need one, or that would
+  // change data the run did not create, are skipped with the reason rather than run or dropped.
+  const missing = run.target.controlUrl
+    ? undefined
+    : rule.needs?.control || rule.needs?.clock
+      ? "needs the target's control plane (--control)"
+      : rule.needs?.destructive
+        ? "changes shared data beyond what the run creates: runs only with the target's control plane (--control)"
+        : undefined;
   if (missing) return { ...base, status: "skipped", reason: missing, duration_ms: 0, requests: 0 };
   const ctx = new RuleContext(run, rule);
   const started = now();

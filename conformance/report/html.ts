@@ -1,52 +1,103 @@
 import type { Report, RuleResult } from "../types.js";
+import { replayCommand } from "./replay.js";
 
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
-function ruleItem(r: RuleResult): string {
-  const mark = { passed: "✔", failed: "✘", skipped: "–" }[r.status];
-  const head = `<span class="mark ${r.status}" aria-hidden="true">${mark}</span> <code>${esc(r.id)}</code> ${esc(r.title)} <span class="sr">${r.status}</span>`;
+const clip = (text: string, max = 90) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+const MARK = { passed: "✔", failed: "✘", skipped: "–" } as const;
+
+/** Up to this many failures are shown unfolded; more start folded so the page stays a summary. */
+const OPEN_FAILURES = 5;
+
+function ruleItem(report: Report, r: RuleResult, open: boolean): string {
+  const head = `<span class="mark ${r.status}" aria-hidden="true">${MARK[r.status]}</span><code class="id">${esc(r.id)}</code> <span class="title">${esc(r.title)}</span> <span class="sr">${r.status}</span>`;
   if (r.status !== "failed") {
-    const note = r.reason ?? r.leniency;
-    return `<li class="${r.status}">${head}${note ? `<div class="note">${esc(note)}</div>` : ""}</li>`;
+    const note = r.status === "skipped" ? r.reason : r.leniency;
+    const noteHtml = note ? `<div class="note">${r.status === "skipped" ? "Skipped: " : "Accepted where the spec is silent: "}${esc(note)}</div>` : "";
+    return `<li class="rule ${r.status}" data-rule="${esc(r.id)}">${head}${noteHtml}</li>`;
   }
   const c = r.counterexample;
-  return `<li class="failed"><details open><summary>${head}</summary>
+  const again = r.reproducible === undefined ? "" : `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>`;
+  const curl = c && c.curl.length > 0 ? `<h3>Requests <small>(${c.curl.length}, credential redacted)</small></h3><pre>${esc(c.curl.join("\n\n"))}</pre>` : "";
+  const brief = `expected ${clip(c?.expected ?? "")}; observed ${clip(c?.observed ?? "")}`;
+  return `<li class="rule failed" data-rule="${esc(r.id)}"><details${open ? " open" : ""}><summary>${head}<div class="brief">${esc(brief)}</div></summary>
+<div class="body">
 <blockquote>${esc(r.spec_quote)} <cite>${esc(r.spec_ref)}</cite></blockquote>
-<dl><dt>Expected</dt><dd>${esc(c?.expected ?? "")}</dd><dt>Observed</dt><dd>${esc(c?.observed ?? "")}</dd>
+<dl>
+<dt>Expected</dt><dd class="expected">${esc(c?.expected ?? "")}</dd>
+<dt>Observed</dt><dd class="observed">${esc(c?.observed ?? "")}</dd>
 ${c?.input ? `<dt>Minimal input</dt><dd><code>${esc(c.input)}</code></dd>` : ""}
-<dt>Replay</dt><dd><code>retail-sim conformance --rules ${esc(r.id)} --seed ${c?.seed}${c?.path ? ` --replay ${esc(c.path)}` : ""}</code></dd>
-${r.reproducible !== undefined ? `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>` : ""}</dl>
-${c && c.curl.length > 0 ? `<pre>${esc(c.curl.join("\n\n"))}</pre>` : ""}
+<dt>Replay</dt><dd><code>${esc(replayCommand(report, r))}</code></dd>
+${again}
+</dl>
+${curl}
+</div>
 </details></li>`;
+}
+
+function counts(rules: readonly RuleResult[]): string {
+  const parts = (["passed", "failed", "skipped"] as const)
+    .map((s) => [s, rules.filter((r) => r.status === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `<span class="count ${s}">${n} ${s}</span>`);
+  return parts.join(" ");
 }
 
 /** A self-contained page: rules by area with their status at a glance, each failure expandable. */
 export function toHtml(report: Report): string {
   const s = report.summary;
+  const open = s.failed <= OPEN_FAILURES;
   const areas = [...new Set(report.rules.map((r) => r.area))];
   const sections = areas.map((area) => {
     const rules = report.rules.filter((r) => r.area === area);
-    const failed = rules.filter((r) => r.status === "failed").length;
-    return `<section><h2>${esc(area)} <small>${rules.length - failed}/${rules.length}</small></h2><ul>${rules.map(ruleItem).join("\n")}</ul></section>`;
+    const worst = rules.some((r) => r.status === "failed") ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
+    return `<section class="${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
+  const verdict = s.failed === 0 ? "Every selected rule held." : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed.`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance report · ${esc(report.target)}</title>
 <style>
-body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.6rem;margin-bottom:.25rem}.verdict{font-size:1.2rem;font-weight:600}.ok{color:#0a6b2d}.bad{color:#a00000}
-.totals{display:flex;gap:1rem;margin:1rem 0}.totals div{border:1px solid #ccc;border-radius:6px;padding:.5rem 1rem;min-width:7rem}
-.totals b{display:block;font-size:1.5rem}h2{font-size:1.15rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}h2 small{color:#555;font-weight:normal}
-ul{list-style:none;padding:0}li{padding:.2rem 0}.mark{display:inline-block;width:1.2rem;font-weight:bold}
-.mark.passed{color:#0a6b2d}.mark.failed{color:#a00000}.mark.skipped{color:#777}.note{color:#555;margin-left:1.6rem;font-size:.9em}
-details{border-left:3px solid #a00000;padding-left:.75rem;margin:.25rem 0}blockquote{margin:.5rem 0;color:#333;font-style:italic}
-dt{font-weight:600}dd{margin:0 0 .4rem 0}pre{background:#f4f4f4;padding:.5rem;overflow-x:auto;font-size:.85em}
+:root{--ok:#0a6b2d;--bad:#a00000;--skip:#6b6b6b;--line:#d8d8d8}
+body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.6rem;margin:0 0 .25rem}
+.verdict{font-size:1.25rem;font-weight:600;margin:.25rem 0}.verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}
+.meta{color:#444;margin:.25rem 0 1rem}
+.totals{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0 1.5rem}
+.totals div{border:1px solid var(--line);border-top-width:4px;border-radius:6px;padding:.5rem 1rem;min-width:7rem}
+.totals b{display:block;font-size:1.6rem;line-height:1.2}
+.totals .passed{border-top-color:var(--ok)}.totals .failed{border-top-color:var(--bad)}.totals .skipped{border-top-color:var(--skip)}.totals .covered{border-top-color:#2458a6}
+section{margin:1.25rem 0}
+h2{font-size:1.1rem;border-bottom:1px solid var(--line);padding-bottom:.25rem;margin:0 0 .25rem;display:flex;gap:.6rem;align-items:baseline;flex-wrap:wrap}
+.count{font-size:.8rem;font-weight:600;border-radius:999px;padding:.05rem .55rem}
+.count.passed{background:#e3f3e8;color:var(--ok)}.count.failed{background:#fbe3e3;color:var(--bad)}.count.skipped{background:#eee;color:#444}
+ul{list-style:none;padding:0;margin:0}
+li.rule{padding:.3rem 0 .3rem .9rem;border-bottom:1px dotted #eee}li.rule.failed{padding-left:0}
+.mark{display:inline-block;width:1.3rem;font-weight:bold;text-align:center}
+.mark.passed{color:var(--ok)}.mark.failed{color:var(--bad)}.mark.skipped{color:var(--skip)}
+code.id{font-size:.88em;background:#f3f3f3;border-radius:3px;padding:0 .25rem;margin-right:.25rem}
+li.skipped .title{color:#555}
+.note{color:#555;margin-left:1.55rem;font-size:.88em}
+details summary{cursor:pointer;list-style:none}
+details summary::-webkit-details-marker{display:none}
+details summary::before{content:"▸";display:inline-block;width:.9rem;color:var(--bad)}
+details[open] summary::before{content:"▾"}
+.brief{color:#555;font-size:.88em;margin-left:2.45rem;overflow-wrap:anywhere}details[open] .brief{display:none}
+li.failed{background:#fff7f7}
+details .body{border-left:3px solid var(--bad);margin:.4rem 0 .4rem .45rem;padding:.1rem 0 .1rem .9rem}
+blockquote{margin:.5rem 0;color:#333;font-style:italic}cite{font-style:normal;color:#666;font-size:.9em}cite::before{content:"— "}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:.5rem 0}
+dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}dd.observed{color:var(--bad)}
+h3{font-size:.95rem;margin:.75rem 0 .25rem}h3 small{font-weight:normal;color:#666}
+pre{background:#f4f4f4;border:1px solid #e4e4e4;border-radius:4px;padding:.6rem;overflow-x:auto;font-size:.82em;white-space:pre-wrap;overflow-wrap:anywhere;margin:0}
 .sr{position:absolute;left:-9999px}
+@media print{details{display:block}details>*{display:block}}
 </style></head><body><main>
 <h1>Conformance report</h1>
-<p class="verdict ${s.failed === 0 ? "ok" : "bad"}">${s.failed === 0 ? "Every selected rule held." : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed.`}</p>
-<p>Target <code>${esc(report.target)}</code> · seed ${report.seed} · ${report.runs} runs per property · ${(report.duration_ms / 1000).toFixed(1)} s · ${esc(report.started_at)}</p>
-<div class="totals"><div><b>${s.passed}</b>passed</div><div><b>${s.failed}</b>failed</div><div><b>${s.skipped}</b>skipped</div><div><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
+<p class="verdict ${s.failed === 0 ? "ok" : "bad"}">${verdict}</p>
+<p class="meta">Target <code>${esc(report.target)}</code> · seed ${report.seed} · ${report.runs} runs per property · ${(report.duration_ms / 1000).toFixed(1)} s · ${esc(report.started_at)} · ${esc(report.tool.name)} ${esc(report.tool.version)}</p>
+<div class="totals"><div class="passed"><b>${s.passed}</b>passed</div><div class="failed"><b>${s.failed}</b>failed</div><div class="skipped"><b>${s.skipped}</b>skipped</div><div class="covered"><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
 ${sections.join("\n")}
 </main></body></html>
 `;

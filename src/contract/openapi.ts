@@ -48,8 +48,15 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
-/** TypeBox marks its schemas with symbols; the document carries plain JSON Schema only. */
-const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
+/** TypeBox marks its schemas with symbols; the document carries plain JSON Schema only (`decimals: 3` as `multipleOf: 0.001`). */
+const plain = (schema: TSchema): unknown =>
+  JSON.parse(JSON.stringify(schema), function (key, value) {
+    if (value && typeof value === "object" && !Array.isArray(value) && typeof value.decimals === "number") {
+      const { decimals, ...rest } = value;
+      return { ...rest, multipleOf: Number((10 ** -decimals).toFixed(decimals)) };
+    }
+    return value;
+  });
 
 const rateHeaders = {
   RateLimit: { $ref: "#/components/headers/RateLimit" },

@@ -97,3 +97,11 @@ describe("kernel money: spec, What the service does 2 (integer cents), exact rou
     expect(divRound(5n, -2n)).toBe(-3);
   });
 });
+
+describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", () => {
+  it("accepts 3 decimals (and their floating-point neighbours) and refuses a 4th, small or large", async () => {
+    const { hasDecimals } = await import("../contract/validate.js");
+    for (const ok of [0.3, 0.1 + 0.2, 1.005, 123456.789, 999999999.999, -42.125, 7]) expect(hasDecimals(ok, 3)).toBe(true);
+    for (const bad of [1.2345, 0.0001, 123456.7891, 999999999.9995]) expect(hasDecimals(bad, 3)).toBe(false);
+  });
+});

@@ -125,6 +125,19 @@ export const needsControlRule: Rule = {
   },
 };
 
+/** Would change data the run did not create: runs only where there is a control plane. */
+export const destructiveRule: Rule = {
+  id: "zztest.destructive",
+  area: "Catalog",
+  title: "A test rule that declares it changes shared data",
+  spec: { section: "Test", quote: "A run only changes and deletes what it created." },
+  needs: { destructive: true },
+  cost: 1,
+  async run(ctx) {
+    ctx.status(await ctx.call("GET", "/me"), 200);
+  },
+};
+
 /** Reaches for the control plane while it runs: skipped with the same reason on a target without one. */
 export const usesControlRule: Rule = {
   id: "zztest.reaches-control",

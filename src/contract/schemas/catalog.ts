@@ -27,7 +27,7 @@ export const ProductAttribute = Type.Object(
 );
 export const ProductVariantOption = Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false });
 export const ProductComponent = Type.Object(
-  { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.001 }) },
+  { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, decimals: 3 }) },
   { additionalProperties: false },
 );
 

@@ -64,7 +64,7 @@ export type ImageBody = Static<typeof ImageBody>;
 export const ReasonPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 export type ReasonPatchBody = Static<typeof ReasonPatchBody>;
 
-const ControlQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, multipleOf: 0.001 });
+const ControlQuantity = Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, decimals: 3 });
 
 export const SaleBody = Type.Object(
   {

@@ -20,7 +20,7 @@ export const FixtureKey = Type.Object(
 /** Stock at outlets named by name; `average_cost` in cents. */
 const FixtureStock = Type.Array(
   Type.Object(
-    { outlet: Name, on_hand: Type.Number({ minimum: 0, multipleOf: 0.001 }), average_cost: Type.Optional(Type.Integer({ minimum: 0 })), reorder_point: Type.Optional(Type.Number({ minimum: 0 })) },
+    { outlet: Name, on_hand: Type.Number({ minimum: 0, decimals: 3 }), average_cost: Type.Optional(Type.Integer({ minimum: 0 })), reorder_point: Type.Optional(Type.Number({ minimum: 0 })) },
     { additionalProperties: false },
   ),
 );
@@ -90,7 +90,7 @@ export const FixtureCustomer = Type.Object(
 );
 export type FixtureCustomer = Static<typeof FixtureCustomer>;
 
-const SkuQuantity = Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, multipleOf: 0.001 }) }, { additionalProperties: false });
+const SkuQuantity = Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }) }, { additionalProperties: false });
 
 /** A sale made `hours_ago` before the simulator starts; refunds and voids happen later, still in the past. */
 export const FixtureSale = Type.Object(
@@ -98,7 +98,7 @@ export const FixtureSale = Type.Object(
     outlet: Name,
     customer: Type.Optional(Name),
     hours_ago: Type.Number({ minimum: 0 }),
-    lines: Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, multipleOf: 0.001 }), unit_price: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), { minItems: 1 }),
+    lines: Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }), unit_price: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), { minItems: 1 }),
     payment: Type.Optional(Name),
     refund: Type.Optional(Type.Union([Type.Literal("all"), Type.Array(SkuQuantity, { minItems: 1 })])),
     refund_hours_ago: Type.Optional(Type.Number({ minimum: 0 })),

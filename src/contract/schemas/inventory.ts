@@ -5,8 +5,8 @@ import { Nullable, Uuid, Version } from "./common.js";
 // stock set, adjustment and batch bodies.
 
 /** Quantities exact to 3 decimal places (a 4th decimal is 400). */
-export const Quantity = Type.Number({ multipleOf: 0.001, minimum: -1_000_000_000, maximum: 1_000_000_000 });
-const OnHand = Type.Number({ multipleOf: 0.001, minimum: 0, maximum: 1_000_000_000 });
+export const Quantity = Type.Number({ decimals: 3, minimum: -1_000_000_000, maximum: 1_000_000_000 });
+const OnHand = Type.Number({ decimals: 3, minimum: 0, maximum: 1_000_000_000 });
 const UnitCost = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer cents." });
 
 export const InventoryLevel = Type.Object(

@@ -1,0 +1,183 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, listenSimulator, runCli, startServe, type Listening, type Served } from "../src/test-support/conformance.js";
+import { MUTANTS } from "./mutants/index.js";
+import { selectRules } from "./rules/index.js";
+
+// interfaces.md 4 and the issue: `retail-sim conformance` from the built bin. Exit 0 when every
+// selected rule held, 1 when a rule failed, 2 when the run could not be carried out; reports in
+// --out; a progress line per rule on stderr.
+
+const dirs: string[] = [];
+const out = () => {
+  const dir = mkdtempSync(join(tmpdir(), "rsconf-cli-"));
+  dirs.push(dir);
+  return dir;
+};
+
+beforeAll(() => ensureBuilt(), 120_000);
+
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("interfaces.md 4: exit 0, the reports and the progress display", () => {
+  it("against the in-process simulator --rules 'pagination.*' exits 0 and writes all four reports to --out", async () => {
+    const dir = out();
+    const run = await runCli(["--rules", "pagination.*", "--runs", "3", "--out", dir]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["junit.xml", "report.html", "report.json", "report.md"]);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    const ids = selectRules("pagination.*").map((r) => r.id);
+    expect(report.rules.map((r: { id: string }) => r.id)).toEqual(ids);
+    expect(report.summary).toMatchObject({ passed: ids.length, failed: 0, skipped: 0 });
+    expect(report.target).toBe("in-process simulator (seed 1)");
+    expect(report.tool.version).toBe(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
+    // Progress: one line per rule as it ends, numbered, with its mark.
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(ids.length);
+    ids.forEach((id, i) => expect(lines[i]).toBe(`[${String(i + 1).padStart(String(ids.length).length)}/${ids.length}] \u2714 ${id}`));
+    expect(run.stdout).toBe(`PASSED: ${ids.length} passed, 0 failed, 0 skipped; ${ids.length} of ${report.summary.catalog} rules covered. Reports: ${["report.json", "junit.xml", "report.html", "report.md"].map((f) => join(dir, f)).join(", ")}\n`);
+  }, 60_000);
+
+  it("--format picks the formats written; --seed and --runs reach the report", async () => {
+    const dir = out();
+    const run = await runCli(["--rules", "envelope.success-data", "--format", "md,json", "--seed", "7", "--runs", "2", "--out", dir]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["report.json", "report.md"]);
+    expect(JSON.parse(readFileSync(join(dir, "report.json"), "utf8"))).toMatchObject({ seed: 7, runs: 2, target: "in-process simulator (seed 7)" });
+  }, 60_000);
+
+  it("--out defaults to reports/ under the working directory", async () => {
+    const cwd = out();
+    const { spawn } = await import("node:child_process");
+    const { BIN } = await import("../src/test-support/conformance.js");
+    const code = await new Promise<number | null>((resolve) => spawn(process.execPath, [BIN, "conformance", "--rules", "envelope.success-data", "--format", "json"], { cwd, stdio: "ignore" }).once("close", resolve));
+    expect(code).toBe(0);
+    expect(existsSync(join(cwd, "reports", "report.json"))).toBe(true);
+  }, 60_000);
+});
+
+describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
+  let served: Served | undefined;
+
+  afterEach(async () => {
+    await served?.stop();
+    served = undefined;
+  });
+
+  it.concurrent.each([
+    ["--format pdf", ["--format", "pdf"], /unknown --format pdf/],
+    ["--target without --token", ["--target", "http://127.0.0.1:4747/demo/v1"], /--target needs --token/],
+    ["--runs 0", ["--runs", "0"], /--runs must be a positive integer/],
+    ["--runs 1.5", ["--runs", "1.5"], /--runs must be a positive integer/],
+    ["--seed -1", ["--seed", "-1"], /--seed must be an integer/],
+    ["--seed abc", ["--seed", "abc"], /--seed must be an integer/],
+    ["--rate 0", ["--rate", "0"], /--rate must be positive/],
+    ["--control without --target", ["--control", "http://127.0.0.1:4747/_sim"], /--control goes with --target/],
+    ["--target that is not a URL", ["--target", "demo", "--token", "x"], /--target must be an http\(s\) URL/],
+    ["an unknown option", ["--bogus"], /Unknown argument/i],
+  ])("bad arguments (%s) exit 2 with the reason and write nothing", async (_name, args, message) => {
+    const dir = out();
+    const run = await runCli([...args, "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe("");
+    expect(existsSync(join(dir, "r"))).toBe(false);
+  }, 30_000);
+
+  it("--rules that selects no rule exits 2 before touching the target", async () => {
+    const dir = out();
+    const run = await runCli(["--rules", "nope.*", "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--rules nope.* selects no rule");
+    expect(existsSync(join(dir, "r"))).toBe(false);
+    // Not even a connection attempt: an unreachable target gives the same answer.
+    const live = await runCli(["--rules", "nope.*", "--target", "http://127.0.0.1:9/demo/v1", "--token", "x", "--out", join(dir, "r")]);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toContain("selects no rule");
+  }, 30_000);
+
+  it("an unreachable target exits 2", async () => {
+    const dir = out();
+    const run = await runCli(["--target", "http://127.0.0.1:9/demo/v1", "--token", "x", "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/the target http:\/\/127\.0\.0\.1:9\/demo\/v1 cannot be reached: .*ECONNREFUSED/);
+    expect(existsSync(join(dir, "r"))).toBe(false);
+  }, 30_000);
+
+  it("a credential the target refuses exits 2, and the refused credential is not printed", async () => {
+    served = await startServe();
+    const dir = out();
+    const wrong = "rsk_thisIsNotAKeyOfTheStore0000000000000000";
+    const run = await runCli(["--target", served.baseUrl, "--token", wrong, "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`GET ${served.baseUrl}/me with the given credential answered 401 UNAUTHORIZED: the credential is refused`);
+    expect(run.stderr + run.stdout).not.toContain(wrong);
+    expect(existsSync(join(dir, "r"))).toBe(false);
+  }, 60_000);
+
+  it("a URL that is not a store's base_url exits 2 and says so", async () => {
+    served = await startServe();
+    const dir = out();
+    const run = await runCli(["--target", served.apiRoot, "--token", served.token, "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is .* a store's base_url/);
+  }, 60_000);
+
+  it("a control plane that does not answer exits 2", async () => {
+    served = await startServe();
+    const dir = out();
+    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--control", `${served.apiRoot}/nothing-here`, "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the control plane ${served.apiRoot}/nothing-here does not answer /health`);
+  }, 60_000);
+});
+
+describe("interfaces.md 4: exit 1 when a rule fails (a mutant simulator over HTTP)", () => {
+  const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
+  let target: Listening;
+
+  beforeAll(async () => {
+    target = await listenSimulator(MUTANT);
+  });
+
+  afterAll(async () => {
+    await target?.close();
+  });
+
+  it("exits 1, prints the failure as it happens, and the reports carry the replay; the printed replay fails the same way", async () => {
+    const dir = out();
+    const run = await runCli(["--target", target.baseUrl, "--token", target.token, "--control", target.controlUrl, "--rules", "pagination.*", "--runs", "5", "--out", dir]);
+    expect(run.code, run.stderr).toBe(1);
+    const ids = selectRules("pagination.*").map((r) => r.id);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(ids.length);
+    const failed = lines.find((l) => l.includes("pagination.each-row-once"))!;
+    expect(failed).toMatch(/^\[\s*\d+\/\d+\] \u2718 pagination\.each-row-once — expected .+; observed .+ \[failed again when re-run: reproducible\]$/);
+    expect(run.stdout + run.stderr).not.toContain(target.token);
+
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    const s = report.summary;
+    expect(run.stdout).toMatch(new RegExp(`^FAILED: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped;`));
+    expect(lines.filter((l) => l.includes("\u2714"))).toHaveLength(s.passed);
+    expect(lines.filter((l) => l.includes("\u2718"))).toHaveLength(s.failed);
+    const rule = report.rules.find((r: { id: string }) => r.id === "pagination.each-row-once");
+    expect(rule).toMatchObject({ status: "failed", reproducible: true });
+    const c = rule.counterexample;
+    for (const name of ["report.json", "junit.xml", "report.md", "report.html"]) expect(readFileSync(join(dir, name), "utf8"), name).not.toContain(target.token);
+
+    // The replay command as the Markdown prints it, the credential filled in.
+    const md = readFileSync(join(dir, "report.md"), "utf8");
+    const printed = /- Replay: `retail-sim conformance (.+)`/.exec(md)![1]!;
+    expect(printed).toBe(`--target ${target.baseUrl} --token <credential> --rules pagination.each-row-once --seed ${c.seed} --replay ${c.path}`);
+    const replayDir = out();
+    const args = printed.split(" ").map((a) => (a === "<credential>" ? target.token : a));
+    const replay = await runCli([...args, "--control", target.controlUrl, "--out", replayDir]);
+    expect(replay.code, replay.stderr).toBe(1);
+    const again = JSON.parse(readFileSync(join(replayDir, "report.json"), "utf8")).rules[0];
+    expect(again.counterexample).toMatchObject({ expected: c.expected, observed: c.observed, input: c.input, seed: c.seed });
+  }, 90_000);
+});

@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { leakyRule } from "../src/test-support/conformance.js";
+import { createSimulator, type Simulator } from "../src/simulator.js";
+import { MUTANTS, mutantSimulator } from "./mutants/index.js";
+import { FORMATS, writeReports } from "./report/write.js";
+import { CATALOG } from "./rules/index.js";
+import { conformance } from "./run.js";
+
+// Issue: each failing rule shows its id and spec sentence, the minimal requests, expected vs observed,
+// the seed and path to replay, and curl commands with the credential redacted; `--seed` with
+// `--replay` runs exactly that case again.
+
+const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
+const RULE = "pagination.each-row-once";
+
+describe("Issue: a property rule's counterexample", () => {
+  it("has expected, observed, the seed and path, the minimal input, its requests redacted, and one curl per request", async () => {
+    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    const r = report.rules[0]!;
+    expect(r).toMatchObject({ id: RULE, status: "failed", spec_ref: "Endpoints: Pagination and polling rules" });
+    expect(r.spec_quote).toContain("cursor is opaque");
+    // In process there is nothing to re-run: a failure is a failure.
+    expect(r.reproducible).toBeUndefined();
+    const c = r.counterexample!;
+    expect(c.expected.length).toBeGreaterThan(0);
+    expect(c.observed.length).toBeGreaterThan(0);
+    expect(c.observed).not.toBe(c.expected);
+    expect(c.seed).toBe(1);
+    expect(c.path).toMatch(/^\d+(:\d+)*$/);
+    expect(JSON.parse(c.input!)).toMatchObject({ list: expect.stringMatching(/^\//), limit: expect.any(Number) });
+    // The minimal case's requests only: the whole list, then its pages, the last one the mutant cut short.
+    expect(c.requests.length).toBeGreaterThanOrEqual(2);
+    expect(c.requests.length).toBeLessThan(r.requests);
+    const list = JSON.parse(c.input!).list as string;
+    for (const e of c.requests) {
+      expect(e.method).toBe("GET");
+      expect(e.url).toContain(`/demo/v1${list}?`);
+      expect(e.requestHeaders.authorization).toBe("Bearer <redacted>");
+      expect(e.status).toBe(200);
+    }
+    expect(c.requests.at(-1)!.url).toContain("cursor=");
+    expect(c.curl).toHaveLength(c.requests.length);
+    c.curl.forEach((cmd, i) => {
+      expect(cmd).toBe(`curl -i -X GET '${c.requests[i]!.url}' -H 'authorization: Bearer <redacted>'`);
+    });
+  });
+
+  it("--seed with --replay runs the printed case again and fails the same way", async () => {
+    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    const c = report.rules[0]!.counterexample!;
+    const again = await conformance({ seed: c.seed, runs: 5, rules: RULE, replay: c.path, simulator: mutantSimulator(MUTANT) });
+    const r = again.rules[0]!;
+    expect(r.status).toBe("failed");
+    expect(r.counterexample).toMatchObject({ expected: c.expected, observed: c.observed, input: c.input, seed: c.seed });
+    expect(r.counterexample!.curl).toEqual(c.curl);
+    // Replaying goes straight to the case: fewer requests than the search that found it.
+    expect(r.requests).toBeLessThan(report.rules[0]!.requests);
+    // The same case against the real simulator holds: the replay is of the case, not of a broken run.
+    const fixed = await conformance({ seed: c.seed, runs: 5, rules: RULE, replay: c.path });
+    expect(fixed.rules[0]!.status).toBe("passed");
+  });
+
+  it("a rule that is not a property replays by its seed: the same failure, no path", async () => {
+    const mutant = MUTANTS.find((m) => m.name === "empty-page-keeps-cursor")!;
+    const first = await conformance({ seed: 4, runs: 3, rules: "pagination.empty-page-null-cursor", simulator: mutantSimulator(mutant) });
+    const c = first.rules[0]!.counterexample!;
+    expect(first.rules[0]!.status).toBe("failed");
+    expect(c.seed).toBe(4);
+    expect(c.path).toBeUndefined();
+    expect(c.input).toBeUndefined();
+    const again = await conformance({ seed: c.seed, runs: 3, rules: "pagination.empty-page-null-cursor", simulator: mutantSimulator(mutant) });
+    expect(again.rules[0]!.counterexample).toEqual(c);
+  });
+
+  it("the reported seed is the one to pass back, even past fast-check's 32-bit range", async () => {
+    let seed = 4294967295;
+    let report = await conformance({ seed, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    // Find a seed at the top of the range whose search catches the mutant.
+    for (let tries = 0; report.summary.failed === 0 && tries < 20; tries++) {
+      seed -= 1;
+      report = await conformance({ seed, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    }
+    expect(report.summary.failed).toBe(1);
+    const c = report.rules[0]!.counterexample!;
+    expect(c.seed).toBe(seed);
+    const again = await conformance({ seed: c.seed, runs: 5, rules: RULE, replay: c.path, simulator: mutantSimulator(MUTANT) });
+    expect(again.rules[0]!.counterexample).toMatchObject({ input: c.input, observed: c.observed });
+  }, 60_000);
+});
+
+describe("Issue: credentials never reach a report", () => {
+  it("neither the run's token nor a key a rule made and used appears in any format, though the rule quoted both", async () => {
+    let sim: Simulator | undefined;
+    const report = await conformance({
+      seed: 1,
+      runs: 3,
+      rules: leakyRule.id,
+      catalog: [...CATALOG, leakyRule],
+      simulator: (options) => (sim = createSimulator(options)),
+    });
+    expect(report.rules[0]!.status).toBe("failed");
+    const runToken = sim!.token("demo", "full");
+    const madeKey = sim!.token("demo", "zztest");
+    expect(madeKey).toMatch(/^rsk_/);
+    const dir = mkdtempSync(join(tmpdir(), "rsconf-leak-"));
+    try {
+      writeReports(report, dir, FORMATS);
+      for (const name of ["report.json", "junit.xml", "report.md", "report.html"]) {
+        const text = readFileSync(join(dir, name), "utf8");
+        expect(text, name).not.toContain(runToken);
+        expect(text, name).not.toContain(madeKey);
+        expect(text, name).not.toMatch(/rsk_[A-Za-z0-9]{8,}/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const c = report.rules[0]!.counterexample!;
+    expect(c.observed).toContain("<redacted>");
+    // The headers of every request, the URL that carried the key, and the body that returned it.
+    const byUrl = (part: string) => c.requests.find((e) => e.url.includes(part))!;
+    expect(byUrl("/_sim/stores/demo/keys").responseBody).toContain('"token":"<redacted>"');
+    expect(byUrl("/outlets").url).toMatch(/note=<redacted>$/);
+    expect(byUrl("/outlets").requestHeaders["x-echo"]).toBe("Bearer <redacted>");
+    expect(byUrl("/me").requestHeaders.authorization).toBe("Bearer <redacted>");
+  });
+});

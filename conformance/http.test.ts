@@ -1,0 +1,186 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createsProductRule,
+  destructiveRule,
+  ensureBuilt,
+  listenSimulator,
+  needsControlRule,
+  productNames,
+  runCli,
+  startServe,
+  usesControlRule,
+  type Served,
+} from "../src/test-support/conformance.js";
+import { MUTANTS } from "./mutants/index.js";
+import { CATALOG } from "./rules/index.js";
+import { conformance } from "./run.js";
+import type { Rule } from "./types.js";
+
+// The issue: the suite runs against `retail-sim serve` over HTTP with --target and --control; without
+// --control the rules that need it are skipped with the reason; the run deletes what it created; a
+// failure on a live target is run once more and marked reproducible or flaky.
+
+const CONTROL_REASON = "needs the target's control plane (--control)";
+const DESTRUCTIVE_REASON = "changes shared data beyond what the run creates: runs only with the target's control plane (--control)";
+const dirs: string[] = [];
+const out = () => {
+  const dir = mkdtempSync(join(tmpdir(), "rsconf-http-"));
+  dirs.push(dir);
+  return dir;
+};
+let served: Served | undefined;
+
+beforeAll(() => ensureBuilt(), 120_000);
+
+afterEach(async () => {
+  await served?.stop();
+  served = undefined;
+});
+
+afterAll(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const needsControl = (r: Rule) => Boolean(r.needs?.control || r.needs?.clock);
+
+describe("Issue: against `retail-sim serve` over HTTP", () => {
+  it("with --target, --token and --control the whole catalog holds, and the run leaves no rsconf- product behind", async () => {
+    served = await startServe();
+    const before = await productNames(served.baseUrl, served.token);
+    const dir = out();
+    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--control", served.controlUrl, "--runs", "3", "--out", dir], 110_000);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    const failed = report.rules.filter((r: { status: string }) => r.status === "failed").map((r: any) => `${r.id}: expected ${r.counterexample.expected}; observed ${r.counterexample.observed}`);
+    expect(failed).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(report.target).toBe(served.baseUrl);
+    expect(report.rules.map((r: { id: string }) => r.id)).toEqual(CATALOG.map((r) => r.id));
+    // With the control plane nothing is skipped for want of it.
+    for (const r of report.rules) if (r.status === "skipped") expect(r.reason, r.id).not.toBe(CONTROL_REASON);
+    expect(run.stderr.split("\n").filter((l) => /^\[\s*\d+\/\d+\] /.test(l))).toHaveLength(CATALOG.length);
+    const after = await productNames(served.baseUrl, served.token);
+    expect(after.filter((n) => n.startsWith("rsconf-"))).toEqual([]);
+    expect(after.sort()).toEqual(before.sort());
+    expect(readFileSync(join(dir, "report.json"), "utf8")).not.toContain(served.token);
+  }, 120_000);
+
+  it("without --control the rules that need it are skipped with the reason, and the run still exits 0", async () => {
+    served = await startServe();
+    const declared = CATALOG.filter(needsControl).map((r) => r.id);
+    const destructive = CATALOG.filter((r) => !needsControl(r) && r.needs?.destructive).map((r) => r.id);
+    const plain = ["envelope.success-data", "pagination.desc-one-page"];
+    const dir = out();
+    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--rules", [...plain, ...declared, ...destructive].join(","), "--runs", "3", "--out", dir], 110_000);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    for (const r of report.rules) {
+      if (declared.includes(r.id)) expect(r, r.id).toMatchObject({ status: "skipped", reason: CONTROL_REASON, requests: 0 });
+      else if (destructive.includes(r.id)) expect(r, r.id).toMatchObject({ status: "skipped", reason: DESTRUCTIVE_REASON, requests: 0 });
+      else expect(r.status, r.id).not.toBe("failed");
+    }
+    for (const id of plain) expect(report.rules.find((r: { id: string }) => r.id === id).status).toBe("passed");
+    for (const id of declared) expect(run.stderr).toContain(`- ${id} (${CONTROL_REASON})`);
+    expect(report.summary.skipped).toBeGreaterThanOrEqual(declared.length);
+  }, 120_000);
+
+  it("without a control plane, a rule that declares the need, one that finds it out and one that changes shared data are skipped with the reason; a created product is cleaned up", async () => {
+    served = await startServe();
+    const seen: string[][] = [];
+    const report = await conformance({
+      target: served.baseUrl,
+      token: served.token,
+      runs: 2,
+      rules: "zztest.*,envelope.success-data",
+      catalog: [...CATALOG, needsControlRule, usesControlRule, createsProductRule, destructiveRule],
+      // While the run is on, the product it made is there.
+      onRule: (r) => {
+        if (r.id === createsProductRule.id) void productNames(served!.baseUrl, served!.token).then((names) => seen.push(names));
+      },
+    });
+    const status = Object.fromEntries(report.rules.map((r) => [r.id, [r.status, r.reason]]));
+    expect(status).toEqual({
+      "envelope.success-data": ["passed", undefined],
+      [needsControlRule.id]: ["skipped", CONTROL_REASON],
+      [usesControlRule.id]: ["skipped", CONTROL_REASON],
+      [createsProductRule.id]: ["passed", undefined],
+      [destructiveRule.id]: ["skipped", DESTRUCTIVE_REASON],
+    });
+    expect(report.rules.find((r) => r.id === needsControlRule.id)!.requests).toBe(0);
+    expect(report.rules.find((r) => r.id === destructiveRule.id)!.requests).toBe(0);
+    const after = await productNames(served.baseUrl, served.token);
+    expect(after.filter((n) => n.startsWith("rsconf-"))).toEqual([]);
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]!.filter((n) => n.startsWith("rsconf-"))).toHaveLength(1);
+  }, 60_000);
+
+  it("with --control the same test rules run and pass", async () => {
+    served = await startServe();
+    const report = await conformance({
+      target: served.baseUrl,
+      token: served.token,
+      control: served.controlUrl,
+      runs: 2,
+      rules: "zztest.*",
+      catalog: [...CATALOG, needsControlRule, usesControlRule, createsProductRule, destructiveRule],
+    });
+    expect(report.rules.map((r) => [r.id, r.status])).toEqual([
+      [needsControlRule.id, "passed"],
+      [usesControlRule.id, "passed"],
+      [createsProductRule.id, "passed"],
+      [destructiveRule.id, "passed"],
+    ]);
+    expect((await productNames(served.baseUrl, served.token)).filter((n) => n.startsWith("rsconf-"))).toEqual([]);
+  }, 60_000);
+});
+
+describe("Issue: a failure on a live target is run once more", () => {
+  it("a deterministic mutant fails again: reproducible true", async () => {
+    const target = await listenSimulator(MUTANTS.find((m) => m.name === "cursor-skips-a-row"));
+    try {
+      const report = await conformance({ target: target.baseUrl, token: target.token, control: target.controlUrl, runs: 5, rules: "pagination.each-row-once" });
+      expect(report.rules[0]).toMatchObject({ id: "pagination.each-row-once", status: "failed", reproducible: true });
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+
+  it("a failure that does not come back is marked flaky (reproducible false); each failing rule runs exactly twice, and its product is still cleaned up", async () => {
+    served = await startServe();
+    let flakyRuns = 0;
+    let steadyRuns = 0;
+    const flaky: Rule = {
+      id: "zztest.flaky",
+      area: "Catalog",
+      title: "Fails the first time only",
+      spec: { section: "Test", quote: "A live target may fail once." },
+      cost: 2,
+      async run(ctx) {
+        flakyRuns += 1;
+        await createsProductRule.run(ctx);
+        ctx.check(flakyRuns > 1, "the second answer", "the first answer");
+      },
+    };
+    const steady: Rule = { ...flaky, id: "zztest.steady", title: "Always fails", run: async (ctx) => void (steadyRuns += 1, ctx.check(false, "something", "something else")) };
+    const report = await conformance({ target: served.baseUrl, token: served.token, runs: 2, rules: "zztest.*", catalog: [...CATALOG, flaky, steady] });
+    expect(report.rules.map((r) => [r.id, r.status, r.reproducible])).toEqual([
+      ["zztest.flaky", "failed", false],
+      ["zztest.steady", "failed", true],
+    ]);
+    expect([flakyRuns, steadyRuns]).toEqual([2, 2]);
+    // The first run's counterexample is the one reported.
+    expect(report.rules[0]!.counterexample).toMatchObject({ expected: "the second answer", observed: "the first answer" });
+    expect((await productNames(served.baseUrl, served.token)).filter((n) => n.startsWith("rsconf-"))).toEqual([]);
+  }, 60_000);
+
+  it("in process a failure is not re-run and carries no reproducible mark", async () => {
+    let runs = 0;
+    const once: Rule = { id: "zztest.once", area: "Catalog", title: "Fails", spec: { section: "Test", quote: "-" }, cost: 0, run: async (ctx) => void (runs += 1, ctx.check(false, "a", "b")) };
+    const report = await conformance({ rules: "zztest.once", catalog: [...CATALOG, once] });
+    expect(runs).toBe(1);
+    expect(report.rules[0]!.status).toBe("failed");
+    expect("reproducible" in report.rules[0]!).toBe(false);
+  });
+});

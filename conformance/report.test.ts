@@ -1,0 +1,312 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, listenSimulator, needsControlRule, usesControlRule } from "../src/test-support/conformance.js";
+import { MUTANTS } from "./mutants/index.js";
+import { FORMATS, writeReports } from "./report/write.js";
+import { CATALOG } from "./rules/index.js";
+import { conformance } from "./run.js";
+import type { Report, Rule } from "./types.js";
+
+// The issue's reports: report.json (interfaces.md 4, stable key order), JUnit XML (one test case per
+// rule), Markdown for a CI job summary, and a self-contained HTML page checked in headless Chromium.
+// The report holds passed, failed and skipped rules: the `cursor-skips-a-row` mutant served over HTTP,
+// run without --control, with two test rules that need the control plane.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
+const FAILING = "pagination.each-row-once";
+// Few requests (the socket run has no control plane to move the rate-limit clock), and every status.
+const SELECTION = "envelope.success-data,auth.missing-credential,auth.malformed-or-unknown,pagination.*,zztest.*";
+const catalog = [...CATALOG, needsControlRule, usesControlRule];
+
+interface Run {
+  report: Report;
+  token: string;
+  dir: string;
+  json: any;
+}
+
+/** One run against a fresh mutant simulator on a socket (fresh rate limits), its reports written to a new directory. */
+async function mixedRun(): Promise<Run> {
+  const served = await listenSimulator(MUTANT);
+  try {
+    const report = await conformance({ target: served.baseUrl, token: served.token, seed: 1, runs: 5, rules: SELECTION, catalog, version: "9.9.9" });
+    const dir = mkdtempSync(join(tmpdir(), "rsconf-report-"));
+    writeReports(report, dir, FORMATS);
+    return { report, token: served.token, dir, json: JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) };
+  } finally {
+    await served.close();
+  }
+}
+
+let first: Run;
+let second: Run;
+
+beforeAll(async () => {
+  first = await mixedRun();
+  second = await mixedRun();
+}, 60_000);
+
+afterAll(() => {
+  for (const run of [first, second]) if (run) rmSync(run.dir, { recursive: true, force: true });
+});
+
+const read = (name: string) => readFileSync(join(first.dir, name), "utf8");
+
+describe("Issue: the run behind the reports", () => {
+  it("has passed, failed and skipped rules: the mutant's rule failed, the control rules were skipped", () => {
+    const byStatus = (s: string) => first.report.rules.filter((r) => r.status === s).map((r) => r.id);
+    expect(byStatus("failed")).toContain(FAILING);
+    // Only the mutant's area can fail; the skips are for want of the control plane.
+    for (const r of first.report.rules.filter((r) => r.status === "failed")) expect(r.area, r.id).toBe("Pagination");
+    expect(byStatus("skipped")).toEqual(expect.arrayContaining([needsControlRule.id, usesControlRule.id]));
+    expect(byStatus("passed").length).toBeGreaterThan(3);
+  });
+});
+
+describe("Issue: report.json", () => {
+  it("holds interfaces.md's fields: summary {passed, failed, skipped} and rules [{id, title, status, spec_ref, counterexample?}]", () => {
+    const { json, report } = first;
+    const count = (s: string) => json.rules.filter((r: { status: string }) => r.status === s).length;
+    expect(json.summary).toMatchObject({ passed: count("passed"), failed: count("failed"), skipped: count("skipped") });
+    expect(json.summary.passed + json.summary.failed + json.summary.skipped).toBe(json.rules.length);
+    expect(json.summary.covered).toBe(count("passed") + count("failed"));
+    expect(json.summary.catalog).toBe(catalog.length);
+    expect(json.rules.map((r: { id: string }) => r.id)).toEqual(report.rules.map((r) => r.id));
+    expect(json.tool).toEqual({ name: "retail-sim conformance", version: "9.9.9" });
+    expect(json).toMatchObject({ seed: 1, runs: 5 });
+    expect(json.target).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/v1$/);
+    for (const r of json.rules) {
+      expect(typeof r.id).toBe("string");
+      expect(r.title.length).toBeGreaterThan(0);
+      expect(["passed", "failed", "skipped"]).toContain(r.status);
+      expect(r.spec_ref.length).toBeGreaterThan(0);
+      // A counterexample exactly on failures; a reason exactly on skips.
+      expect(r.counterexample !== undefined).toBe(r.status === "failed");
+      expect(r.reason !== undefined).toBe(r.status === "skipped");
+    }
+    const skipped = json.rules.find((r: { id: string }) => r.id === needsControlRule.id);
+    expect(skipped.reason).toBe("needs the target's control plane (--control)");
+  });
+
+  it("keeps its keys in one order, the same every run: interfaces.md's fields first, the counterexample last", () => {
+    const shape = (json: any) => ({
+      top: Object.keys(json),
+      tool: Object.keys(json.tool),
+      summary: Object.keys(json.summary),
+      rules: Object.fromEntries(json.rules.map((r: any) => [r.id, Object.keys(r)])),
+      counterexamples: json.rules.filter((r: any) => r.counterexample).map((r: any) => [Object.keys(r.counterexample), ...r.counterexample.requests.map((e: any) => Object.keys(e))]),
+    });
+    expect(shape(second.json)).toEqual(shape(first.json));
+    const s = shape(first.json);
+    expect(s.top).toEqual(["tool", "target", "seed", "runs", "started_at", "duration_ms", "summary", "rules"]);
+    expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog"]);
+    for (const keys of Object.values(s.rules) as string[][]) {
+      expect(keys.slice(0, 3)).toEqual(["id", "title", "status"]);
+      const present = ["id", "title", "status", "reason", "spec_ref", "spec_quote", "area", "leniency", "reproducible", "duration_ms", "requests", "counterexample"].filter((k) => keys.includes(k));
+      expect(keys).toEqual(present);
+    }
+    expect(s.rules[FAILING]).toEqual(["id", "title", "status", "spec_ref", "spec_quote", "area", "reproducible", "duration_ms", "requests", "counterexample"]);
+    expect(s.counterexamples[0]![0]).toEqual(["expected", "observed", "seed", "path", "input", "requests", "curl"]);
+    expect(s.counterexamples[0]![1]).toEqual(["method", "url", "requestHeaders", "status", "responseHeaders", "responseBody"]);
+  });
+});
+
+describe("Issue: JUnit XML", () => {
+  const parse = () =>
+    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => ["testsuite", "testcase"].includes(name) }).parse(read("junit.xml"));
+
+  it("is well-formed XML with one test case per rule", () => {
+    expect(XMLValidator.validate(read("junit.xml"))).toBe(true);
+    const doc = parse();
+    const cases = doc.testsuites.testsuite.flatMap((s: { testcase: unknown[] }) => s.testcase);
+    expect(cases).toHaveLength(first.report.rules.length);
+    const ids = cases.map((c: { name: string }) => c.name.split(":")[0]);
+    expect(ids.sort()).toEqual(first.report.rules.map((r) => r.id).sort());
+    const s = first.report.summary;
+    expect(doc.testsuites).toMatchObject({ name: "retail-sim conformance", tests: String(first.report.rules.length), failures: String(s.failed), skipped: String(s.skipped) });
+    // Grouped by area, each suite counting its own.
+    for (const suite of doc.testsuites.testsuite) {
+      const rules = first.report.rules.filter((r) => r.area === suite.name);
+      expect(suite.tests).toBe(String(rules.length));
+      expect(suite.failures).toBe(String(rules.filter((r) => r.status === "failed").length));
+      expect(suite.skipped).toBe(String(rules.filter((r) => r.status === "skipped").length));
+    }
+  });
+
+  it("marks the failure with expected, observed and the replay, and each skip with its reason", () => {
+    const cases = parse().testsuites.testsuite.flatMap((s: { testcase: any[] }) => s.testcase);
+    const byId = (id: string) => cases.find((c: { name: string }) => c.name.startsWith(`${id}:`));
+    const failed = first.report.rules.find((r) => r.id === FAILING)!;
+    const c = failed.counterexample!;
+    const failure = byId(FAILING).failure;
+    expect(failure.message).toBe(`expected ${c.expected}; observed ${c.observed}`);
+    expect(failure["#text"]).toContain(`--rules ${FAILING} --seed ${c.seed} --replay ${c.path}`);
+    expect(failure["#text"]).toContain("curl -i -X GET");
+    expect(failure["#text"]).toContain("reproducible");
+    expect(byId(needsControlRule.id).skipped.message).toBe("needs the target's control plane (--control)");
+    const passed = first.report.rules.filter((r) => r.status === "passed");
+    for (const r of passed) expect(byId(r.id).failure ?? byId(r.id).skipped).toBeUndefined();
+  });
+});
+
+describe("Issue: Markdown for a CI job summary", () => {
+  it("has the totals table and each failure with its spec sentence, expectation, replay command and curl", () => {
+    const md = read("report.md");
+    const s = first.report.summary;
+    expect(md.split("\n")[0]).toBe(`# Conformance: ${s.failed} rule${s.failed === 1 ? "" : "s"} failed`);
+    expect(md).toContain(`| passed | failed | skipped | rules covered |\n|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`);
+    const failed = first.report.rules.find((r) => r.id === FAILING)!;
+    const c = failed.counterexample!;
+    const section = md.slice(md.indexOf("## Failures"), md.indexOf("## Rules"));
+    expect(section).toContain(`### \`${FAILING}\``);
+    expect(section).toContain(`> ${failed.spec_quote}`);
+    expect(section).toContain(`- Expected: ${c.expected}`);
+    expect(section).toContain(`- Observed: ${c.observed}`);
+    expect(section).toContain(`- Replay: \`retail-sim conformance --target ${first.report.target} --token <credential> --rules ${FAILING} --seed ${c.seed} --replay ${c.path}\``);
+    expect(section).toContain("Reproducible");
+    expect(section).toContain("```sh\ncurl -i -X GET");
+    // Every rule in the table, skips with their reason.
+    for (const r of first.report.rules) expect(md).toContain(`| \`${r.id}\` | ${r.area} | ${r.status} |`);
+    expect(md).toContain(`| \`${needsControlRule.id}\` | Store states | skipped | needs the target's control plane (--control) |`);
+  });
+});
+
+describe("Issue: no credential in any report", () => {
+  it("the token appears in no format; requests carry `Bearer <redacted>`", () => {
+    for (const name of ["report.json", "junit.xml", "report.md", "report.html"]) {
+      const text = read(name);
+      expect(text, name).not.toContain(first.token);
+      expect(text, name).not.toMatch(/rsk_[A-Za-z0-9]{10,}/);
+    }
+    const c = first.json.rules.find((r: { id: string }) => r.id === FAILING).counterexample;
+    for (const e of c.requests) expect(e.requestHeaders.authorization).toBe("Bearer <redacted>");
+  });
+});
+
+describe("Issue: the HTML page in a browser", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("is self-contained: no script, stylesheet, image or font from elsewhere", () => {
+    const html = read("report.html");
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    expect(html).toMatch(/^<!doctype html>/);
+  });
+
+  it("shows the verdict, the totals, rules by area with their status, and the failure's expected, observed and curl", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(r.url()));
+    await page.goto(`file://${join(first.dir, "report.html")}`);
+    const s = first.report.summary;
+    await expect.poll(() => page.locator(".verdict").textContent()).toBe(`${s.failed} rule${s.failed === 1 ? "" : "s"} failed.`);
+    const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+    expect(totals).toEqual([`${s.passed} passed`, `${s.failed} failed`, `${s.skipped} skipped`, `${s.covered}/${s.catalog} rules covered`]);
+
+    // Rules by area: one section per area, each rule once, its status at a glance.
+    const areas = [...new Set(first.report.rules.map((r) => r.area))];
+    const headings = await page.locator("section h2").allInnerTexts();
+    expect(headings.map((h) => h.split("\n")[0]!.replace(/\s+\S+$/, "").trim()).length).toBe(areas.length);
+    for (const area of areas) expect(headings.some((h) => h.startsWith(area))).toBe(true);
+    for (const r of first.report.rules) {
+      const item = page.locator(`li[data-rule="${r.id}"]`);
+      await expect.poll(() => item.getAttribute("class")).toContain(r.status);
+      expect(await item.locator(".mark").isVisible()).toBe(true);
+    }
+    const skipped = page.locator(`li[data-rule="${needsControlRule.id}"]`);
+    expect(await skipped.innerText()).toContain("needs the target's control plane (--control)");
+
+    // The failure: expandable, with expected, observed, the replay and the curl commands.
+    const failed = first.report.rules.find((r) => r.id === FAILING)!;
+    const c = failed.counterexample!;
+    const details = page.locator(`li[data-rule="${FAILING}"] details`);
+    const open = () => details.evaluate((d) => (d as unknown as { open: boolean }).open);
+    if (!(await open())) await details.locator("summary").click();
+    expect(await open()).toBe(true);
+    const text = await details.innerText();
+    expect(text).toContain("Expected");
+    expect(text).toContain(c.expected);
+    expect(text).toContain("Observed");
+    expect(text).toContain(c.observed);
+    expect(text).toContain(`--seed ${c.seed} --replay ${c.path}`);
+    expect(text).toContain("reproducible");
+    expect(text).toContain("curl -i -X GET");
+    expect(text).toContain("authorization: Bearer <redacted>");
+    expect(await details.locator("pre").isVisible()).toBe(true);
+    // It folds and unfolds.
+    await details.locator("summary").click();
+    expect(await open()).toBe(false);
+    await details.locator("summary").click();
+    expect(await open()).toBe(true);
+
+    expect(requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
+    mkdirSync(join(ROOT, "reports"), { recursive: true });
+    await page.screenshot({ path: join(ROOT, "reports", "conformance-report.png"), fullPage: true });
+    await page.close();
+  }, 60_000);
+
+  it("with many failures each starts folded, one line of expected and observed showing, and opens on a click", async () => {
+    const failing = Array.from({ length: 7 }, (_, i): Rule => ({
+      id: `zztest.fails-${i}`,
+      area: "Catalog",
+      title: `Failing test rule ${i}`,
+      spec: { section: "Test", quote: "A rule that fails." },
+      cost: 1,
+      run: async (ctx) => {
+        await ctx.call("GET", "/me");
+        ctx.check(false, `answer ${i}`, `another answer ${i}`);
+      },
+    }));
+    const report = await conformance({ seed: 1, runs: 2, rules: "zztest.*", catalog: [...CATALOG, ...failing] });
+    const dir = mkdtempSync(join(tmpdir(), "rsconf-report-many-"));
+    try {
+      writeReports(report, dir, ["html"]);
+      const page = await browser.newPage();
+      await page.goto(`file://${join(dir, "report.html")}`);
+      expect(await page.locator(".verdict").textContent()).toBe("7 rules failed.");
+      const item = page.locator(`li[data-rule="zztest.fails-3"]`);
+      expect(await item.locator("details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+      expect(await item.locator(".brief").innerText()).toBe("expected answer 3; observed another answer 3");
+      expect(await item.locator("pre").isVisible()).toBe(false);
+      await item.locator("summary").click();
+      expect(await item.locator("pre").isVisible()).toBe(true);
+      expect(await item.locator("dd.observed").innerText()).toBe("another answer 3");
+      expect(await item.locator(".brief").isVisible()).toBe(false);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("a run where every rule held says so in green", async () => {
+    const report = await conformance({ seed: 1, runs: 2, rules: "pagination.*" });
+    const dir = mkdtempSync(join(tmpdir(), "rsconf-report-ok-"));
+    try {
+      writeReports(report, dir, ["html"]);
+      const page = await browser.newPage();
+      await page.goto(`file://${join(dir, "report.html")}`);
+      expect(await page.locator(".verdict").textContent()).toBe("Every selected rule held.");
+      expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe("rgb(10, 107, 45)");
+      expect(await page.locator("details").count()).toBe(0);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,291 @@
+import fc from "fast-check";
+import type { Reply, RuleContext } from "../../context.js";
+import { Skip } from "../../context.js";
+import { rule, SPEC } from "../rule.js";
+import { closure, createKey, grants, SCOPES, storePrefix, trackCreated, type Key, type Scope } from "./support.js";
+
+// Spec, Authentication: Scopes. Keys with single scopes are made through the control plane; every probe
+// is an otherwise valid request (existing ids, valid bodies, required headers), so the only failure
+// it can meet is the missing scope: conformance never depends on the order of two failures.
+
+interface Probe {
+  readonly label: string;
+  readonly scope: Scope;
+  /** Deletes run only in the final sweep: on a server that wrongly allows them they destroy the rule's own data. */
+  readonly destructive?: boolean;
+  request(ctx: RuleContext): { method: string; path: string; body?: unknown; headers?: Record<string, string>; creates?: string };
+}
+
+interface Fixture {
+  readonly outletId?: string;
+  readonly productId?: string;
+  readonly brandId?: string;
+  readonly categoryId?: string;
+  readonly tagId?: string;
+  readonly saleId?: string;
+  /** The rule's own product, customer and tag (made with the run's full credential). */
+  readonly ownProduct?: { id: string; name: string };
+  readonly ownCustomer?: string;
+  readonly ownTag?: string;
+  readonly customerCreates: boolean;
+}
+
+/** Ids the probes need: read from the store, and the rule's own records to write to. */
+async function fixture(ctx: RuleContext, own: boolean): Promise<Fixture> {
+  const outlets = await ctx.call("GET", "/outlets?limit=1");
+  ctx.status(outlets, 200);
+  const products = await ctx.call("GET", "/products?limit=50");
+  ctx.status(products, 200);
+  const rows: any[] = products.json?.data ?? [];
+  const sales = await ctx.call("GET", "/sales?limit=1");
+  ctx.status(sales, 200);
+  const base = {
+    outletId: outlets.json?.data?.[0]?.id,
+    productId: rows[0]?.id,
+    brandId: rows.find((p) => typeof p.brand_id === "string")?.brand_id,
+    categoryId: rows.find((p) => typeof p.category_id === "string")?.category_id,
+    tagId: rows.flatMap((p) => (Array.isArray(p.tags) ? p.tags : []))[0]?.id,
+    saleId: sales.json?.data?.[0]?.id,
+  };
+  if (!own) return { ...base, customerCreates: false };
+  const name = ctx.name("scope-product");
+  const product = await ctx.call("POST", "/products", { body: { name, retail_price: 1234, sku: name, has_inventory: true } });
+  ctx.status(product, 200, 201);
+  const productId = trackCreated(ctx, product, "/products") as string;
+  const customer = await ctx.call("POST", "/customers", { body: { first_name: ctx.name("scope-customer") } });
+  const ownCustomer = trackCreated(ctx, customer, "/customers");
+  const tag = await ctx.call("POST", "/tags", { body: { name: ctx.name("scope-tag") } });
+  const ownTag = trackCreated(ctx, tag, "/tags");
+  return { ...base, ownProduct: { id: productId, name }, ownCustomer, ownTag, customerCreates: ownCustomer !== undefined };
+}
+
+/** Every operation of the endpoint table that needs a scope and that the fixture allows to call validly. GET /products first. */
+function probes(f: Fixture): Probe[] {
+  const list: (Probe | false | "" | undefined)[] = [
+    { label: "GET /products", scope: "catalog:read", request: () => ({ method: "GET", path: "/products" }) },
+    f.productId && { label: "GET /products/{id}", scope: "catalog:read", request: () => ({ method: "GET", path: `/products/${f.productId}` }) },
+    f.productId && { label: "GET /products/{id}/inventory", scope: "inventory:read", request: () => ({ method: "GET", path: `/products/${f.productId}/inventory` }) },
+    { label: "GET /sales", scope: "sales:read", request: () => ({ method: "GET", path: "/sales" }) },
+    f.saleId && { label: "GET /sales/{id}", scope: "sales:read", request: () => ({ method: "GET", path: `/sales/${f.saleId}` }) },
+    { label: "GET /customers", scope: "customers:read", request: () => ({ method: "GET", path: "/customers" }) },
+    f.brandId && { label: "GET /brands/{id}", scope: "catalog:read", request: () => ({ method: "GET", path: `/brands/${f.brandId}` }) },
+    f.categoryId && { label: "GET /categories/{id}", scope: "catalog:read", request: () => ({ method: "GET", path: `/categories/${f.categoryId}` }) },
+    f.tagId && { label: "GET /tags/{id}", scope: "catalog:read", request: () => ({ method: "GET", path: `/tags/${f.tagId}` }) },
+    f.ownProduct && {
+      label: "POST /products",
+      scope: "catalog:write",
+      request: (ctx) => {
+        const name = ctx.name("scope-denied");
+        return { method: "POST", path: "/products", body: { name, retail_price: 100, sku: name }, creates: "/products" };
+      },
+    },
+    f.ownProduct && { label: "PATCH /products/{id}", scope: "catalog:write", request: () => ({ method: "PATCH", path: `/products/${f.ownProduct?.id}`, body: { name: f.ownProduct?.name } }) },
+    f.ownProduct && f.outletId && {
+      label: "PUT /products/{id}/inventory/{outlet_id}",
+      scope: "inventory:write",
+      request: () => ({ method: "PUT", path: `/products/${f.ownProduct?.id}/inventory/${f.outletId}`, body: { on_hand: 1 } }),
+    },
+    f.ownProduct && f.outletId && {
+      label: "POST /inventory/batch",
+      scope: "inventory:write",
+      request: (ctx) => ({
+        method: "POST",
+        path: "/inventory/batch",
+        body: { lines: [{ product_id: f.ownProduct?.id, outlet_id: f.outletId, set: { on_hand: 2 } }] },
+        headers: { "idempotency-key": ctx.name("scope-batch") },
+      }),
+    },
+    f.ownTag && { label: "POST /tags", scope: "catalog:write", request: (ctx) => ({ method: "POST", path: "/tags", body: { name: ctx.name("scope-denied") }, creates: "/tags" }) },
+    f.customerCreates && {
+      label: "POST /customers",
+      scope: "customers:write",
+      request: (ctx) => ({ method: "POST", path: "/customers", body: { first_name: ctx.name("scope-denied") }, creates: "/customers" }),
+    },
+    f.ownTag && { label: "DELETE /tags/{id}", scope: "catalog:write", destructive: true, request: () => ({ method: "DELETE", path: `/tags/${f.ownTag}` }) },
+    f.ownCustomer && { label: "DELETE /customers/{id}", scope: "customers:write", destructive: true, request: () => ({ method: "DELETE", path: `/customers/${f.ownCustomer}` }) },
+    f.ownProduct && { label: "DELETE /products/{id}", scope: "catalog:write", destructive: true, request: () => ({ method: "DELETE", path: `/products/${f.ownProduct?.id}` }) },
+  ];
+  return list.filter((p): p is Probe => Boolean(p));
+}
+
+/** One key per single scope, and one with none (control plane). */
+async function singleScopeKeys(ctx: RuleContext, prefix: string): Promise<Key[]> {
+  const keys = [await createKey(ctx, prefix, [])];
+  for (const scope of SCOPES) keys.push(await createKey(ctx, prefix, [scope]));
+  return keys;
+}
+
+async function probeWith(ctx: RuleContext, probe: Probe, key: Key): Promise<Reply> {
+  const { method, path, body, headers, creates } = probe.request(ctx);
+  const reply = await ctx.call(method, path, { body, headers, token: key.token });
+  if (creates) trackCreated(ctx, reply, creates);
+  return reply;
+}
+
+async function expectRefused(ctx: RuleContext, probe: Probe, key: Key): Promise<void> {
+  const reply = await probeWith(ctx, probe, key);
+  const held = key.scopes.length === 0 ? "no scope" : key.scopes.join(" ");
+  ctx.check(reply.status === 403 && reply.json?.error?.code === "INSUFFICIENT_SCOPE", `${probe.label} with a key of ${held} (it needs ${probe.scope}): 403 INSUFFICIENT_SCOPE`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+  ctx.envelope(reply);
+}
+
+const SCOPELESS = ["/me", "/store", "/outlets", "/payment-types", "/taxes"] as const;
+
+export const scopeRules = [
+  rule({
+    id: "scopes.missing-scope",
+    area: "Scopes",
+    title: "A call without its scope answers 403 INSUFFICIENT_SCOPE (keys of single scopes, every scoped operation)",
+    spec: { section: SPEC.scopes, quote: "A call without the needed scope answers 403 INSUFFICIENT_SCOPE." },
+    needs: { control: true },
+    cost: 45,
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      const f = await fixture(ctx, true);
+      const keys = await singleScopeKeys(ctx, prefix);
+      const all = probes(f);
+      const safe = all.filter((p) => !p.destructive);
+      const lacking = (p: Probe) => keys.filter((k) => !grants(k.scopes, p.scope));
+      // A property over (operation, key without its scope); it shrinks to GET /products with the key of no scope.
+      await ctx.property(fc.record({ p: fc.nat({ max: safe.length - 1 }), k: fc.nat({ max: 50 }) }), async ({ p, k }) => {
+        const probe = safe[p] as Probe;
+        const candidates = lacking(probe);
+        await expectRefused(ctx, probe, candidates[k % candidates.length] as Key);
+      }, Math.min(ctx.run.runs, 12));
+      // Then every operation once, deletes last, with the keys taken in turn (failed authentications
+      // count per key: spreading them keeps every key far from the lockout).
+      for (const [i, probe] of all.entries()) {
+        const candidates = lacking(probe);
+        await expectRefused(ctx, probe, candidates[i % candidates.length] as Key);
+      }
+    },
+  }),
+  rule({
+    id: "scopes.write-satisfies-read",
+    area: "Scopes",
+    title: "A :write scope satisfies the matching :read; each read scope opens its reads",
+    spec: { section: SPEC.scopes, quote: "A :write scope satisfies the matching :read." },
+    needs: { control: true },
+    cost: 27,
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      const f = await fixture(ctx, false);
+      const reads = probes(f).filter((p) => p.scope.endsWith(":read"));
+      for (const scope of SCOPES) {
+        const key = await createKey(ctx, prefix, [scope]);
+        for (const probe of reads.filter((p) => grants([scope], p.scope))) {
+          const reply = await probeWith(ctx, probe, key);
+          ctx.check(reply.status === 200, `${probe.label} with a key of ${scope} (it needs ${probe.scope}): 200`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+        }
+      }
+    },
+  }),
+  rule({
+    id: "scopes.scopeless-endpoints",
+    area: "Scopes",
+    title: "GET /me, /store, /outlets, /payment-types and /taxes work with a key of no scope",
+    spec: { section: SPEC.scopes, quote: "GET /me, GET /store, GET /outlets, GET /payment-types, GET /taxes need no particular scope." },
+    needs: { control: true },
+    cost: 8,
+    leniency: "GET /inventory/adjustment-reasons (scope not shown) may answer 200 or 403 INSUFFICIENT_SCOPE to a key without inventory scopes.",
+    async run(ctx) {
+      const key = await createKey(ctx, await storePrefix(ctx), []);
+      for (const path of SCOPELESS) {
+        const reply = await ctx.call("GET", path, { token: key.token });
+        ctx.check(reply.status === 200 && reply.json?.data !== undefined, `GET ${path} with a key of no scope: 200 {data}`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+      }
+      const reasons = await ctx.call("GET", "/inventory/adjustment-reasons", { token: key.token });
+      if (reasons.status === 403) ctx.error(reasons, 403, "INSUFFICIENT_SCOPE");
+      else ctx.status(reasons, 200);
+    },
+  }),
+  rule({
+    id: "scopes.me-lists-scopes",
+    area: "Scopes",
+    title: "GET /me lists the key's scopes; a ticked write scope also lists its read scope",
+    spec: { section: SPEC.auth, quote: "Identity (GET /me): store_name, domain_prefix (the store prefix), scopes (array of scope names), key with id and name. Ticking a write scope also ticks its read scope." },
+    needs: { control: true },
+    cost: 11,
+    leniency: "The order of the scope names is not checked.",
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      await ctx.property(fc.subarray([...SCOPES]), async (scopes) => {
+        const key = await createKey(ctx, prefix, scopes);
+        const me = await ctx.call("GET", "/me", { token: key.token });
+        ctx.status(me, 200);
+        const listed = me.json?.data?.scopes;
+        ctx.check(Array.isArray(listed) && JSON.stringify([...listed].sort()) === JSON.stringify(closure(scopes)), `scopes ${JSON.stringify(closure(scopes))} for a key made with ${JSON.stringify(scopes)}`, JSON.stringify(listed));
+        if (typeof key.id === "string") ctx.check(me.json?.data?.key?.id === key.id, `key.id ${key.id}, the key's own id`, JSON.stringify(me.json?.data?.key));
+      }, Math.min(ctx.run.runs, 5));
+    },
+  }),
+];
+
+// ---------------------------------------------------------------------------------------------
+// Store states and credentials.
+
+const STORE_STATES = [
+  { patch: { status: "paused" }, status: 402, code: "RETAILER_PAUSED" },
+  { patch: { status: "trial_decision_required" }, status: 402, code: "TRIAL_DECISION_REQUIRED" },
+  // Not in interfaces.md's list of statuses (docs/spec-choices.md adds it): skipped when the control plane refuses it.
+  { patch: { status: "plan_users_exceeded" }, status: 402, code: "PLAN_USERS_EXCEEDED", optional: true },
+  { patch: { status: "cancelled" }, status: 403, code: "RETAILER_CANCELLED" },
+  { patch: { status: "suspended" }, status: 403, code: "RETAILER_SUSPENDED" },
+  { patch: { status: "not_found" }, status: 403, code: "RETAILER_NOT_FOUND" },
+  { patch: { plan: "lite" }, status: 402, code: "PLAN_REQUIRED" },
+] as const;
+
+export const storeRules = [
+  rule({
+    id: "stores.status-codes",
+    area: "Store states",
+    title: "Each store status and a plan without API access refuse every call with their 402 or 403 code",
+    spec: { section: SPEC.errors, quote: "PLAN_REQUIRED | 402 | plan lacks API access (needs Growth) ... RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls" },
+    needs: { control: true, destructive: true },
+    cost: 25,
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      const key = await createKey(ctx, prefix, ["catalog:read"]);
+      const store = `/stores/${encodeURIComponent(prefix)}`;
+      try {
+        for (const state of STORE_STATES) {
+          const patched = await ctx.control("PATCH", store, { status: "active", plan: "growth", ...state.patch });
+          if (patched.status !== 200) {
+            if ("optional" in state) continue;
+            throw new Error(`the control plane did not set ${JSON.stringify(state.patch)}: status ${patched.status} ${patched.text.slice(0, 200)}`);
+          }
+          for (const path of ["/me", "/products"]) {
+            const reply = await ctx.call("GET", path, { token: key.token });
+            ctx.check(reply.status === state.status && reply.json?.error?.code === state.code, `GET ${path} of a store with ${JSON.stringify(state.patch)}: ${state.status} ${state.code}`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+            ctx.envelope(reply);
+          }
+        }
+      } finally {
+        const restored = await ctx.control("PATCH", store, { status: "active", plan: "growth" });
+        if (restored.status !== 200) throw new Error(`could not restore the store ${prefix} to active on growth: status ${restored.status}`);
+      }
+      ctx.status(await ctx.call("GET", "/me", { token: key.token }), 200);
+    },
+  }),
+  rule({
+    id: "stores.foreign-credential",
+    area: "Store states",
+    title: "A credential of another store is refused under this store's prefix, and this store's under another's",
+    spec: { section: SPEC.errors, quote: "UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days ... NOT_FOUND | 404 | ... other store's" },
+    needs: { control: true },
+    cost: 4,
+    leniency: "401, 403 or 404 (docs/spec-choices.md: a credential used under another store's prefix).",
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      const credentials = await ctx.control("GET", "/credentials");
+      const other = (credentials.json?.stores ?? []).find((s: any) => s.prefix !== prefix && Array.isArray(s.keys) && s.keys.length > 0);
+      if (!other) throw new Skip("the control plane lists no other store with a key");
+      const refused = (reply: Reply, what: string) => {
+        ctx.check([401, 403, 404].includes(reply.status), `${what}: 401, 403 or 404`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+        ctx.envelope(reply);
+      };
+      refused(await ctx.call("GET", "/me", { token: other.keys[0].token }), `GET /me under ${prefix} with a key of store ${other.prefix}`);
+      refused(await ctx.send("GET", `${other.base_url}/me`), `GET /me under ${other.prefix} with a key of ${prefix}`);
+    },
+  }),
+];

@@ -1,0 +1,139 @@
+import { collectSecrets, type CallOptions, type Reply, type RuleContext } from "../../context.js";
+
+// Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
+// the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.
+
+export const SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Spec, Scopes: a `:write` scope satisfies the matching `:read`. */
+export const grants = (held: readonly string[], needed: Scope): boolean =>
+  held.includes(needed) || (needed.endsWith(":read") && held.includes(needed.replace(":read", ":write")));
+
+/** Spec, Authentication 2: ticking a write scope also ticks its read scope. */
+export const closure = (scopes: readonly string[]): string[] =>
+  [...new Set(scopes.flatMap((s) => (s.endsWith(":write") ? [s, s.replace(":write", ":read")] : [s])))].sort();
+
+export const DAY_S = 86_400;
+
+/** Remembers values that must not reach a report (OAuth codes, tokens handed over outside ctx.send): the runner redacts them. */
+export function secret(ctx: RuleContext, ...values: unknown[]): void {
+  for (const v of values) if (typeof v === "string" && v.length >= 8) ctx.run.secrets.add(v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The target.
+
+/** The store prefix, found with GET /me (spec, Authentication 10). */
+export async function storePrefix(ctx: RuleContext): Promise<string> {
+  const me = await ctx.call("GET", "/me");
+  ctx.status(me, 200);
+  const prefix = me.json?.data?.domain_prefix;
+  ctx.check(typeof prefix === "string" && prefix !== "", "GET /me data.domain_prefix, the store prefix", me.text.slice(0, 200));
+  return prefix as string;
+}
+
+/** The store prefix from the base URL (`{api_root}/{store_prefix}/v1`), without a request. */
+export function prefixOfBaseUrl(ctx: RuleContext): string {
+  const m = /\/([^/]+)\/v1$/.exec(ctx.run.target.baseUrl);
+  if (!m) throw new Error(`the base URL ${ctx.run.target.baseUrl} does not end in /{store_prefix}/v1`);
+  return decodeURIComponent(m[1] as string);
+}
+
+/** `{api_root}`: the control URL without `/_sim`. */
+export function apiRoot(ctx: RuleContext): string {
+  const control = ctx.run.target.controlUrl;
+  if (!control) throw new Error("needs the target's control plane (--control)");
+  return control.replace(/\/_sim\/?$/, "");
+}
+
+export interface Key {
+  readonly id: string;
+  readonly token: string;
+  readonly scopes: readonly string[];
+}
+
+/** A new API key of the store with exactly these scopes (control: POST /_sim/stores/{prefix}/keys). */
+export async function createKey(ctx: RuleContext, prefix: string, scopes: readonly string[]): Promise<Key> {
+  const made = await ctx.control("POST", `/stores/${encodeURIComponent(prefix)}/keys`, { name: ctx.name("key"), scopes });
+  if ((made.status !== 200 && made.status !== 201) || typeof made.json?.token !== "string") {
+    throw new Error(`the control plane did not create a key: status ${made.status} ${made.text.slice(0, 200)}`);
+  }
+  return { id: made.json.id, token: made.json.token, scopes };
+}
+
+/** Moves the target's clock forward (control: POST /_sim/clock). */
+export async function advance(ctx: RuleContext, seconds: number): Promise<void> {
+  const moved = await ctx.control("POST", "/clock", { advance_seconds: seconds });
+  if (moved.status !== 200) throw new Error(`the control plane did not move the clock: status ${moved.status} ${moved.text.slice(0, 200)}`);
+}
+
+/** A control call that must succeed; its JSON answer. */
+export async function controlOk(ctx: RuleContext, method: string, path: string, body?: unknown): Promise<any> {
+  const reply = await ctx.control(method, path, body);
+  if (reply.status < 200 || reply.status > 299) throw new Error(`control ${method} ${path} answered ${reply.status} ${reply.text.slice(0, 200)}`);
+  return reply.json;
+}
+
+/**
+ * A request that bypasses the Pacer: rules that probe a limit on purpose must reach it, and the Pacer
+ * would wait the window out (moving the clock) just before. Recorded like any other exchange.
+ */
+export async function sendUnpaced(ctx: RuleContext, method: string, url: string, options: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  const token = options.token === undefined ? ctx.run.token : options.token;
+  if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
+  secret(ctx, token);
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = options.contentType ?? "application/json";
+  const res = await ctx.run.target.send({ method, url, headers, body });
+  ctx.requests += 1;
+  ctx.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders: res.headers, responseBody: res.body });
+  let json: unknown;
+  try {
+    json = res.body === "" ? undefined : JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  collectSecrets(json, ctx.run.secrets);
+  return { status: res.status, headers: res.headers, text: res.body, json };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expectations.
+
+export const is2xx = (reply: Reply): boolean => reply.status >= 200 && reply.status <= 299;
+
+/** JSON equality without regard to key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(canon) : v !== null && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v;
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+
+/** `Retry-After` in seconds (spec, Limits: "A 429 carries Retry-After (seconds)"). */
+export function retryAfter(ctx: RuleContext, reply: Reply): number {
+  const value = reply.headers["retry-after"];
+  ctx.check(value !== undefined && /^\s*\d+\s*$/.test(value), "a Retry-After header in seconds", JSON.stringify(value ?? null));
+  return Number(value);
+}
+
+/** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, not the standard envelope. */
+export function oauthError(ctx: RuleContext, reply: Reply, error: string, statuses: readonly number[] = [400]): void {
+  ctx.check(
+    statuses.includes(reply.status) && reply.json?.error === error,
+    `${statuses.join(" or ")} with error ${error}`,
+    `status ${reply.status} ${reply.text.slice(0, 200)}`,
+  );
+  ctx.check(typeof reply.json?.error === "string" && typeof reply.json?.error_description === "string", "the OAuth error shape {error, error_description}", reply.text.slice(0, 200));
+}
+
+/** A created resource's path, tracked for the run's cleanup, when a create answered 2xx. */
+export function trackCreated(ctx: RuleContext, reply: Reply, collection: string): string | undefined {
+  const id = reply.json?.data?.id;
+  if (!is2xx(reply) || typeof id !== "string") return undefined;
+  ctx.track(`${collection}/${id}`);
+  return id;
+}
