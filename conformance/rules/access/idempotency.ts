@@ -152,4 +152,23 @@ export const idempotencyRules = [
       ctx.check(again.status === first.status && replayed(again), `the first credential's retry still replays ${first.status} with Idempotent-Replayed: true`, `status ${again.status}, Idempotent-Replayed: ${again.headers["idempotent-replayed"] ?? "(absent)"}`);
     },
   }),
+  rule({
+    id: "idempotency.concurrent-same-key",
+    area: "Idempotency",
+    title: "Concurrent requests with one key and body create one resource; the others replay it or answer 409 IDEMPOTENCY_IN_PROGRESS",
+    spec: { section: SPEC.idempotency, quote: "Processing in progress answers 409 IDEMPOTENCY_IN_PROGRESS." },
+    cost: 8,
+    leniency: "Each concurrent request may be the original, a replay (same status and body, Idempotent-Replayed: true) or 409 IDEMPOTENCY_IN_PROGRESS.",
+    async run(ctx) {
+      const body = productBody(ctx, 3100);
+      const key = `${body.sku}.concurrent`;
+      const replies = await Promise.all(Array.from({ length: 5 }, () => create(ctx, body, key)));
+      const made = replies.filter((r) => is2xx(r) && !replayed(r));
+      const replays = replies.filter((r) => is2xx(r) && replayed(r));
+      const busy = replies.filter((r) => r.status === 409 && r.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS");
+      ctx.check(made.length === 1 && made.length + replays.length + busy.length === 5, "one original, and replays or 409 IDEMPOTENCY_IN_PROGRESS for the rest", JSON.stringify(replies.map((r) => [r.status, r.headers["idempotent-replayed"] ?? null])));
+      for (const r of replays) ctx.check(sameJson(r.json, made[0]!.json) && r.status === made[0]!.status, "replays identical to the original", r.text.slice(0, 160));
+      ctx.check((await bySku(ctx, body.sku)).length === 1, `exactly one product with SKU ${body.sku}`, "a different count");
+    },
+  }),
 ];
