@@ -5,91 +5,10 @@
 // fixture adds a seeded 0..10 to most quantities, so starting levels are read, never assumed
 // (COFFEE-BEANS is exact: 12.5 at Main Street, 3.25 at Harbour Front).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, makeSim, ORIGIN, type Reply } from "../test-support/sim.js";
+import { call, type Reply } from "../test-support/sim.js";
+import { UUID, NO_SUCH_ID, uuid, demo, control, stockOf, levelsOf, levelAt, put, expectError, snapshot, batch, adjust, type Level } from "../test-support/inventory.js";
 
 const DECIMAL = /^[0-9]+$/;
-const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
-
-interface Level {
-  outlet_id: string;
-  on_hand: number;
-  reorder_method: string;
-  reorder_point: number | null;
-  reorder_amount: number | null;
-  reorder_target: number | null;
-  version: string;
-}
-
-type ReasonName = "Stock set via API" | "Stock received" | "Damaged" | "Stocktake" | "Theft";
-type Sku =
-  | "TOTE-CANVAS" | "BOTTLE-STEEL" | "BUNDLE-PICNIC" | "TEE-CLASSIC" | "TEE-CLASSIC-S-NAVY" | "TEE-CLASSIC-M-NAVY" | "TEE-CLASSIC-L-NAVY"
-  | "TEE-CLASSIC-M-WHITE" | "SERVICE-GIFTWRAP" | "GIFTCARD" | "CAP-BASEBALL" | "SOCKS-WOOL" | "SCARF-KNIT" | "MUG-ENAMEL" | "COFFEE-BEANS";
-
-interface Demo {
-  sim: Simulator;
-  main: string;
-  harbour: string;
-  reason: Record<ReasonName, string>;
-  product: Record<Sku, string>;
-}
-
-async function demo(): Promise<Demo> {
-  const sim = makeSim();
-  const outlets = await call(sim, "GET", "/demo/v1/outlets");
-  const reasons = await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons");
-  const products = await call(sim, "GET", "/demo/v1/products?limit=200");
-  expect([outlets.status, reasons.status, products.status]).toEqual([200, 200, 200]);
-  const outletId = (name: string) => outlets.json.data.find((o: { name: string }) => o.name === name).id as string;
-  return {
-    sim,
-    main: outletId("Main Street"),
-    harbour: outletId("Harbour Front"),
-    reason: Object.fromEntries(reasons.json.data.map((r: { name: string; id: string }) => [r.name, r.id])) as Record<ReasonName, string>,
-    product: Object.fromEntries(products.json.data.map((p: { sku: string; id: string }) => [p.sku, p.id])) as Record<Sku, string>,
-  };
-}
-
-async function control(sim: Simulator, method: string, path: string, body?: unknown) {
-  const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null, text };
-}
-
-async function stockOf(d: Demo, product: string, outlet: string): Promise<{ on_hand: number; average_cost: number }> {
-  const reply = await control(d.sim, "GET", `/stores/demo/stock/${product}/${outlet}`);
-  expect(reply.status).toBe(200);
-  return reply.json;
-}
-
-async function levelsOf(d: Demo, product: string): Promise<Level[]> {
-  const reply = await call(d.sim, "GET", `/demo/v1/products/${product}/inventory`);
-  expect(reply.status).toBe(200);
-  return reply.json.data;
-}
-
-async function levelAt(d: Demo, product: string, outlet: string): Promise<Level | undefined> {
-  return (await levelsOf(d, product)).find((l) => l.outlet_id === outlet);
-}
-
-const put = (d: Demo, product: string, outlet: string, body: unknown, headers: Record<string, string> = {}) =>
-  call(d.sim, "PUT", `/demo/v1/products/${product}/inventory/${outlet}`, { body, headers });
-
-function expectError(reply: Reply, status: number, code: string, field?: string): void {
-  expect(reply.status).toBe(status);
-  if (field === undefined) expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-  else expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String), fields: [{ field, message: expect.any(String) }] } });
-}
-
-/** Levels and stock views of one product at both outlets, for "nothing written" comparisons. */
-async function snapshot(d: Demo, product: string) {
-  return { levels: await levelsOf(d, product), main: await stockOf(d, product, d.main), harbour: await stockOf(d, product, d.harbour) };
-}
-
 const byOutlet = (a: Level, b: Level) => (a.outlet_id < b.outlet_id ? -1 : 1);
 
 describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per live outlet where stocked; not paginated)", () => {
