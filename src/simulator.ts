@@ -25,6 +25,8 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
   /** The real-time wait used by delay faults; tests pass a controlled one. */
   sleep?: Sleep;
+  /** Rate limiting is on unless turned off here explicitly (benchmarks, load tests). Default true. */
+  rateLimits?: boolean;
 }
 
 /** A control operation refused its input; `error` is the spec's error object. */
@@ -129,7 +131,7 @@ export class Simulator {
   }
 
   private build(seed: number, fixture: string | FixtureSpec): World {
-    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed));
+    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed), { rateLimits: this.options.rateLimits ?? true });
     world.log = this.options.log;
     return world;
   }

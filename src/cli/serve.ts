@@ -12,6 +12,7 @@ interface ServeArgs {
   now?: string;
   control: boolean;
   json: boolean;
+  "rate-limits": boolean;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -27,6 +28,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("now", { type: "string", describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)" })
       .option("control", { type: "boolean", default: true, describe: "Serve the /_sim control plane (--no-control turns it off)" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
+      .option("rate-limits", { type: "boolean", default: true, describe: "Apply the spec's rate limits (--no-rate-limits turns them off, e.g. for load tests)" })
       .check((a) => {
         if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new Error("--port must be an integer from 0 to 65535");
         if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
@@ -42,6 +44,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         clock: args.clock,
         now: args.now,
         control: args.control,
+        rateLimits: args["rate-limits"],
         log: (line) => process.stderr.write(`${line}\n`),
       });
     } catch (error) {

@@ -38,8 +38,12 @@ export class RateLimiter {
   private readonly windows = new Map<string, Window>();
   private sweepAt = 0;
 
+  /** Off only through an explicit choice (`--no-rate-limits`): then nothing is counted or refused. */
+  constructor(readonly enabled = true) {}
+
   /** The window of `key` as it stands at `now`, without counting. */
   peek(policy: Policy, key: string, now: number): WindowState {
+    if (!this.enabled) return { policy, used: 0, resetMs: 0 };
     const w = this.current(policy, key, now);
     return { policy, used: w ? w.count : 0, resetMs: w ? w.start + policy.windowMs - now : 0 };
   }
@@ -51,6 +55,7 @@ export class RateLimiter {
 
   /** Counts one event; returns the window after counting. */
   hit(policy: Policy, key: string, now: number): WindowState {
+    if (!this.enabled) return { policy, used: 0, resetMs: 0 };
     this.sweep(now);
     const id = `${policy.name}\u0000${key}`;
     let w = this.current(policy, key, now);

@@ -46,7 +46,7 @@ export class World {
   readonly users: UserRecord[] = [];
   readonly oauthClients: OAuthClientRecord[] = [];
   readonly idempotency = new IdempotencyStore();
-  readonly limits = new RateLimiter();
+  readonly limits: RateLimiter;
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
   readonly oauth = new OAuthState();
@@ -58,7 +58,9 @@ export class World {
     sleep: Sleep,
     readonly seed: number,
     readonly fixture: FixtureSpec,
+    options: { rateLimits?: boolean } = {},
   ) {
+    this.limits = new RateLimiter(options.rateLimits ?? true);
     this.env = { clock, sleep, ids: createRng(seed, "ids") };
     this.secrets = createRng(seed, "secrets");
     for (const spec of fixture.stores) this.addStore(spec);

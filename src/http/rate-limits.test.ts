@@ -352,3 +352,15 @@ describe("Spec, Limits: failed authentication, per network address, 300 per 5 mi
     expect(reply.status).toBe(200);
   });
 });
+
+describe("Issue 9: rate limiting is on by default and off only through an explicit option", () => {
+  it("with rateLimits: false, 200 requests in a minute all answer 200; by default the 121st is 429", async () => {
+    const off = makeSim({ rateLimits: false });
+    const statuses = new Set<number>();
+    for (let i = 0; i < 200; i++) statuses.add((await call(off, "GET", "/demo/v1/me")).status);
+    expect([...statuses]).toEqual([200]);
+    const on = makeSim();
+    for (let i = 0; i < 120; i++) await call(on, "GET", "/demo/v1/me");
+    expect((await call(on, "GET", "/demo/v1/me")).status).toBe(429);
+  });
+});
