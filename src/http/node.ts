@@ -45,9 +45,8 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
   res.sendDate = false;
   try {
     const { body, tooLarge } = await readBody(req);
-    const address = server.address() as AddressInfo;
     const hostHeader = req.headers.host;
-    const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+    const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : ownHost(server);
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");
     const headers: Record<string, string> = {};
@@ -66,12 +65,20 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
     };
     const out = await sim.handle(simReq);
     if (tooLarge) out.headers["connection"] = "close";
+    // A known length: one write instead of chunked framing.
+    const payload = typeof out.body === "string" ? Buffer.from(out.body) : out.body;
+    if (payload) out.headers["content-length"] = String(payload.length);
     res.writeHead(out.status, out.headers);
-    res.end(out.body ?? undefined);
+    res.end(payload ?? undefined);
   } catch {
     if (!res.headersSent) res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
   }
+}
+
+function ownHost(server: Server): string {
+  const address = server.address() as AddressInfo;
+  return `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
 /** Reads the body up to the limit; past it, stops keeping bytes and reports `tooLarge`. */

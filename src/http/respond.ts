@@ -1,10 +1,11 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
+import { stringifyPayload } from "../kernel/raw-json.js";
 import type { SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
 export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): SimResponse {
-  return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(payload) };
+  return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: stringifyPayload(payload) };
 }
 
 /** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status (and `data` beside it when given). */

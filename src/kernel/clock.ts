@@ -63,9 +63,13 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+let dateCache = { second: Number.NaN, text: "" };
+
 /** RFC 9110 HTTP-date, for the Date header (taken from the simulator clock so responses are reproducible). */
 export function httpDate(ms: number): string {
-  return new Date(ms).toUTCString();
+  const second = Math.floor(ms / 1000);
+  if (second !== dateCache.second) dateCache = { second, text: new Date(ms).toUTCString() };
+  return dateCache.text;
 }
 
 /** Strict ISO 8601 date-time in UTC: `2026-01-01T00:00:00Z` or with fractional seconds. */

@@ -105,3 +105,15 @@ describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", ()
     for (const bad of [1.2345, 0.0001, 123456.7891, 999999999.9995]) expect(hasDecimals(bad, 3)).toBe(false);
   });
 });
+
+describe("Issue 9: cached row JSON is embedded as is, and the text equals plain serialization", () => {
+  it("stringifyPayload joins RawJson rows into the envelope exactly as JSON.stringify would write them", async () => {
+    const { RawJson, stringifyPayload } = await import("./raw-json.js");
+    const rows = [{ id: "a", n: 1 }, { id: "b", tags: [{ id: "t" }] }];
+    const list = { data: rows.map((r) => new RawJson(JSON.stringify(r))), next_cursor: "c", has_more: true };
+    expect(stringifyPayload(list)).toBe(JSON.stringify({ data: rows, next_cursor: "c", has_more: true }));
+    expect(stringifyPayload({ data: new RawJson('{"id":"a"}') })).toBe('{"data":{"id":"a"}}');
+    expect(stringifyPayload({ data: [{ id: "x" }, new RawJson('{"id":"y"}')] })).toBe('{"data":[{"id":"x"},{"id":"y"}]}');
+    expect(stringifyPayload({ error: { code: "X" } })).toBe('{"error":{"code":"X"}}');
+  });
+});

@@ -1,4 +1,5 @@
 import { iso } from "../../kernel/clock.js";
+import { RawJson } from "../../kernel/raw-json.js";
 import type { Brand, Category, Named, Product } from "../../contract/schemas/catalog.js";
 import { versionOf, type Row } from "../feed.js";
 import { imageUrl } from "./images.js";
@@ -62,3 +63,15 @@ export const categoryView = ({ value: c, seq }: Row<CategoryRecord>): Category =
 });
 
 export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({ id: n.id, name: n.name, version: versionOf({ seq }) });
+
+/** Each product row's JSON text, kept while its version (and the API root of its image URLs) stays the same. */
+const serialized = new WeakMap<Row<ProductRecord>, { seq: number; apiRoot: string; json: RawJson }>();
+
+/** The product document as cached JSON: serialization, not lookup, is the cost of a read. */
+export function productJson(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): RawJson {
+  const hit = serialized.get(row);
+  if (hit && hit.seq === row.seq && hit.apiRoot === apiRoot) return hit.json;
+  const json = new RawJson(JSON.stringify(productView(catalog, row, apiRoot)));
+  serialized.set(row, { seq: row.seq, apiRoot, json });
+  return json;
+}

@@ -15,7 +15,7 @@ import type { CatalogContext } from "../../engine/catalog/context.js";
 import { createProduct, deleteProduct, updateProduct, type ProductWriteResult } from "../../engine/catalog/products.js";
 import * as taxonomy from "../../engine/catalog/taxonomy.js";
 import { addVariants } from "../../engine/catalog/variants.js";
-import { brandView, categoryView, namedView, productView } from "../../engine/catalog/views.js";
+import { brandView, categoryView, namedView, productJson, productView } from "../../engine/catalog/views.js";
 import type { Feed, Row } from "../../engine/feed.js";
 import { POLICIES } from "../../engine/limits.js";
 import { listFeed, listParams, singleRow, withTombstones } from "../../engine/listing.js";
@@ -29,6 +29,8 @@ const catalogContext = (ctx: HandlerContext): CatalogContext => ({
 });
 
 const present = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) => productView(ctx.store.catalog, row, ctx.apiRoot);
+/** Reads answer the cached JSON of each row. */
+const presentJson = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) => productJson(ctx.store.catalog, row, ctx.apiRoot);
 
 /** Spec, Product write rules 7: a failed image download still saves; 422 IMAGE_FETCH_FAILED carries the product. */
 function productWritten(ctx: HandlerContext, result: Result<ProductWriteResult, ApiError>): Result<unknown, ApiError> {
@@ -52,10 +54,10 @@ export const productHandlers = {
     // `sku` is an exact lookup through the SKU index: one row at most, never a scan.
     const match = sku === undefined ? undefined : catalog.productBySku(sku);
     const source = sku === undefined ? catalog.products : singleRow(catalog.products.name, match?.sku === sku ? catalog.products.row(match.id) : undefined);
-    return listFeed(source, listParams(ctx.query), withTombstones(present(ctx)));
+    return listFeed(source, listParams(ctx.query), withTombstones(presentJson(ctx)));
   },
   createProduct: (ctx) => productWritten(ctx, createProduct(catalogContext(ctx), ctx.body as ProductCreate)),
-  getProduct: (ctx) => readLive(ctx.store.catalog.products, idOf(ctx), present(ctx)),
+  getProduct: (ctx) => readLive(ctx.store.catalog.products, idOf(ctx), presentJson(ctx)),
   updateProduct: (ctx) => productWritten(ctx, updateProduct(catalogContext(ctx), idOf(ctx), ctx.body as ProductUpdate)),
   deleteProduct: (ctx) => deleteProduct(catalogContext(ctx), idOf(ctx)),
   createVariants: (ctx) => {

@@ -1,0 +1,154 @@
+// npm run bench: the simulator against a raw node:http baseline in the same run, driven by wrk (one
+// thread, 32 connections) over loopback, alternating A and B, reported as medians and ratios.
+// Writes reports/bench/bench.json and bench.md. See docs/performance.md.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const FIXTURE = process.env.BENCH_FIXTURE ?? "large";
+const tmp = mkdtempSync(join(tmpdir(), "retail-sim-bench-"));
+
+function ensureWrk() {
+  if (spawnSync("wrk", ["--version"]).error === undefined) return;
+  if (process.getuid?.() === 0) {
+    console.error("Installing Debian's wrk (the load generator)...");
+    execFileSync("bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null"], { stdio: "inherit" });
+    return;
+  }
+  throw new Error("wrk is needed: apt-get install -y wrk");
+}
+
+/** Starts a process and resolves with its first stdout line. */
+function start(cmd, args) {
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+      const nl = out.indexOf("\n");
+      if (nl !== -1) resolve({ child, line: out.slice(0, nl) });
+    });
+    child.on("exit", (code) => reject(new Error(`${cmd} exited ${code}`)));
+  });
+}
+
+function wrk(url, { token, script } = {}) {
+  const args = ["-t1", "-c32", `-d${SECONDS}s`, "--latency"];
+  if (token) args.push("-H", `Authorization: Bearer ${token}`);
+  if (script) args.push("-s", script);
+  const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
+  const ms = (label) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return null;
+    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2]];
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), p50: ms("50%"), p99: ms("99%"), non2xx };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function lua(name, method, body, extra = "") {
+  const path = join(tmp, `${name}.lua`);
+  writeFileSync(path, `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\ncounter = 0\n${extra}\nrequest = function()\n  counter = counter + 1\n  ${body}\nend\n`);
+  return path;
+}
+
+async function coldStart() {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const { child, line } = await start(process.execPath, [CLI, "--port", "0", "--json"]);
+    const ready = JSON.parse(line);
+    const demo = ready.stores[0];
+    await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } }).then((r) => r.text());
+    times.push(performance.now() - t0);
+    child.kill();
+  }
+  return median(times);
+}
+
+async function main() {
+  ensureWrk();
+  const figures = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, fixture: FIXTURE, seconds: SECONDS, rounds: ROUNDS, scenarios: {} };
+  const buildStart = performance.now();
+  const sim = await start(process.execPath, [CLI, "--port", "0", "--json", "--clock", "manual", "--no-rate-limits", "--fixture", FIXTURE]);
+  figures.fixture_start_ms = Math.round(performance.now() - buildStart);
+  const ready = JSON.parse(sim.line);
+  const base = ready.stores[0].base_url;
+  const token = ready.stores[0].keys[0].token;
+  const page = await (await fetch(`${base}/products?limit=200`, { headers: { authorization: `Bearer ${token}` } })).json();
+  writeFileSync(join(tmp, "products.json"), JSON.stringify(page.data));
+  const raw = await start(process.execPath, [join(ROOT, "bench/raw-server.mjs"), join(tmp, "products.json")]);
+  const rawBase = `http://127.0.0.1:${raw.line}`;
+  const id = page.data[0].id;
+  const outlet = (await (await fetch(`${base}/outlets`, { headers: { authorization: `Bearer ${token}` } })).json()).data[0].id;
+
+  const paired = [
+    ["GET /products/{id}", `${base}/products/${id}`, `${rawBase}/products/${id}`],
+    ["GET /products?limit=50", `${base}/products?limit=50`, `${rawBase}/products?limit=50`],
+    ["GET /products?limit=200", `${base}/products?limit=200`, `${rawBase}/products?limit=200`],
+  ];
+  for (const [name, simUrl, rawUrl] of paired) {
+    const s = [];
+    const r = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      s.push(wrk(simUrl, { token }));
+      r.push(wrk(rawUrl));
+    }
+    const sim = { rps: median(s.map((x) => x.rps)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), non2xx: Math.max(...s.map((x) => x.non2xx)) };
+    const baseline = { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)) };
+    figures.scenarios[name] = { simulator: sim, baseline, ratio: Number((sim.rps / baseline.rps).toFixed(3)), paired_ratios: s.map((x, i) => Number((x.rps / r[i].rps).toFixed(3))) };
+    console.error(`${name}: ${sim.rps.toFixed(0)} req/s vs raw ${baseline.rps.toFixed(0)} (${(sim.rps / baseline.rps).toFixed(2)}x)`);
+  }
+  const ids = page.data.slice(0, 100).map((p) => p.id);
+  const writes = [
+    ["POST /products", `${base}/products`, lua("create", "POST", `return wrk.format(nil, nil, nil, '{"name":"Bench item ' .. counter .. '","retail_price":' .. (100 + counter % 900) .. '}')`)],
+    ["PATCH /products/{id}", `${base}/products/${id}`, lua("patch", "PATCH", `return wrk.format(nil, nil, nil, '{"retail_price":' .. (100 + counter % 900) .. '}')`)],
+    ["PUT stock", `${base}/products/${id}/inventory/${outlet}`, lua("put", "PUT", `return wrk.format(nil, nil, nil, '{"on_hand":' .. (counter % 500) .. '}')`)],
+    ["POST /inventory/batch (100 lines)", `${base}/inventory/batch`, lua("batch", "POST", `wrk.headers["Idempotency-Key"] = "bench-" .. counter\n  local lines = {}\n  for i, pid in ipairs(ids) do lines[i] = '{"product_id":"' .. pid .. '","outlet_id":"${outlet}","set":{"on_hand":' .. ((counter + i) % 500) .. '}}' end\n  return wrk.format(nil, nil, nil, '{"lines":[' .. table.concat(lines, ",") .. ']}')`, `ids = {${ids.map((x) => `"${x}"`).join(",")}}`)],
+  ];
+  for (const [name, url, script] of writes) {
+    const runs = Array.from({ length: ROUNDS }, () => wrk(url, { token, script }));
+    figures.scenarios[name] = { simulator: { rps: median(runs.map((x) => x.rps)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)), non2xx: Math.max(...runs.map((x) => x.non2xx)) } };
+    console.error(`${name}: ${figures.scenarios[name].simulator.rps.toFixed(0)} req/s`);
+  }
+  const sales = Array.from({ length: ROUNDS }, () => wrk(`${base}/sales?limit=200`, { token }));
+  figures.scenarios["GET /sales?limit=200"] = { simulator: { rps: median(sales.map((x) => x.rps)), p50: median(sales.map((x) => x.p50)), p99: median(sales.map((x) => x.p99)), non2xx: Math.max(...sales.map((x) => x.non2xx)) } };
+  figures.simulator_peak_rss_mb = Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))[1]) / 1024);
+  sim.child.kill();
+  raw.child.kill();
+  figures.cold_start_ms = Math.round(await coldStart());
+  const { conformance } = await import(join(ROOT, "dist/conformance/run.js"));
+  const t0 = performance.now();
+  const report = await conformance({ seed: 1 });
+  figures.conformance = { ms: Math.round(performance.now() - t0), passed: report.summary.passed, failed: report.summary.failed };
+  const out = join(ROOT, "reports/bench");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "bench.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  const md = [
+    `# Benchmark (${figures.machine.cpus} cores, Node ${figures.machine.node}, fixture ${FIXTURE})`,
+    "",
+    `wrk -t1 -c32 for ${SECONDS} s, ${ROUNDS} alternating rounds, medians. Ratios are to the raw node:http baseline measured in the same run.`,
+    "",
+    "| scenario | simulator req/s | p50 ms | p99 ms | baseline req/s | ratio |",
+    "|---|---|---|---|---|---|",
+    ...Object.entries(figures.scenarios).map(([name, f]) => `| ${name} | ${f.simulator.rps.toFixed(0)} | ${f.simulator.p50} | ${f.simulator.p99} | ${f.baseline ? f.baseline.rps.toFixed(0) : "—"} | ${f.ratio ?? "—"} |`),
+    "",
+    `Start with the ${FIXTURE} fixture to the ready line: ${figures.fixture_start_ms} ms. Cold start of \`retail-sim\` (demo) to its first answered request: ${figures.cold_start_ms} ms (median of 5). Peak resident memory of the simulator: ${figures.simulator_peak_rss_mb} MB. Conformance default run in process: ${figures.conformance.ms} ms (${figures.conformance.passed} passed, ${figures.conformance.failed} failed).`,
+    "",
+  ].join("\n");
+  writeFileSync(join(out, "bench.md"), md);
+  process.stdout.write(md);
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+});
