@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 // interfaces.md section 1: the retail-sim command line, run from the built bin as `npx retail-sim` runs it.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = `${ROOT}dist/src/cli/main.js`;
+const BIN = `${ROOT}dist/bin/retail-sim.js`;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {

@@ -7,6 +7,12 @@ import { serveCommand } from "./serve.js";
 
 // retail-sim [serve] | conformance | openapi (interfaces.md section 1).
 
+// `retail-sim openapi | head`: a reader that stops early is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 await yargs(hideBin(process.argv))
   .scriptName("retail-sim")
   .command(serveCommand)

@@ -25,7 +25,7 @@ beforeAll(() => {
 describe("Issue 7: the packed tarball installed into an empty project", () => {
   it("ships the built code, the docs and no tests", () => {
     const files = spawnSync("tar", ["-tzf", join(project, "..", readdirSync(join(project, "..")).find((f) => f.endsWith(".tgz")) as string)], { encoding: "utf8" }).stdout.split("\n");
-    expect(files).toContain("package/dist/src/cli/main.js");
+    expect(files).toContain("package/dist/bin/retail-sim.js");
     expect(files).toContain("package/dist/src/index.d.ts");
     expect(files).toContain("package/dist/scenarios/fixtures/demo.js");
     expect(files).toContain("package/README.md");

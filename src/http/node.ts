@@ -65,11 +65,11 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
     };
     const out = await sim.handle(simReq);
     if (tooLarge) out.headers["connection"] = "close";
-    // A known length: one write instead of chunked framing.
-    const payload = typeof out.body === "string" ? Buffer.from(out.body) : out.body;
-    if (payload) out.headers["content-length"] = String(payload.length);
+    // A known length and a string body: Node sends headers and body in one write (no chunked framing,
+    // no second buffer to gather).
+    if (out.body !== null) out.headers["content-length"] = String(typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.length);
     res.writeHead(out.status, out.headers);
-    res.end(payload ?? undefined);
+    res.end(out.body ?? undefined);
   } catch {
     if (!res.headersSent) res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));

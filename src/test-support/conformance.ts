@@ -9,13 +9,13 @@ import type { Rule } from "../../conformance/types.js";
 import { createSimulator, type Simulator } from "../simulator.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const BIN = `${ROOT}dist/src/cli/main.js`;
+export const BIN = `${ROOT}dist/bin/retail-sim.js`;
 
 /** `npm test` builds first; running vitest alone needs a build too. */
 export function ensureBuilt(): void {
   if (existsSync(BIN)) return;
   const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
-  if (built.status !== 0 || !existsSync(BIN)) throw new Error("npm run build failed: the CLI tests need dist/src/cli/main.js");
+  if (built.status !== 0 || !existsSync(BIN)) throw new Error("npm run build failed: the CLI tests need dist/bin/retail-sim.js");
 }
 
 export interface Listening {
