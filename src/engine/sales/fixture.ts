@@ -12,25 +12,28 @@ const HOUR = 3_600_000;
 export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids: Rng, now: number): void {
   const outlets = new Map([...store.outlets.all()].map((r) => [r.value.name, r.id]));
   const payments = new Map([...store.paymentTypes.all()].map((r) => [r.value.name, r.id]));
+  const firstEnabled = [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.id;
+  const make = (spec: FixtureSale): string => {
+    const at = now - spec.hours_ago * HOUR;
+    const lines = spec.lines.map((l) => {
+      const product = store.catalog.productBySku(l.sku);
+      return { product_id: product?.id ?? "", quantity: l.quantity, unit_price: l.unit_price ?? product?.retail_price ?? 0 };
+    });
+    const customerId = spec.customer === undefined ? undefined : store.customers.codes.get(spec.customer.toLowerCase());
+    const payment = spec.payment === undefined ? firstEnabled : payments.get(spec.payment);
+    const sale = createSale({ store, ids, now: at }, { outlet_id: outlets.get(spec.outlet) ?? "", customer_id: customerId, lines, payment_type_id: payment, completed_at: at });
+    if (!sale.ok) throw new Error(`fixture sale at ${spec.outlet}: ${sale.error.message}`);
+    return sale.value.id;
+  };
+  // Plain sales already in time order (the large fixture) are made one after another.
+  if (!needsReplay(sales)) {
+    for (const spec of sales) make(spec);
+    return;
+  }
   const made = new Map<FixtureSale, string>();
   const events: { at: number; order: number; run: () => void }[] = [];
   sales.forEach((spec, order) => {
-    const at = now - spec.hours_ago * HOUR;
-    events.push({
-      at,
-      order,
-      run: () => {
-        const lines = spec.lines.map((l) => {
-          const product = store.catalog.productBySku(l.sku);
-          return { product_id: product?.id ?? "", quantity: l.quantity, unit_price: l.unit_price ?? product?.retail_price ?? 0 };
-        });
-        const customerId = spec.customer === undefined ? undefined : store.customers.codes.get(spec.customer.toLowerCase());
-        const payment = spec.payment === undefined ? undefined : payments.get(spec.payment);
-        const sale = createSale({ store, ids, now: at }, { outlet_id: outlets.get(spec.outlet) ?? "", customer_id: customerId, lines, payment_type_id: payment, completed_at: at });
-        if (!sale.ok) throw new Error(`fixture sale at ${spec.outlet}: ${sale.error.message}`);
-        made.set(spec, sale.value.id);
-      },
-    });
+    events.push({ at: now - spec.hours_ago * HOUR, order, run: () => void made.set(spec, make(spec)) });
     if (spec.void || spec.refund !== undefined) {
       const later = now - (spec.refund_hours_ago ?? Math.max(0, spec.hours_ago - 1)) * HOUR;
       events.push({
@@ -51,4 +54,13 @@ export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids
   // Stable: a sale comes before its own refund even at the same instant.
   events.sort((a, b) => a.at - b.at || a.order - b.order);
   for (const event of events) event.run();
+}
+
+/** Whether the sales need replaying in time order (refunds or voids); plain sales in time order need not. */
+export function needsReplay(sales: readonly FixtureSale[]): boolean {
+  for (let i = 0; i < sales.length; i++) {
+    const s = sales[i] as FixtureSale;
+    if (s.void || s.refund !== undefined || (i > 0 && s.hours_ago > (sales[i - 1] as FixtureSale).hours_ago)) return true;
+  }
+  return false;
 }
