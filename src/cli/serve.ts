@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+import { parseUtcDateTime } from "../kernel/clock.js";
 import { FixtureError } from "../../scenarios/fixtures/index.js";
 import type { CredentialsView } from "../engine/control.js";
 import { createSimulator } from "../simulator.js";
@@ -32,7 +33,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .check((a) => {
         if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new Error("--port must be an integer from 0 to 65535");
         if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
-        if (a.now !== undefined && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(a.now)) throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        if (a.now !== undefined && parseUtcDateTime(a.now) === undefined) throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         return true;
       }),
   handler: async (args) => {

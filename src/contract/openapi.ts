@@ -3,21 +3,11 @@ import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "./errors.js";
 import type { Operation } from "./operation.js";
 import { pathParams } from "./operation.js";
 import { OPERATIONS } from "./operations/index.js";
-import { SCOPES } from "./scopes.js";
+import { SCOPE_TEXT } from "./scopes.js";
 import { ErrorEnvelope } from "./schemas/common.js";
 import { Tombstone } from "./schemas/catalog.js";
 
 // The OpenAPI 3.1 document, built from the operations table and the TypeBox schemas; never by hand.
-
-const SCOPE_TEXT: Record<(typeof SCOPES)[number], string> = {
-  "catalog:read": "View products, prices, categories, brands, tags, suppliers",
-  "catalog:write": "Create, update, delete those",
-  "inventory:read": "View stock levels",
-  "inventory:write": "Adjust stock",
-  "customers:read": "View customers",
-  "customers:write": "Create and update customers, and permanently erase personal details",
-  "sales:read": "View sales and refunds",
-};
 
 const TAG_TEXT: Record<string, string> = {
   Account: "The caller's identity, the store and its reference data (no particular scope).",

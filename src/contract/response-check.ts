@@ -1,6 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
+import { UTC_DATE_TIME } from "../kernel/clock.js";
 import { buildOpenApi, TOKEN_PATH } from "./openapi.js";
 import { OPERATIONS } from "./operations/index.js";
 import type { Operation } from "./operation.js";
@@ -20,7 +21,7 @@ function setup() {
   if (state) return state;
   const doc = buildOpenApi("http://checker.invalid/store/v1") as any;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addFormat("utc-date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/);
+  ajv.addFormat("utc-date-time", UTC_DATE_TIME);
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const router = new Router<Operation>();
   for (const op of OPERATIONS) router.add(op.method, op.path, op);

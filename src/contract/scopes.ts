@@ -12,6 +12,17 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope grants, in words (spec, Scopes table): shown on the consent page and in the OpenAPI document. */
+export const SCOPE_TEXT: Record<Scope, string> = {
+  "catalog:read": "View products, prices, categories, brands, tags and suppliers",
+  "catalog:write": "Create, update and delete products, prices, categories, brands, tags and suppliers",
+  "inventory:read": "View stock levels",
+  "inventory:write": "Adjust stock",
+  "customers:read": "View customers",
+  "customers:write": "Create and update customers, and permanently erase personal details",
+  "sales:read": "View sales and refunds",
+};
+
 export function isScope(text: string): text is Scope {
   return (SCOPES as readonly string[]).includes(text);
 }

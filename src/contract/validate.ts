@@ -1,6 +1,7 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { UTC_DATE_TIME } from "../kernel/clock.js";
 import type { FieldError } from "./errors.js";
 
 // ajv validators compiled from the TypeBox schemas, once per schema and only when first used
@@ -31,7 +32,7 @@ ajv.addKeyword({
   },
 });
 // Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
-ajv.addFormat("utc-date-time", /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/);
+ajv.addFormat("utc-date-time", UTC_DATE_TIME);
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export type Validator = (value: unknown) => FieldError[];

@@ -4,20 +4,7 @@ import { CustomerState } from "./customers/state.js";
 import { InventoryState } from "./inventory/state.js";
 import { SalesState } from "./sales/state.js";
 
-export const PLANS = ["growth", "lite"] as const;
-export type Plan = (typeof PLANS)[number];
-
-/** Control-plane store states; each maps to one of the spec's 402 or 403 codes (see engine/auth/gate.ts). */
-export const STORE_STATUSES = [
-  "active",
-  "paused",
-  "trial_decision_required",
-  "plan_users_exceeded",
-  "cancelled",
-  "suspended",
-  "not_found",
-] as const;
-export type StoreStatus = (typeof STORE_STATUSES)[number];
+import type { Plan, StoreStatus } from "../contract/store-states.js";
 
 export interface StoreSettings {
   readonly id: string;

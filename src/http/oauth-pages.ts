@@ -1,17 +1,7 @@
-import type { Scope } from "../contract/scopes.js";
+import { SCOPE_TEXT, type Scope } from "../contract/scopes.js";
 
 // The consent screen of {auth_url}/oauth/authorize: plain, accessible HTML that works without
 // JavaScript. Every value from a request is escaped.
-
-const SCOPE_TEXT: Record<Scope, string> = {
-  "catalog:read": "View products, prices, categories, brands, tags and suppliers",
-  "catalog:write": "Create, update and delete products, prices, categories, brands, tags and suppliers",
-  "inventory:read": "View stock levels",
-  "inventory:write": "Adjust stock",
-  "customers:read": "View customers",
-  "customers:write": "Create and update customers, and permanently erase personal details",
-  "sales:read": "View sales and refunds",
-};
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);

@@ -73,7 +73,7 @@ export function httpDate(ms: number): string {
 }
 
 /** Strict ISO 8601 date-time in UTC: `2026-01-01T00:00:00Z` or with fractional seconds. */
-const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+export const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 export function parseUtcDateTime(text: string): number | undefined {
   if (!UTC_DATE_TIME.test(text)) return undefined;

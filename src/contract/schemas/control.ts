@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { SCOPES } from "../scopes.js";
+import { PLANS, STORE_STATUSES } from "../store-states.js";
 import { DateTime } from "./common.js";
 import { StringEnum } from "./enum.js";
 import { FixtureSpec } from "./fixture.js";
@@ -29,10 +30,8 @@ export type KeyBody = Static<typeof KeyBody>;
 
 export const StorePatchBody = Type.Object(
   {
-    plan: Type.Optional(StringEnum(["growth", "lite"])),
-    status: Type.Optional(
-      StringEnum(["active", "paused", "trial_decision_required", "plan_users_exceeded", "cancelled", "suspended", "not_found"]),
-    ),
+    plan: Type.Optional(StringEnum(PLANS)),
+    status: Type.Optional(StringEnum(STORE_STATUSES)),
     product_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   },
   { additionalProperties: false },

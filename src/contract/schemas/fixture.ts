@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { SCOPES } from "../scopes.js";
+import { PLANS, STORE_STATUSES } from "../store-states.js";
 import { StringEnum } from "./enum.js";
 
 // The fixture format of `--fixture <path.json>`. The built-in fixtures (demo, empty) are values of it.
@@ -112,10 +113,8 @@ export const FixtureStore = Type.Object(
   {
     prefix: Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,62}$" }),
     name: Name,
-    plan: Type.Optional(Lit(["growth", "lite"] as const)),
-    status: Type.Optional(
-      Lit(["active", "paused", "trial_decision_required", "plan_users_exceeded", "cancelled", "suspended", "not_found"] as const),
-    ),
+    plan: Type.Optional(Lit(PLANS)),
+    status: Type.Optional(Lit(STORE_STATUSES)),
     product_limit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
     currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$" })),
     timezone: Type.Optional(Name),

@@ -1,5 +1,6 @@
 import { apiError, type ApiError } from "../../contract/errors.js";
-import type { StoreSettings, StoreStatus } from "../store.js";
+import type { StoreStatus } from "../../contract/store-states.js";
+import type { StoreSettings } from "../store.js";
 
 // Spec, Errors: the store states that block API calls (403) and the plan and billing states (402).
 const STATUS_ERRORS: Record<Exclude<StoreStatus, "active">, ApiError> = {

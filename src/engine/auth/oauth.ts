@@ -3,7 +3,7 @@ import { safeEqual, sha256 } from "../../kernel/digest.js";
 import { isScope, normalizeScopes, type Scope } from "../../contract/scopes.js";
 import { POLICIES, retryAfterSeconds } from "../limits.js";
 import type { OAuthClientRecord, UserRecord, World } from "../world.js";
-import type { Connection } from "./credentials.js";
+import { stateAt, type Connection } from "./credentials.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow with optional PKCE (S256), codes that live
 // 10 minutes and work once, access tokens of one hour, refresh tokens that do not rotate, and errors
@@ -220,7 +220,7 @@ function refresh(world: World, client: OAuthClientRecord, form: URLSearchParams,
   if (token === null) return oauthError(400, "invalid_request", "refresh_token is required.");
   const connection = world.oauth.refresh.get(sha256(token));
   if (!connection || connection.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The refresh token is not valid.");
-  if (connection.state === "active" && now - (connection.lastUsedAt ?? connection.createdAt) > 90 * 86_400_000) connection.state = "expired";
+  connection.state = stateAt(connection, now);
   if (connection.state !== "active") return oauthError(400, "invalid_grant", `The connection is ${connection.state === "revoked" ? "disconnected" : "expired"}.`);
   connection.lastUsedAt = now;
   return issue(world, connection, token, now, apiRoot);
