@@ -42,12 +42,15 @@ export class Router<T> {
   /** The route for a method and a percent-encoded path, or undefined (an unknown path or method). */
   match(method: string, path: string): Match<T> | undefined {
     if (!path.startsWith("/")) return undefined;
-    const segments: string[] = [];
-    for (const raw of path.split("/").slice(1)) {
-      try {
-        segments.push(decodeURIComponent(raw));
-      } catch {
-        return undefined;
+    const segments = path.slice(1).split("/");
+    // Percent-decoding only where there is something to decode (most paths have nothing).
+    if (path.includes("%")) {
+      for (let i = 0; i < segments.length; i++) {
+        try {
+          segments[i] = decodeURIComponent(segments[i] as string);
+        } catch {
+          return undefined;
+        }
       }
     }
     const params: Record<string, string> = {};

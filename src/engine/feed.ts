@@ -1,7 +1,8 @@
 // A table whose rows are ordered by the store's change sequence (spec, Pagination and polling rules 1:
 // rows come oldest change first). Every change gives the row a new sequence number, which is its
 // `version`, and moves it to the end of the feed. Paging starts with a binary search, so a page deep
-// in the feed costs what a first page costs.
+// in the feed costs what a first page costs. Secondary indexes keep, per key, the same kind of list,
+// so a selective filter (sales of one customer) pages its own rows instead of walking the feed.
 
 export interface Row<T> {
   readonly id: string;
@@ -24,6 +25,11 @@ export interface PageQuery<T> {
   readonly includeDeleted: boolean;
   /** Further filter (for example sales by outlet); applied while walking, never on the whole table. */
   readonly filter?: (row: Row<T>) => boolean;
+  /**
+   * Walk only these slot lists (buckets of one secondary index, which never share a row), merged in
+   * change order; the whole feed when absent. The filter must still hold for every row returned.
+   */
+  readonly sources?: readonly SlotList<T>[];
 }
 
 export interface Page<T> {
@@ -33,14 +39,120 @@ export interface Page<T> {
   readonly visited: number;
 }
 
-export class Feed<T> {
-  private readonly rows = new Map<string, Row<T>>();
-  /** Rows in append order; a slot is stale once its row has moved on (row.seq !== slotSeq). */
-  private slots: Row<T>[] = [];
-  private slotSeqs: number[] = [];
+/**
+ * Rows in change order. A row is appended at each change; its older slots go stale (the slot's sequence
+ * number no longer matches the row's) and are skipped, dropped from the front, or compacted away.
+ */
+export class SlotList<T> {
+  private rows: Row<T>[] = [];
+  private seqs: number[] = [];
   private stale = 0;
   /** Slots before this index are all stale: rewriting rows in order leaves them at the front. */
   private head = 0;
+
+  /** Slots held, stale ones included: what walking the whole list would cost. */
+  get length(): number {
+    return this.rows.length - this.head;
+  }
+
+  push(row: Row<T>): void {
+    this.rows.push(row);
+    this.seqs.push(row.seq);
+    while (this.head < this.rows.length && !this.current(this.head)) this.head++;
+    if (this.stale > 1024 && this.stale * 2 > this.rows.length) this.compact();
+  }
+
+  /** One of this list's slots went stale (its row changed again, possibly into another list). */
+  left(): void {
+    this.stale++;
+  }
+
+  rowAt(i: number): Row<T> {
+    return this.rows[i] as Row<T>;
+  }
+
+  seqAt(i: number): number {
+    return this.seqs[i] as number;
+  }
+
+  /** Whether slot `i` still holds its row's latest change. */
+  current(i: number): boolean {
+    return (this.rows[i] as Row<T>).seq === this.seqs[i];
+  }
+
+  get end(): number {
+    return this.rows.length;
+  }
+
+  /** Index of the first live-or-stale slot whose sequence number is above `seq` (they only rise). */
+  firstAfter(seq: number): number {
+    let lo = this.head;
+    let hi = this.seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.seqs[mid] as number) <= seq) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  *currentRows(): IterableIterator<Row<T>> {
+    for (let i = this.head; i < this.rows.length; i++) if (this.current(i)) yield this.rows[i] as Row<T>;
+  }
+
+  private compact(): void {
+    const rows: Row<T>[] = [];
+    const seqs: number[] = [];
+    for (const row of this.currentRows()) {
+      rows.push(row);
+      seqs.push(row.seq);
+    }
+    this.rows = rows;
+    this.seqs = seqs;
+    this.stale = 0;
+    this.head = 0;
+  }
+}
+
+/** A secondary index of a feed: for each key, that key's rows in change order. A row has at most one key. */
+export class FeedIndex<T> {
+  private readonly buckets = new Map<string, SlotList<T>>();
+
+  constructor(readonly keyOf: (value: T) => string | null) {}
+
+  /** The rows of one key (an empty list for a key no row has). */
+  bucket(key: string): SlotList<T> | undefined {
+    return this.buckets.get(key);
+  }
+
+  /** Number of keys that have a list. */
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** Keys that have a list (some rows may since have moved to other keys). */
+  keys(): IterableIterator<string> {
+    return this.buckets.keys();
+  }
+
+  add(row: Row<T>): void {
+    const key = this.keyOf(row.value);
+    if (key === null) return;
+    let list = this.buckets.get(key);
+    if (!list) this.buckets.set(key, (list = new SlotList()));
+    list.push(row);
+  }
+
+  leave(value: T): void {
+    const key = this.keyOf(value);
+    if (key !== null) this.buckets.get(key)?.left();
+  }
+}
+
+export class Feed<T> {
+  private readonly rows = new Map<string, Row<T>>();
+  private readonly slots = new SlotList<T>();
+  private readonly indexes: FeedIndex<T>[] = [];
 
   constructor(
     readonly name: string,
@@ -51,9 +163,18 @@ export class Feed<T> {
     return this.rows.size;
   }
 
+  /** Adds a secondary index; it sees every row put from then on (add indexes before any row). */
+  index(keyOf: (value: T) => string | null): FeedIndex<T> {
+    const index = new FeedIndex(keyOf);
+    for (const row of this.slots.currentRows()) index.add(row);
+    this.indexes.push(index);
+    return index;
+  }
+
   /** The row, deleted or not. Ids are matched case-insensitively (UUIDs are stored lower case). */
   row(id: string): Row<T> | undefined {
-    return this.rows.get(id.toLowerCase());
+    // Ids the simulator made are already lower case: one lookup, no new string, in the common case.
+    return this.rows.get(id) ?? this.rows.get(id.toLowerCase());
   }
 
   /** The value of a live (not deleted) row. */
@@ -66,9 +187,10 @@ export class Feed<T> {
   put(id: string, value: T): Row<T> {
     const key = id.toLowerCase();
     const existing = this.rows.get(key);
+    if (existing) this.leave(existing);
     const row: Row<T> = existing ?? { id: key, seq: 0, deletedAt: null, value };
     row.value = value;
-    this.touch(row, !existing);
+    this.touch(row);
     if (!existing) this.rows.set(key, row);
     return row;
   }
@@ -77,76 +199,134 @@ export class Feed<T> {
   markDeleted(id: string, at: number): Row<T> | undefined {
     const row = this.row(id);
     if (!row || row.deletedAt !== null) return undefined;
+    this.leave(row);
     row.deletedAt = at;
-    this.touch(row, false);
+    this.touch(row);
     return row;
   }
 
   /** All rows in feed order (oldest change first). For fixtures and control views, not request paths. */
-  *all(): IterableIterator<Row<T>> {
-    for (let i = 0; i < this.slots.length; i++) {
-      const row = this.slots[i] as Row<T>;
-      if (row.seq === this.slotSeqs[i]) yield row;
-    }
+  all(): IterableIterator<Row<T>> {
+    return this.slots.currentRows();
   }
 
   page(query: PageQuery<T>): Page<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));
+    const walk = query.order === "desc" ? backward(query.sources ?? [this.slots]) : forward(query.sources ?? [this.slots], query.afterSeq);
     const rows: Row<T>[] = [];
     let visited = 0;
-    if (query.order === "desc") {
-      // Spec, Pagination and polling rules 3: desc returns one first page only.
-      for (let i = this.slots.length - 1; i >= 0 && rows.length < query.limit; i--) {
-        visited++;
-        const row = this.slots[i] as Row<T>;
-        if (row.seq === this.slotSeqs[i] && keep(row)) rows.push(row);
-      }
-      return { rows, hasMore: false, visited };
-    }
-    let i = Math.max(this.head, this.firstSlotAfter(query.afterSeq));
-    for (; i < this.slots.length; i++) {
+    for (let row = walk(); row !== undefined; row = walk()) {
       visited++;
-      const row = this.slots[i] as Row<T>;
-      if (row.seq !== this.slotSeqs[i] || !keep(row)) continue;
+      if (row === STALE || !keep(row)) continue;
       if (rows.length === query.limit) return { rows, hasMore: true, visited };
       rows.push(row);
+      // Spec, Pagination and polling rules 3: desc returns one first page only (has_more false).
+      if (query.order === "desc" && rows.length === query.limit) break;
     }
     return { rows, hasMore: false, visited };
   }
 
-  private touch(row: Row<T>, fresh: boolean): void {
-    if (!fresh) this.stale++;
+  private leave(row: Row<T>): void {
+    this.slots.left();
+    for (const index of this.indexes) index.leave(row.value);
+  }
+
+  private touch(row: Row<T>): void {
     row.seq = this.seq.nextSeq();
     this.slots.push(row);
-    this.slotSeqs.push(row.seq);
-    while (this.head < this.slots.length && (this.slots[this.head] as Row<T>).seq !== this.slotSeqs[this.head]) this.head++;
-    if (this.stale > 1024 && this.stale * 2 > this.slots.length) this.compact();
+    for (const index of this.indexes) index.add(row);
+  }
+}
+
+/** What a walk yields for a slot that no longer holds its row's latest change. */
+const STALE = Symbol("stale") as unknown as Row<never>;
+
+/** Slots above `afterSeq` in rising order, merged across lists; undefined at the end. */
+function forward<T>(lists: readonly SlotList<T>[], afterSeq: number): () => Row<T> | undefined {
+  const heads = lists.map((list) => list.firstAfter(afterSeq));
+  if (lists.length === 1) {
+    const list = lists[0] as SlotList<T>;
+    let i = heads[0] as number;
+    return () => (i < list.end ? (list.current(i) ? list.rowAt(i++) : (i++, STALE)) : undefined);
+  }
+  const heap = new SeqHeap();
+  lists.forEach((list, k) => {
+    const i = heads[k] as number;
+    if (i < list.end) heap.push(k, list.seqAt(i));
+  });
+  return () => {
+    const k = heap.pop();
+    if (k === undefined) return undefined;
+    const list = lists[k] as SlotList<T>;
+    const i = heads[k] as number;
+    heads[k] = i + 1;
+    if (i + 1 < list.end) heap.push(k, list.seqAt(i + 1));
+    return list.current(i) ? list.rowAt(i) : STALE;
+  };
+}
+
+/** All slots in falling order, merged across lists. */
+function backward<T>(lists: readonly SlotList<T>[]): () => Row<T> | undefined {
+  const heads = lists.map((list) => list.end - 1);
+  const floor = lists.map((list) => list.firstAfter(0));
+  const heap = new SeqHeap();
+  lists.forEach((list, k) => {
+    const i = heads[k] as number;
+    if (i >= (floor[k] as number)) heap.push(k, -list.seqAt(i));
+  });
+  return () => {
+    const k = heap.pop();
+    if (k === undefined) return undefined;
+    const list = lists[k] as SlotList<T>;
+    const i = heads[k] as number;
+    heads[k] = i - 1;
+    if (i - 1 >= (floor[k] as number)) heap.push(k, -list.seqAt(i - 1));
+    return list.current(i) ? list.rowAt(i) : STALE;
+  };
+}
+
+/** A binary min-heap of list numbers keyed by a sequence number: the merge of several slot lists. */
+class SeqHeap {
+  private readonly keys: number[] = [];
+  private readonly items: number[] = [];
+
+  push(item: number, key: number): void {
+    let i = this.keys.length;
+    this.keys.push(key);
+    this.items.push(item);
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if ((this.keys[up] as number) <= key) break;
+      this.keys[i] = this.keys[up] as number;
+      this.items[i] = this.items[up] as number;
+      i = up;
+    }
+    this.keys[i] = key;
+    this.items[i] = item;
   }
 
-  private compact(): void {
-    const slots: Row<T>[] = [];
-    const seqs: number[] = [];
-    for (const row of this.all()) {
-      slots.push(row);
-      seqs.push(row.seq);
+  pop(): number | undefined {
+    if (this.keys.length === 0) return undefined;
+    const top = this.items[0];
+    const lastKey = this.keys.pop() as number;
+    const lastItem = this.items.pop() as number;
+    const n = this.keys.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && (this.keys[child + 1] as number) < (this.keys[child] as number)) child++;
+        if ((this.keys[child] as number) >= lastKey) break;
+        this.keys[i] = this.keys[child] as number;
+        this.items[i] = this.items[child] as number;
+        i = child;
+      }
+      this.keys[i] = lastKey;
+      this.items[i] = lastItem;
     }
-    this.slots = slots;
-    this.slotSeqs = seqs;
-    this.stale = 0;
-    this.head = 0;
-  }
-
-  /** Index of the first slot whose sequence number is above `seq` (slot sequence numbers only rise). */
-  private firstSlotAfter(seq: number): number {
-    let lo = 0;
-    let hi = this.slotSeqs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.slotSeqs[mid] as number) <= seq) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return top;
   }
 }
 

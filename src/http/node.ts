@@ -44,13 +44,15 @@ export function listen(sim: Simulator, port: number, host: string): Promise<List
 async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, server: Server): Promise<void> {
   res.sendDate = false;
   try {
-    const { body, tooLarge } = await readBody(req);
+    const { body, tooLarge } = hasBody(req) ? await readBody(req) : (req.resume(), NO_BODY);
     const hostHeader = req.headers.host;
     const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : ownHost(server);
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
+    const given = req.headers;
+    for (const name in given) {
+      const value = given[name];
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
     const simReq: SimRequest = {
@@ -79,6 +81,14 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
 function ownHost(server: Server): string {
   const address = server.address() as AddressInfo;
   return `${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+}
+
+const NO_BODY = { body: null, tooLarge: false } as const;
+
+/** RFC 9112 section 6.3: a request without Content-Length or Transfer-Encoding has no body. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
 /** Reads the body up to the limit; past it, stops keeping bytes and reports `tooLarge`. */

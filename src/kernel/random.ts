@@ -23,8 +23,16 @@ function splitmix32(seed: number): () => number {
   };
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const hex8 = (w: number): string => (HEX[w >>> 24] as string) + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
+const HEX_CODES = Array.from({ length: 16 }, (_, i) => i.toString(16).charCodeAt(0));
+/** Character codes of a UUID being written; dashes stay in place. One flat string per UUID, no concatenation. */
+const UUID_CODES: number[] = Array.from({ length: 36 }, () => 45);
+/** Writes `digits` hex digits of `word` (low digits last) ending just before `end`. */
+function putHex(word: number, end: number, digits: number): void {
+  for (let k = end - 1; k >= end - digits; k--) {
+    UUID_CODES[k] = HEX_CODES[word & 15] as number;
+    word >>>= 4;
+  }
+}
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** Derives an independent stream for a named purpose (so adding ids in one area does not shift another's). */
@@ -50,15 +58,16 @@ export function createRng(seed: number, stream = ""): Rng {
     next32,
     uuid() {
       // Four words, hex, with the version (4) and variant (10xx) bits set: no intermediate arrays.
-      const a = next32();
-      const b = next32();
-      const c = next32();
-      const d = next32();
-      const h1 = hex8(a);
-      const h2 = hex8(((b & 0xffff0fff) | 0x00004000) >>> 0);
-      const h3 = hex8(((c & 0x3fffffff) | 0x80000000) >>> 0);
-      const h4 = hex8(d);
-      return `${h1}-${h2.slice(0, 4)}-${h2.slice(4)}-${h3.slice(0, 4)}-${h3.slice(4)}${h4}`;
+      // Layout 8-4-4-4-12: word a, word b in two halves, word c in two halves, word d.
+      putHex(next32(), 8, 8);
+      const b = ((next32() & 0xffff0fff) | 0x00004000) >>> 0;
+      putHex(b >>> 16, 13, 4);
+      putHex(b & 0xffff, 18, 4);
+      const c = ((next32() & 0x3fffffff) | 0x80000000) >>> 0;
+      putHex(c >>> 16, 23, 4);
+      putHex(c & 0xffff, 28, 4);
+      putHex(next32(), 36, 8);
+      return String.fromCharCode.apply(null, UUID_CODES);
     },
     token(length) {
       let out = "";
