@@ -33,7 +33,8 @@ describe("Issue 7: the packed tarball installed into an empty project", () => {
   });
 
   it("`npx retail-sim --port 0 --json` prints the ready line and answers GET /me", async () => {
-    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group: npx runs the bin as a child, and the whole group is stopped at the end.
+    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], detached: true });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let out = "";
@@ -49,7 +50,11 @@ describe("Issue 7: the packed tarball installed into an empty project", () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { domain_prefix: string } }).data.domain_prefix).toBe("demo");
     } finally {
-      child.kill("SIGTERM");
+      if (child.exitCode === null && child.signalCode === null) {
+        const stopped = new Promise((done) => child.once("exit", done));
+        process.kill(-(child.pid as number), "SIGTERM");
+        await stopped;
+      }
     }
   }, 60_000);
 

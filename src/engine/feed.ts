@@ -58,13 +58,17 @@ export class SlotList<T> {
   push(row: Row<T>): void {
     this.rows.push(row);
     this.seqs.push(row.seq);
-    while (this.head < this.rows.length && !this.current(this.head)) this.head++;
-    if (this.stale > 1024 && this.stale * 2 > this.rows.length) this.compact();
   }
 
-  /** One of this list's slots went stale (its row changed again, possibly into another list). */
+  /**
+   * One of this list's slots has gone stale (its row changed again, maybe into another list): stale
+   * slots at the front are dropped, and a list that is mostly stale is compacted, so a list nobody
+   * writes to any more costs no more to page than its live rows.
+   */
   left(): void {
     this.stale++;
+    while (this.head < this.rows.length && !this.current(this.head)) this.head++;
+    if (this.stale > 1024 && this.stale * 2 > this.rows.length) this.compact();
   }
 
   rowAt(i: number): Row<T> {
@@ -187,11 +191,16 @@ export class Feed<T> {
   put(id: string, value: T): Row<T> {
     const key = id.toLowerCase();
     const existing = this.rows.get(key);
-    if (existing) this.leave(existing);
-    const row: Row<T> = existing ?? { id: key, seq: 0, deletedAt: null, value };
-    row.value = value;
+    if (existing) {
+      const before = existing.value;
+      existing.value = value;
+      this.touch(existing);
+      this.left(before);
+      return existing;
+    }
+    const row: Row<T> = { id: key, seq: 0, deletedAt: null, value };
     this.touch(row);
-    if (!existing) this.rows.set(key, row);
+    this.rows.set(key, row);
     return row;
   }
 
@@ -199,9 +208,9 @@ export class Feed<T> {
   markDeleted(id: string, at: number): Row<T> | undefined {
     const row = this.row(id);
     if (!row || row.deletedAt !== null) return undefined;
-    this.leave(row);
     row.deletedAt = at;
     this.touch(row);
+    this.left(row.value);
     return row;
   }
 
@@ -227,9 +236,10 @@ export class Feed<T> {
     return { rows, hasMore: false, visited };
   }
 
-  private leave(row: Row<T>): void {
+  /** After a change: the row's previous slots (in the feed, and in its indexes under its old value) are stale. */
+  private left(before: T): void {
     this.slots.left();
-    for (const index of this.indexes) index.leave(row.value);
+    for (const index of this.indexes) index.leave(before);
   }
 
   private touch(row: Row<T>): void {

@@ -2,7 +2,7 @@ import { fail, ok, type Result } from "../kernel/result.js";
 import { invalid, type ApiError } from "../contract/errors.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { iso } from "../kernel/clock.js";
-import { versionOf, type Page, type PageQuery, type Row } from "./feed.js";
+import { versionOf, type Feed, type Page, type PageQuery, type Row, type SlotList } from "./feed.js";
 
 /** What listFeed pages: a Feed, or a narrower source such as the one row a SKU lookup finds. */
 export interface Pageable<T> {
@@ -20,6 +20,11 @@ export function singleRow<T>(name: string, row: Row<T> | undefined): Pageable<T>
       return { rows: visible && after && q.limit > 0 ? [row] : [], hasMore: false, visited: row ? 1 : 0 };
     },
   };
+}
+
+/** A feed paged through some of its index lists (undefined: the whole feed); cursors stay the feed's. */
+export function through<T>(feed: Feed<T>, sources: SlotList<T>[] | undefined): Pageable<T> {
+  return sources === undefined ? feed : { name: feed.name, page: (q) => feed.page({ ...q, sources }) };
 }
 
 /** The list parameters common to every list endpoint, after validation (spec, Endpoints). */

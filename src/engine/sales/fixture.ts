@@ -1,6 +1,7 @@
 import type { Rng } from "../../kernel/random.js";
 import type { FixtureSale } from "../../contract/schemas/fixture.js";
 import type { StoreState } from "../store.js";
+import type { ProductRecord } from "../catalog/records.js";
 import { createSale, refundSale, voidSale } from "./operations.js";
 
 const HOUR = 3_600_000;
@@ -13,13 +14,25 @@ export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids
   const outlets = new Map([...store.outlets.all()].map((r) => [r.value.name, r.id]));
   const payments = new Map([...store.paymentTypes.all()].map((r) => [r.value.name, r.id]));
   const firstEnabled = [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.id;
+  // Lookups by the fixture's own strings, remembered: a large fixture names the same SKUs and customer
+  // codes thousands of times, and each case-folded lookup would make a new string.
+  const products = new Map<string, ProductRecord | undefined>();
+  const productOf = (sku: string) => {
+    if (!products.has(sku)) products.set(sku, store.catalog.productBySku(sku));
+    return products.get(sku);
+  };
+  const customers = new Map<string, string | undefined>();
+  const customerOf = (code: string) => {
+    if (!customers.has(code)) customers.set(code, store.customers.codes.get(code.toLowerCase()));
+    return customers.get(code);
+  };
   const make = (spec: FixtureSale): string => {
     const at = now - spec.hours_ago * HOUR;
     const lines = spec.lines.map((l) => {
-      const product = store.catalog.productBySku(l.sku);
+      const product = productOf(l.sku);
       return { product_id: product?.id ?? "", quantity: l.quantity, unit_price: l.unit_price ?? product?.retail_price ?? 0 };
     });
-    const customerId = spec.customer === undefined ? undefined : store.customers.codes.get(spec.customer.toLowerCase());
+    const customerId = spec.customer === undefined ? undefined : customerOf(spec.customer);
     const payment = spec.payment === undefined ? firstEnabled : payments.get(spec.payment);
     const sale = createSale({ store, ids, now: at }, { outlet_id: outlets.get(spec.outlet) ?? "", customer_id: customerId, lines, payment_type_id: payment, completed_at: at });
     if (!sale.ok) throw new Error(`fixture sale at ${spec.outlet}: ${sale.error.message}`);

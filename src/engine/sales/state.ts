@@ -1,5 +1,5 @@
 import type { Milli } from "../../kernel/quantity.js";
-import type { Feed } from "../feed.js";
+import type { Feed, FeedIndex } from "../feed.js";
 
 export type SaleStatus = "open" | "completed" | "partially_refunded" | "refunded" | "voided";
 
@@ -37,13 +37,32 @@ export interface SaleRecord {
   readonly tax_rates: Readonly<Record<string, { name: string; rate: number }>>;
 }
 
-/** Sales of one store. Spec: sales are never deleted. */
+export const DAY_MS = 86_400_000;
+
+/** The UTC day (days since the epoch) a sale completed on: the key of the time index. */
+export const saleDay = (completedAt: number): number => Math.floor(completedAt / DAY_MS);
+
+/**
+ * Sales of one store. Spec: sales are never deleted. Each list filter has an index in change order,
+ * so a selective filter pages its own rows (issue 9: no full-collection scan on any request path).
+ */
 export class SalesState {
   readonly sales: Feed<SaleRecord>;
   /** Refund sales by the original they refund. */
   readonly refundsOf = new Map<string, string[]>();
+  readonly byStatus: FeedIndex<SaleRecord>;
+  readonly byOutlet: FeedIndex<SaleRecord>;
+  readonly byCustomer: FeedIndex<SaleRecord>;
+  readonly byParent: FeedIndex<SaleRecord>;
+  /** By UTC day of completed_at (decimal days since the epoch), for completed_from and completed_to. */
+  readonly byDay: FeedIndex<SaleRecord>;
 
   constructor(feed: <T>(list: string) => Feed<T>) {
     this.sales = feed("sales");
+    this.byStatus = this.sales.index((s) => s.status);
+    this.byOutlet = this.sales.index((s) => s.outlet_id);
+    this.byCustomer = this.sales.index((s) => s.customer_id);
+    this.byParent = this.sales.index((s) => s.parent_sale_id);
+    this.byDay = this.sales.index((s) => String(saleDay(s.completed_at)));
   }
 }

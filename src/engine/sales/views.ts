@@ -1,8 +1,8 @@
 import { iso, parseUtcDateTime } from "../../kernel/clock.js";
 import { fromMilli } from "../../kernel/quantity.js";
 import type { Sale, SalesQuery } from "../../contract/schemas/sales.js";
-import { versionOf, type Row } from "../feed.js";
-import type { SaleRecord } from "./state.js";
+import { versionOf, type FeedIndex, type Row, type SlotList } from "../feed.js";
+import { saleDay, type SaleRecord, type SalesState } from "./state.js";
 
 /** Spec: the sale list and a single sale read return the same full sale document; totals add up. */
 export function saleView(row: Row<SaleRecord>): Sale {
@@ -59,4 +59,48 @@ export function saleFilter(query: SalesQuery): (row: Row<SaleRecord>) => boolean
     (outlet === undefined || s.outlet_id === outlet) &&
     (customer === undefined || s.customer_id === customer) &&
     (parent === undefined || s.parent_sale_id === parent);
+}
+
+/**
+ * The cheapest walk for a sales query: the smallest index list among its filters (one status, outlet,
+ * customer or parent; the days of a completed_at range), or the whole feed (undefined) when no filter
+ * narrows it. Costs are compared by slots held, so a page visits about its own rows whatever the feed's
+ * size. The filter still decides every row: an index only chooses where to look.
+ */
+export function saleSources(state: SalesState, query: SalesQuery): SlotList<SaleRecord>[] | undefined {
+  let best: SlotList<SaleRecord>[] | undefined;
+  let bestCost = state.sales.size;
+  const consider = (lists: SlotList<SaleRecord>[]) => {
+    const cost = lists.reduce((sum, list) => sum + list.length, 0);
+    if (cost < bestCost) [best, bestCost] = [lists, cost];
+  };
+  const one = (index: FeedIndex<SaleRecord>, key: string | undefined) => {
+    if (key !== undefined) consider(listsOf(index, [key.toLowerCase()]));
+  };
+  one(state.byStatus, query.status);
+  one(state.byOutlet, query.outlet_id);
+  one(state.byCustomer, query.customer_id);
+  one(state.byParent, query.parent_sale_id);
+  if (query.completed_from !== undefined || query.completed_to !== undefined) consider(dayLists(state.byDay, query));
+  return best;
+}
+
+function listsOf(index: FeedIndex<SaleRecord>, keys: Iterable<string>): SlotList<SaleRecord>[] {
+  const lists: SlotList<SaleRecord>[] = [];
+  for (const key of keys) {
+    const list = index.bucket(key);
+    if (list) lists.push(list);
+  }
+  return lists;
+}
+
+/** The day lists a completed_at range touches: by counting days, or by the days that have sales if fewer. */
+function dayLists(byDay: FeedIndex<SaleRecord>, query: SalesQuery): SlotList<SaleRecord>[] {
+  const from = query.completed_from === undefined ? -Infinity : saleDay(parseUtcDateTime(query.completed_from) ?? -Infinity);
+  const to = query.completed_to === undefined ? Infinity : saleDay(parseUtcDateTime(query.completed_to) ?? Infinity);
+  if (to < from) return [];
+  if (to - from <= byDay.size) return listsOf(byDay, Array.from({ length: to - from + 1 }, (_, i) => String(from + i)));
+  const keys: string[] = [];
+  for (const key of byDay.keys()) if (Number(key) >= from && Number(key) <= to) keys.push(key);
+  return listsOf(byDay, keys);
 }

@@ -1,15 +1,16 @@
 import { fail, ok } from "../../kernel/result.js";
 import { invalid, notFound } from "../../contract/errors.js";
 import type { SalesQuery } from "../../contract/schemas/sales.js";
-import { listFeed, listParams } from "../../engine/listing.js";
-import { saleFilter, saleView } from "../../engine/sales/views.js";
+import { listFeed, listParams, through } from "../../engine/listing.js";
+import { saleFilter, saleSources, saleView } from "../../engine/sales/views.js";
 import type { Handler } from "./types.js";
 
 export const saleHandlers = {
   listSales: (ctx) => {
     // Spec, Sales list rules 3: include_deleted on sales answers 400 (sales are never deleted).
     if (ctx.query.include_deleted !== undefined) return fail(invalid("include_deleted", "is not accepted on sales: sales are never deleted"));
-    return listFeed(ctx.store.sales.sales, listParams(ctx.query), saleView, saleFilter(ctx.query as SalesQuery));
+    const query = ctx.query as SalesQuery;
+    return listFeed(through(ctx.store.sales.sales, saleSources(ctx.store.sales, query)), listParams(ctx.query), saleView, saleFilter(query));
   },
   getSale: (ctx) => {
     const row = ctx.store.sales.sales.row(ctx.params.id as string);
