@@ -97,7 +97,7 @@ export class RuleContext {
   /** A request to the control plane; skips the rule when the target has none. */
   control(method: string, path: string, body?: unknown): Promise<Reply> {
     if (!this.run.target.controlUrl) throw new Skip("needs the target's control plane (--control)");
-    return this.send(method, `${this.run.target.controlUrl}${path}`, { body, token: null });
+    return this.send(method, `${this.run.target.controlUrl}${path}`, { body, token: this.run.target.controlToken ?? null });
   }
 
   get hasControl(): boolean {

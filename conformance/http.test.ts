@@ -136,6 +136,35 @@ describe("Issue: against `retail-sim serve` over HTTP", () => {
   }, 60_000);
 });
 
+describe("interfaces.md 4, extended: a protected control plane (serve --control-token) is used with --control-token", () => {
+  const secret = "conformance-control-0123456789";
+
+  it("with the token the rules that need the control plane run and pass; the token never appears in the report", async () => {
+    served = await startServe(["--control-token", secret]);
+    const report = await conformance({
+      target: served.baseUrl,
+      token: served.token,
+      control: served.controlUrl,
+      controlToken: secret,
+      runs: 2,
+      rules: "zztest.*",
+      catalog: [...CATALOG, needsControlRule, usesControlRule],
+    });
+    expect(report.rules.map((r) => [r.id, r.status])).toEqual([
+      [needsControlRule.id, "passed"],
+      [usesControlRule.id, "passed"],
+    ]);
+    expect(JSON.stringify(report)).not.toContain(secret);
+  }, 60_000);
+
+  it("without the token the run stops before any rule: the control plane does not answer /health", async () => {
+    served = await startServe(["--control-token", secret]);
+    await expect(
+      conformance({ target: served.baseUrl, token: served.token, control: served.controlUrl, runs: 2, rules: "zztest.*", catalog: [...CATALOG, needsControlRule] }),
+    ).rejects.toThrow(/does not answer \/health/);
+  }, 60_000);
+});
+
 describe("Issue: a failure on a live target is run once more", () => {
   it("a deterministic mutant fails again: reproducible true", async () => {
     const target = await listenSimulator(MUTANTS.find((m) => m.name === "cursor-skips-a-row"));

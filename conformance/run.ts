@@ -9,6 +9,8 @@ export interface ConformanceOptions {
   readonly target?: string;
   readonly token?: string;
   readonly control?: string;
+  /** The control plane's token (`retail-sim serve --control-token`), if it is protected. */
+  readonly controlToken?: string;
   readonly seed?: number;
   readonly runs?: number;
   readonly rules?: string;
@@ -32,7 +34,7 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
   let token: string;
   if (options.target) {
     if (!options.token) throw new Error("--target needs --token, a full-scope API key or access token of the target");
-    target = httpTarget(options.target, options.control);
+    target = httpTarget(options.target, options.control, options.controlToken);
     token = options.token;
   } else {
     const sim = (options.simulator ?? createSimulator)({ clock: "manual", seed });

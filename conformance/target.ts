@@ -25,6 +25,8 @@ export interface Target {
   readonly baseUrl: string;
   /** `{api_root}/_sim` when the target has a control plane the run may use. */
   readonly controlUrl?: string;
+  /** Sent as `Authorization: Bearer` on control-plane calls, when the control plane is protected. */
+  readonly controlToken?: string;
   /** True for a live deployment: failures are re-run once, and pacing uses real time. */
   readonly live: boolean;
   send(req: TargetRequest): Promise<TargetResponse>;
@@ -47,11 +49,12 @@ export function inProcessTarget(sim: Simulator, label: string): Target {
   };
 }
 
-export function httpTarget(baseUrl: string, controlUrl?: string): Target {
+export function httpTarget(baseUrl: string, controlUrl?: string, controlToken?: string): Target {
   return {
     label: baseUrl,
     baseUrl: baseUrl.replace(/\/$/, ""),
     controlUrl: controlUrl?.replace(/\/$/, ""),
+    controlToken,
     live: true,
     async send(req) {
       const res = await undiciRequest(req.url, {

@@ -6,7 +6,7 @@ import * as control from "./engine/control.js";
 import { World } from "./engine/world.js";
 import { handle } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
-import { listen, type Listening } from "./http/node.js";
+import { listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import { loadFixture } from "../scenarios/fixtures/index.js";
 
@@ -21,6 +21,8 @@ export interface SimulatorOptions {
   now?: string | number;
   /** Serve the /_sim control plane. Default true. */
   control?: boolean;
+  /** When set, every /_sim request must carry `Authorization: Bearer <controlToken>` (compared in constant time). */
+  controlToken?: string;
   /** Where internal errors are reported. */
   log?: (line: string) => void;
   /** The real-time wait used by delay faults; tests pass a controlled one. */
@@ -45,6 +47,7 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: ApiError
 export class Simulator {
   world: World;
   readonly controlEnabled: boolean;
+  readonly controlToken: string | undefined;
   private readonly clockSource: Clock;
   private readonly sleep: Sleep;
   private readonly startSeed: number;
@@ -57,6 +60,7 @@ export class Simulator {
     this.clockSource = createClock(options.clock ?? "system", start);
     this.sleep = options.sleep ?? realSleep;
     this.controlEnabled = options.control ?? true;
+    this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
     this.startSeed = options.seed ?? 1;
     this.startFixture = options.fixture ?? "demo";
     this.world = this.build(this.startSeed, this.startFixture);
@@ -73,8 +77,9 @@ export class Simulator {
     return handle(this, req);
   }
 
-  async listen(port = 0, host = "127.0.0.1"): Promise<Listening> {
-    this.listening = await listen(this, port, host);
+  /** Serves on node:http; loopback unless another host is given. */
+  async listen(port = 0, host = "127.0.0.1", limits?: Partial<ServerLimits>): Promise<Listening> {
+    this.listening = await listen(this, port, host, limits);
     return this.listening;
   }
 
@@ -84,6 +89,8 @@ export class Simulator {
 
   /** Back to the state right after start: stores, keys, limits, idempotency records, faults and the clock. */
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
+    // Requests held by the old world's faults go on (against the old world) rather than hang.
+    this.world.faults.clear();
     this.clockSource.reset();
     this.world = this.build(options.seed ?? this.startSeed, options.fixture ?? this.startFixture);
   }
@@ -125,7 +132,9 @@ export class Simulator {
     this.world.faults.clear();
   }
 
+  /** Stops the server: no new connections; requests in flight finish (held ones are released first). */
   async close(): Promise<void> {
+    this.world.faults.releaseHeld();
     await this.listening?.close();
     this.listening = undefined;
   }

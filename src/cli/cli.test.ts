@@ -95,7 +95,59 @@ describe("interfaces.md 1: retail-sim serve", () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
   });
 
+  it("--control-token protects /_sim: no token or a wrong one answers 401 UNAUTHORIZED; the API is unaffected; the token is never printed", async () => {
+    const secret = "control-secret-0123456789";
+    const { line } = await start(["--port", "0", "--json", "--control-token", secret]);
+    expect(line).not.toContain(secret);
+    const ready = JSON.parse(line);
+    for (const authorization of [undefined, "Bearer wrong-secret-0123456789", `Basic ${secret}`, `Bearer ${secret}x`]) {
+      const res = await fetch(`${ready.api_root}/_sim/health`, { headers: authorization === undefined ? {} : { authorization } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toStrictEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("--control-token") } });
+    }
+    const ok = await fetch(`${ready.api_root}/_sim/health`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(ok.status).toBe(200);
+    const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
+    expect((await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } })).status).toBe(200);
+  });
+
+  it("RETAIL_SIM_CONTROL_TOKEN sets the control token without putting it on the command line", async () => {
+    const child = spawn(process.execPath, [BIN, "--port", "0", "--json"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RETAIL_SIM_CONTROL_TOKEN: "env-secret-0123456789" } });
+    children.push(child);
+    const line = await new Promise<string>((resolve) => {
+      let out = "";
+      child.stdout!.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+      });
+    });
+    const root = JSON.parse(line).api_root;
+    expect((await fetch(`${root}/_sim/health`)).status).toBe(401);
+    expect((await fetch(`${root}/_sim/health`, { headers: { authorization: "Bearer env-secret-0123456789" } })).status).toBe(200);
+  });
+
+  it("SIGTERM lets a request in flight finish, then stops: the held request is answered in full and the exit code is 0", async () => {
+    const { child, line } = await start(["--port", "0", "--json"]);
+    const ready = JSON.parse(line);
+    const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
+    const fault = (await (await fetch(`${ready.api_root}/_sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ hold: true, path: "/demo/v1/me" }) })).json()) as { id: number };
+    const inFlight = fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } });
+    // Wait (by asking, not sleeping) until the server holds the request.
+    for (;;) {
+      const faults = (await (await fetch(`${ready.api_root}/_sim/faults`)).json()) as { id: number; held: number }[];
+      if (faults.find((f) => f.id === fault.id)?.held === 1) break;
+    }
+    const exited = exitOf(child);
+    child.kill("SIGTERM");
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { domain_prefix: string } }).data.domain_prefix).toBe("demo");
+    expect(await exited).toBe(0);
+    await expect(fetch(`${ready.api_root}/_sim/health`)).rejects.toThrow();
+  });
+
   it.each([
+    [["--control-token", "short"], "--control-token must be 16 to 256 printable characters without spaces"],
     [["--port", "-1"], "--port must be an integer from 0 to 65535"],
     [["--fixture", "/no/such/file.json"], 'fixture "/no/such/file.json" is neither a built-in fixture'],
     [["--clock", "sundial"], "Invalid values"],

@@ -8,6 +8,7 @@ interface ConformanceArgs {
   target?: string;
   token?: string;
   control?: string;
+  "control-token"?: string;
   seed: number;
   runs: number;
   rules?: string;
@@ -38,6 +39,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("target", { type: "string", describe: "base_url of a deployment (left out: an in-process simulator)" })
       .option("token", { type: "string", describe: "a full-scope API key or access token of the target" })
       .option("control", { type: "string", describe: "the target's control plane (/_sim), if it has one" })
+      .option("control-token", { type: "string", describe: "the control plane's token, if it is protected (serve --control-token)" })
       .option("seed", { type: "number", default: 1, describe: "seed of every generated case" })
       .option("runs", { type: "number", default: 20, describe: "cases per property" })
       .option("rules", { type: "string", describe: "comma-separated globs over rule ids, e.g. 'pagination.*'" })
@@ -71,6 +73,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         target: args.target,
         token: args.token,
         control: args.control,
+        controlToken: args["control-token"],
         seed: args.seed,
         runs: args.runs,
         rules: args.rules,

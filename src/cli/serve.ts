@@ -14,6 +14,7 @@ interface ServeArgs {
   control: boolean;
   json: boolean;
   "rate-limits": boolean;
+  "control-token"?: string;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -28,11 +29,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("clock", { choices: ["system", "manual"] as const, default: "system" as const, describe: "system: wall clock plus travel; manual: frozen until moved" })
       .option("now", { type: "string", describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)" })
       .option("control", { type: "boolean", default: true, describe: "Serve the /_sim control plane (--no-control turns it off)" })
+      .option("control-token", { type: "string", describe: "Require Authorization: Bearer <token> on every /_sim request" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
       .option("rate-limits", { type: "boolean", default: true, describe: "Apply the spec's rate limits (--no-rate-limits turns them off, e.g. for load tests)" })
       .check((a) => {
         if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new Error("--port must be an integer from 0 to 65535");
         if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
+        if (a["control-token"] !== undefined && !/^[\x21-\x7E]{16,256}$/.test(a["control-token"] as string)) throw new Error("--control-token must be 16 to 256 printable characters without spaces");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined) throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         return true;
       }),
@@ -45,6 +48,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         clock: args.clock,
         now: args.now,
         control: args.control,
+        // The environment keeps the secret off the process list.
+        controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
         rateLimits: args["rate-limits"],
         log: (line) => process.stderr.write(`${line}\n`),
       });

@@ -128,6 +128,10 @@ export interface FaultView {
   readonly times: number | null;
   readonly remaining: number | null;
   readonly delay_ms: number;
+  readonly after_commit: boolean;
+  readonly hold: boolean;
+  /** Requests this fault holds right now. */
+  readonly held: number;
 }
 
 export const faultView = (f: Fault): FaultView => ({
@@ -139,11 +143,22 @@ export const faultView = (f: Fault): FaultView => ({
   times: f.times ?? null,
   remaining: f.remaining,
   delay_ms: f.delay_ms ?? 0,
+  after_commit: f.after_commit ?? false,
+  hold: f.hold ?? false,
+  held: f.held.length,
 });
 
 export function addFault(world: World, body: FaultBody): Result<FaultView, ApiError> {
+  if (body.hold) {
+    // A hold only holds: what the request answers is its own once released.
+    for (const field of ["status", "code", "delay_ms", "after_commit"] as const) {
+      if (body[field] !== undefined) return fail(invalid(field, "cannot be combined with hold"));
+    }
+    return ok(faultView(world.faults.add({ method: body.method, path: body.path, times: body.times, hold: true })));
+  }
+  if (body.after_commit && body.status === undefined) return fail(invalid("status", "is required with after_commit"));
   if (body.status === undefined && body.delay_ms === undefined) {
-    return fail(apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both.", [{ field: "status", message: "is required without delay_ms" }]));
+    return fail(apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both (or hold).", [{ field: "status", message: "is required without delay_ms or hold" }]));
   }
   if (body.code === undefined) {
     return ok(faultView(world.faults.add({ ...body, code: body.status === undefined ? undefined : codeForStatus(body.status) })));

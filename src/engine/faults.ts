@@ -1,7 +1,11 @@
 import type { ErrorCode } from "../contract/errors.js";
 
-// Faults injected through the control plane (interfaces.md, POST /_sim/faults): matching API
-// requests are delayed and/or answered with a chosen status and code instead of being processed.
+// Faults injected through the control plane (interfaces.md, POST /_sim/faults). A fault matches API
+// requests by method and path and applies to `times` of them (left out: until cleared). It can
+// - answer a status and code instead of processing the request (optionally after a delay);
+// - answer that status after processing it (`after_commit`): the write happened, the response is lost;
+// - hold the request mid-processing (`hold`) until the control plane releases it, so concurrent
+//   requests meet it in progress (IDEMPOTENCY_IN_PROGRESS, a busy image download).
 
 export interface FaultInput {
   readonly method?: string;
@@ -12,40 +16,98 @@ export interface FaultInput {
   /** How many matching requests it applies to; left out, until cleared. */
   readonly times?: number;
   readonly delay_ms?: number;
+  /** Process the request in full, then answer `status` instead of its response. */
+  readonly after_commit?: boolean;
+  /** Hold matching requests mid-processing until released. */
+  readonly hold?: boolean;
 }
 
 export interface Fault extends FaultInput {
   readonly id: number;
   remaining: number | null;
+  /** Requests held by this fault, each waiting for its release. */
+  readonly held: (() => void)[];
 }
 
 export class FaultList {
   private faults: Fault[] = [];
   private nextId = 1;
+  private heldWaiters: (() => void)[] = [];
 
   add(input: FaultInput): Fault {
-    const fault: Fault = { ...input, method: input.method?.toUpperCase(), id: this.nextId++, remaining: input.times ?? null };
+    const fault: Fault = { ...input, method: input.method?.toUpperCase(), id: this.nextId++, remaining: input.times ?? null, held: [] };
     this.faults.push(fault);
     return fault;
   }
 
+  /** Faults that still match requests, and used-up hold faults that still hold some. */
   list(): readonly Fault[] {
     return this.faults;
   }
 
+  /** Removes every fault and lets every held request go on. */
   clear(): void {
+    const faults = this.faults;
     this.faults = [];
+    for (const fault of faults) this.releaseAll(fault);
   }
 
-  /** The first fault matching the request, counted as used. */
+  /** Lets every held request go on; the faults stay (used-up hold faults go). */
+  releaseHeld(): void {
+    for (const fault of [...this.faults]) this.release(fault.id);
+  }
+
+  /** The first answering (not holding) fault matching the request, counted as used. */
   take(method: string, path: string): Fault | undefined {
-    const fault = this.faults.find((f) => matches(f, method, path));
+    return this.use((f) => !f.hold && matches(f, method, path));
+  }
+
+  /** The first hold fault matching the request, counted as used. */
+  takeHold(method: string, path: string): Fault | undefined {
+    return this.use((f) => f.hold === true && matches(f, method, path));
+  }
+
+  /** Holds a request until the fault is released (or cleared). */
+  hold(fault: Fault): Promise<void> {
+    return new Promise<void>((resolve) => {
+      fault.held.push(resolve);
+      for (const wake of this.heldWaiters.splice(0)) wake();
+    });
+  }
+
+  /** Lets the requests a fault holds go on; the number released, or undefined for an unknown fault. */
+  release(id: number): number | undefined {
+    const fault = this.faults.find((f) => f.id === id);
+    if (!fault) return undefined;
+    const released = this.releaseAll(fault);
+    if (fault.remaining !== null && fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+    return released;
+  }
+
+  /** Resolves once the fault holds at least `count` requests (for in-process tests; no polling). */
+  async whenHeld(id: number, count = 1): Promise<void> {
+    for (;;) {
+      const fault = this.faults.find((f) => f.id === id);
+      if (!fault || fault.held.length >= count) return;
+      await new Promise<void>((wake) => this.heldWaiters.push(wake));
+    }
+  }
+
+  private use(pick: (fault: Fault) => boolean): Fault | undefined {
+    const fault = this.faults.find((f) => (f.remaining === null || f.remaining > 0) && pick(f));
     if (!fault) return undefined;
     if (fault.remaining !== null) {
       fault.remaining -= 1;
-      if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+      // A used-up hold fault stays listed while it holds requests, so it can still be released.
+      if (fault.remaining <= 0 && !fault.hold) this.faults = this.faults.filter((f) => f !== fault);
     }
     return fault;
+  }
+
+  private releaseAll(fault: Fault): number {
+    const waiting = fault.held.splice(0);
+    for (const go of waiting) go();
+    return waiting.length;
   }
 }
 

@@ -1,4 +1,5 @@
 import { httpDate } from "../kernel/clock.js";
+import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
 import type { Simulator } from "../simulator.js";
 import { handleControl } from "./control.js";
@@ -6,6 +7,7 @@ import { handleAuthorize, handleToken } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
 import { errorResponse } from "./respond.js";
 import type { SimRequest, SimResponse } from "./types.js";
+import type { Fault } from "../engine/faults.js";
 
 /** A 1x1 PNG: the simulator's stored copy of every imported image (no network is ever used). */
 const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -33,6 +35,9 @@ export async function handle(sim: Simulator, req: SimRequest): Promise<SimRespon
 async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
   if (req.path === "/_sim" || req.path.startsWith("/_sim/")) {
     if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
+    if (sim.controlToken !== undefined && !controlAuthorized(sim.controlToken, req.headers.authorization)) {
+      return errorResponse(apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."));
+    }
     return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
   }
   if (req.path === "/oauth/authorize") return handleAuthorize(sim.world, req);
@@ -41,16 +46,29 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
   if (image && req.method === "GET") return serveImage(sim, image[1] as string);
   const world = sim.world;
   const fault = world.faults.take(req.method, req.path);
-  if (fault) {
-    if (fault.delay_ms) await world.env.sleep(fault.delay_ms);
-    if (fault.status !== undefined) {
-      const code = fault.code ?? "INTERNAL";
-      const headers: Record<string, string> = fault.status === 429 ? { "retry-after": "1" } : {};
-      const response = errorResponse({ code, message: `Injected fault ${fault.id}.` }, headers);
-      response.status = fault.status;
-      response.injected = true;
-      return response;
-    }
+  if (fault?.delay_ms) await world.env.sleep(fault.delay_ms);
+  if (fault?.status !== undefined && !fault.after_commit) return injected(fault, `Injected fault ${fault.id}.`);
+  const response = await handleApi(world, req);
+  if (fault?.after_commit) {
+    // The request was processed (a write is committed, its idempotency record stored); its answer is lost.
+    const lost = injected(fault, `Injected fault ${fault.id}: the request was processed, but its response was lost.`);
+    for (const name of ["ratelimit-policy", "ratelimit"]) if (response.headers[name] !== undefined) lost.headers[name] = response.headers[name];
+    return lost;
   }
-  return handleApi(world, req);
+  return response;
+}
+
+/** The control token, compared in constant time (docs/spec-choices.md, Security). */
+function controlAuthorized(token: string, header: string | undefined): boolean {
+  const given = /^Bearer ([\x21-\x7E]+)$/.exec(header ?? "")?.[1];
+  return given !== undefined && safeEqual(given, token);
+}
+
+function injected(fault: Fault, message: string): SimResponse {
+  const code = fault.code ?? "INTERNAL";
+  const headers: Record<string, string> = fault.status === 429 ? { "retry-after": "1" } : {};
+  const response = errorResponse({ code, message }, headers);
+  response.status = fault.status as number;
+  response.injected = true;
+  return response;
 }

@@ -19,6 +19,7 @@ interface ControlRoute {
 }
 
 const ok = <T>(value: T) => ({ ok: true as const, value });
+const fail = (error: ApiError) => ({ ok: false as const, error });
 
 const routes = new Router<ControlRoute>()
   .add("GET", "/health", { run: () => ok({ status: "ok" }) })
@@ -83,6 +84,13 @@ const routes = new Router<ControlRoute>()
   })
   .add("GET", "/faults", { run: (sim) => ok(sim.world.faults.list().map(control.faultView)) })
   .add("POST", "/faults", { body: FaultBody, status: 201, run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body) })
+  .add("POST", "/faults/{id}/release", {
+    run: (sim, p) => {
+      const id = /^\d{1,9}$/.test(p.id as string) ? Number(p.id) : undefined;
+      const released = id === undefined ? undefined : sim.world.faults.release(id);
+      return released === undefined ? fail(apiError("NOT_FOUND", "No such fault.")) : ok({ id, released });
+    },
+  })
   .add("DELETE", "/faults", {
     status: 204,
     run: (sim) => ok(sim.world.faults.clear()),

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { Simulator } from "../simulator.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
 
@@ -15,11 +16,41 @@ export interface Listening {
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-export function listen(sim: Simulator, port: number, host: string): Promise<Listening> {
-  const server = createServer((req, res) => void serve(sim, req, res, server));
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+/** Server hygiene limits; the defaults suit every use, tests shorten the timeouts. */
+export interface ServerLimits {
+  /** Whole header block, in bytes: larger answers 400 VALIDATION_FAILED and the connection closes. */
+  readonly maxHeaderBytes: number;
+  /** A client must send its whole header block within this time. */
+  readonly headersTimeoutMs: number;
+  /** A client must send its whole request, body included, within this time. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number;
+  /** How often Node looks for connections past those timeouts. */
+  readonly checkIntervalMs: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+};
+
+export function listen(sim: Simulator, port: number, host: string, limits: Partial<ServerLimits> = {}): Promise<Listening> {
+  const l = { ...SERVER_LIMITS, ...limits };
+  const server = createServer(
+    {
+      maxHeaderSize: l.maxHeaderBytes,
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout: l.requestTimeoutMs,
+      keepAliveTimeout: l.keepAliveTimeoutMs,
+      connectionsCheckingInterval: l.checkIntervalMs,
+    },
+    (req, res) => void serve(sim, req, res, server),
+  );
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => refuseUnreadable(error, socket, l.maxHeaderBytes));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -73,9 +104,33 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
     res.writeHead(out.status, out.headers);
     res.end(out.body ?? undefined);
   } catch {
+    // A client gone mid-request has nobody to answer.
+    if (res.destroyed || !res.socket?.writable) return;
     if (!res.headersSent) res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
   }
+}
+
+/**
+ * A request Node could not read (a header block over the cap, a malformed request line, a client too
+ * slow to send its headers or body): the spec's envelope, 400 VALIDATION_FAILED (the catalog has no
+ * 408 or 431; docs/spec-choices.md), and the connection closes.
+ */
+function refuseUnreadable(error: Error & { code?: string }, socket: Duplex, maxHeaderBytes: number): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const why =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? `The request headers exceed ${maxHeaderBytes} bytes.`
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? "The request was not received in time."
+        : "The request could not be read as HTTP/1.1.";
+  const body = JSON.stringify({ error: { code: "VALIDATION_FAILED", message: why } });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 function ownHost(server: Server): string {
@@ -108,5 +163,9 @@ function readBody(req: IncomingMessage): Promise<{ body: Uint8Array | null; tooL
     });
     req.on("end", () => resolve({ body: tooLarge || size === 0 ? null : Buffer.concat(chunks), tooLarge }));
     req.on("error", reject);
+    // A client that stops sending, or is cut off by the request timeout, never ends its body.
+    req.on("close", () => {
+      if (!req.complete) reject(new Error("the request body was cut short"));
+    });
   });
 }

@@ -8,6 +8,7 @@ import { coerceQuery, validatorFor } from "../contract/validate.js";
 import { AUTH_FAILURE_MESSAGE, principalOf, type Credential } from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
+import { wouldDownload } from "../engine/catalog/images.js";
 import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type Policy, type WindowState } from "../engine/limits.js";
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
@@ -151,6 +152,7 @@ async function execute(caller: Caller, op: Operation, params: Record<string, str
   if (query.errors.length > 0) return errorResponse(validationFailed(query.errors));
   const body = readBody(req, op);
   if (!body.ok) return errorResponse(body.error);
+  await holdPoint(world, req, body.value);
 
   let result;
   try {
@@ -190,6 +192,23 @@ function readQuery(text: string, op: Operation): { value: Record<string, unknown
   }
   const query = coerceQuery(op.query, new URLSearchParams(text));
   return { value: query.value, errors: [...query.errors, ...validatorFor(op.query, "query")(query.value)] };
+}
+
+/**
+ * The hold fault point (control plane, `hold`): a matching request waits here, validated and with its
+ * idempotency record in progress, until released. A held write with an image to download holds one
+ * of the API's download slots meanwhile, so other image writes find the downloads busy.
+ */
+async function holdPoint(world: World, req: SimRequest, body: unknown): Promise<void> {
+  const hold = world.faults.takeHold(req.method, req.path);
+  if (!hold) return;
+  const downloading = wouldDownload(world.images, (body as { image_url?: unknown } | undefined)?.image_url);
+  if (downloading) world.images.downloading += 1;
+  try {
+    await world.faults.hold(hold);
+  } finally {
+    if (downloading) world.images.downloading -= 1;
+  }
 }
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };

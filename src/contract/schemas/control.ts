@@ -46,6 +46,8 @@ export const FaultBody = Type.Object(
     code: Type.Optional(Type.String({ pattern: "^[A-Z_]+$" })),
     times: Type.Optional(Type.Integer({ minimum: 1 })),
     delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600000 })),
+    after_commit: Type.Optional(Type.Boolean({ description: "Process the request in full (the write is committed), then answer status and code instead: the response is lost." })),
+    hold: Type.Optional(Type.Boolean({ description: "Hold matching requests mid-processing until POST /_sim/faults/{id}/release (or DELETE /_sim/faults)." })),
   },
   { additionalProperties: false },
 );

@@ -9,10 +9,19 @@ import type { Rng } from "../../kernel/random.js";
 export const IMAGE_OUTCOMES = ["ok", "fail", "busy"] as const;
 export type ImageOutcome = (typeof IMAGE_OUTCOMES)[number];
 
+/**
+ * Spec, Limits: concurrent image downloads are shared across the API, their number not shown
+ * (docs/spec-choices.md). The simulator's downloads take no time, so only a download held by a hold
+ * fault is ever in flight; with room for one, a held download makes every other image write busy.
+ */
+export const IMAGE_DOWNLOAD_CAPACITY = 1;
+
 export class ImageRegistry {
   private readonly outcomes = new Map<string, ImageOutcome>();
   /** Image ids of every stored copy, served under {api_root}/images/. */
   readonly stored = new Set<string>();
+  /** Downloads in flight (held mid-download). */
+  downloading = 0;
 
   setOutcome(url: string, outcome: ImageOutcome): void {
     this.outcomes.set(url, outcome);
@@ -57,7 +66,7 @@ export function decideImage(
   // Spec, Limits: product writes including image_url, 10 per minute per credential.
   const limited = countWrite();
   if (limited) return fail(limited);
-  const outcome = images.outcomeOf(url);
+  const outcome = images.downloading >= IMAGE_DOWNLOAD_CAPACITY ? "busy" : images.outcomeOf(url);
   if (outcome === "busy") {
     return fail({ ...apiError("RATE_LIMITED", "Too many image imports are running; retry shortly. Nothing was written."), retryAfter: 1 });
   }
@@ -65,4 +74,12 @@ export function decideImage(
   const imageId = ids.uuid();
   images.stored.add(imageId);
   return ok({ kind: "stored", imageId });
+}
+
+/** Whether a write with this image_url would download it (an https address, not one of the service's stored copies). */
+export function wouldDownload(images: ImageRegistry, url: unknown): boolean {
+  if (typeof url !== "string") return false;
+  const own = ownImageId(url);
+  if (own !== undefined && images.stored.has(own)) return false;
+  return url.startsWith("https://");
 }

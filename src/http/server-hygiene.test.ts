@@ -1,0 +1,128 @@
+// Server hygiene (issue 10) over real sockets: a cap on header size, timeouts for clients too slow to
+// send their headers or body, unreadable requests, keep-alive. Every refusal is the spec's error
+// envelope (spec, Errors: `{"error": {"code", "message"}}`; VALIDATION_FAILED is 400) and the server
+// keeps serving. The timeouts are shortened for the test; nothing here sleeps: each test waits for the
+// server's answer or for it to close the connection.
+import { connect, type Socket } from "node:net";
+import { request, Agent } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Simulator } from "../simulator.js";
+import { makeSim } from "../test-support/sim.js";
+import type { Listening } from "./node.js";
+
+let sim: Simulator;
+let server: Listening;
+
+beforeAll(async () => {
+  sim = makeSim();
+  server = await sim.listen(0, "127.0.0.1", { maxHeaderBytes: 8 * 1024, headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 50 });
+});
+afterAll(() => sim.close());
+
+/** Writes raw bytes and resolves with everything the server sent before it closed the connection. */
+function exchange(write: (socket: Socket) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(received));
+    socket.on("connect", () => write(socket));
+  });
+}
+
+function parse(raw: string): { status: number; headers: string; body: unknown } {
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.slice(0, split);
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head.toLowerCase(), body: JSON.parse(raw.slice(split + 4)) };
+}
+
+const envelope = (message: RegExp) => ({ error: { code: "VALIDATION_FAILED", message: expect.stringMatching(message) } });
+
+async function stillServing(): Promise<void> {
+  const res = await fetch(`${server.url}/_sim/health`);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toStrictEqual({ status: "ok" });
+}
+
+describe("Server hygiene: requests the server cannot read get the spec's envelope, and the connection closes", () => {
+  it("a header block over the cap answers 400 VALIDATION_FAILED naming the cap", async () => {
+    const raw = await exchange((s) => s.write(`GET /demo/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(10_000)}\r\n\r\n`));
+    const reply = parse(raw);
+    expect(reply.status).toBe(400);
+    expect(reply.headers).toContain("connection: close");
+    expect(reply.headers).toContain("content-type: application/json; charset=utf-8");
+    expect(reply.body).toStrictEqual(envelope(/^The request headers exceed 8192 bytes\.$/));
+    await stillServing();
+  });
+
+  it("a header block just under the cap is served", async () => {
+    const res = await fetch(`${server.url}/_sim/health`, { headers: { "x-padding": "a".repeat(6_000) } });
+    expect(res.status).toBe(200);
+  });
+
+  it("a request line that is not HTTP answers 400 VALIDATION_FAILED", async () => {
+    const reply = parse(await exchange((s) => s.write("THIS IS NOT HTTP\r\n\r\n")));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toStrictEqual(envelope(/^The request could not be read as HTTP\/1\.1\.$/));
+    await stillServing();
+  });
+
+  it("a client that never finishes its headers is answered 400 and cut off after the headers timeout", async () => {
+    const reply = parse(await exchange((s) => s.write("GET /_sim/health HTTP/1.1\r\nHost: x\r\n")));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toStrictEqual(envelope(/^The request was not received in time\.$/));
+    await stillServing();
+  });
+
+  it("a client that stops sending its body is cut off after the request timeout, and nothing is written", async () => {
+    const token = sim.token("demo", "full");
+    const before = sim.world.stores.get("demo")!.catalog.products.size;
+    const raw = await exchange((s) =>
+      s.write(`POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"Slow"`),
+    );
+    const reply = parse(raw);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toStrictEqual(envelope(/^The request was not received in time\.$/));
+    expect(sim.world.stores.get("demo")!.catalog.products.size).toBe(before);
+    await stillServing();
+  });
+
+  it("a body cut short by the client (connection closed mid-body) writes nothing and the server keeps serving", async () => {
+    const token = sim.token("demo", "full");
+    const before = sim.world.stores.get("demo")!.catalog.products.size;
+    await exchange((s) => {
+      s.write(`POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"name":`);
+      s.end();
+    });
+    expect(sim.world.stores.get("demo")!.catalog.products.size).toBe(before);
+    await stillServing();
+  });
+});
+
+describe("Server hygiene: keep-alive", () => {
+  it("several requests in a row share one connection, each answered in full", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ports = new Set<number>();
+    const token = sim.token("demo", "full");
+    try {
+      for (let i = 0; i < 5; i++) {
+        const { status, body, port } = await new Promise<{ status: number; body: string; port: number }>((resolve, reject) => {
+          const req = request(`${server.url}/demo/v1/me`, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body, port: req.socket?.localPort ?? 0 }));
+          });
+          req.on("error", reject);
+          req.end();
+        });
+        expect(status).toBe(200);
+        expect(JSON.parse(body).data.domain_prefix).toBe("demo");
+        ports.add(port);
+      }
+      expect(ports.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
