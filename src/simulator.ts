@@ -109,7 +109,7 @@ export class Simulator {
   token(prefix: string, keyName: string): string {
     const key = this.world.credentials.forStore(prefix).find((c) => c.name === keyName);
     if (!key) throw new ControlError({ code: "NOT_FOUND", message: `No key "${keyName}" in store "${prefix}".` });
-    return key.token;
+    return this.world.issuedKeys.get(key.id) as string;
   }
 
   createKey(prefix: string, body: KeyBody): control.KeyView {

@@ -41,7 +41,13 @@ export interface CredentialsView {
   readonly users: { id: string; email: string; password: string; store_prefix: string; role: string; plan: string }[];
 }
 
-export const keyView = (c: Credential, now: number): KeyView => ({ id: c.id, name: c.name, token: c.token, scopes: [...c.scopes], state: stateAt(c, now) });
+export const keyView = (world: World, c: Credential): KeyView => ({
+  id: c.id,
+  name: c.name,
+  token: world.issuedKeys.get(c.id) ?? "",
+  scopes: [...c.scopes],
+  state: stateAt(c, world.env.clock.now()),
+});
 
 export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot): CredentialsView {
   return {
@@ -56,7 +62,7 @@ export function credentialsView(world: World, apiRoot: string, authUrl = apiRoot
       keys: world.credentials
         .forStore(s.prefix)
         .filter((c) => c.kind === "api_key")
-        .map((c) => keyView(c, world.env.clock.now())),
+        .map((c) => keyView(world, c)),
     })),
     oauth_clients: world.oauthClients.map(clientView),
     users: world.users.map((u) => ({
@@ -82,7 +88,7 @@ function findStore(world: World, prefix: string): Result<StoreState, ApiError> {
 
 export function createKey(world: World, prefix: string, body: KeyBody): Result<KeyView, ApiError> {
   const store = findStore(world, prefix);
-  return store.ok ? ok(keyView(world.createKey(store.value, body.name, body.scopes), world.env.clock.now())) : store;
+  return store.ok ? ok(keyView(world, world.createKey(store.value, body.name, body.scopes))) : store;
 }
 
 /** Spec, States: a revoked credential stops working at once. */

@@ -43,6 +43,11 @@ export class World {
   readonly secrets: Rng;
   readonly stores = new Map<string, StoreState>();
   readonly credentials = new CredentialRegistry();
+  /**
+   * The plaintext of the API keys this simulator issued (fixture and control plane), by key id: what
+   * `GET /_sim/credentials` lists. Kept apart from the registry; authentication never reads it.
+   */
+  readonly issuedKeys = new Map<string, string>();
   readonly users: UserRecord[] = [];
   readonly oauthClients: OAuthClientRecord[] = [];
   readonly idempotency = new IdempotencyStore();
@@ -78,18 +83,23 @@ export class World {
   }
 
   createKey(store: StoreState, name: string, scopes: readonly Scope[], token?: string): Credential {
-    return this.credentials.add({
+    const plaintext = token ?? `rsk_${this.secrets.token(40)}`;
+    const key = this.credentials.add(
+      {
       id: this.env.ids.uuid(),
       kind: "api_key",
       name,
       storePrefix: store.prefix,
       scopes: normalizeScopes(scopes),
-      token: token ?? `rsk_${this.secrets.token(40)}`,
       createdAt: this.env.clock.now(),
       lastUsedAt: null,
       state: "active",
       expiresAt: null,
-    });
+      },
+      plaintext,
+    );
+    this.issuedKeys.set(key.id, plaintext);
+    return key;
   }
 
   private addStore(spec: FixtureStore): void {

@@ -5,7 +5,7 @@ import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
 import { coerceQuery, validatorFor } from "../contract/validate.js";
-import { AUTH_FAILURE_MESSAGE, principalOf, type Credential } from "../engine/auth/credentials.js";
+import { AUTH_FAILURE_MESSAGE, failedPairKey, presented, principalOf, type Credential, type Presented } from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
 import { wouldDownload } from "../engine/catalog/images.js";
@@ -29,7 +29,9 @@ interface Caller {
   readonly world: World;
   readonly req: SimRequest;
   readonly now: number;
-  /** The failed-authentication window key: the address and the credential as sent. */
+  /** What the Authorization header presents (a digest, never the plaintext). */
+  readonly given: Presented;
+  /** The failed-authentication window key: the address and the credential presented. */
   readonly pairKey: string;
   /** The rate-limit windows this request was counted in; the headers report them. */
   readonly windows: WindowState[];
@@ -47,9 +49,9 @@ export function createApiHandler(operations: readonly Operation[], handlers: Rea
     router.add(op.method, op.path, op);
   }
   return (world, req) => {
-    const credentialText = req.headers.authorization ?? "";
+    const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
-    return pipeline({ router, handlers, world, req, now, pairKey: `${req.remoteAddress}\u0000${credentialText}`, windows: [], limited: false });
+    return pipeline({ router, handlers, world, req, now, given, pairKey: failedPairKey(req.remoteAddress, given), windows: [], limited: false });
   };
 }
 
@@ -67,7 +69,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
 
   const storePath = STORE_PATH.exec(req.path);
   const prefix = storePath?.[1];
-  const auth = world.credentials.authenticate(req.headers.authorization, now);
+  const auth = world.credentials.authenticate(caller.given, now);
   if (!auth.ok) return failedAuth(caller, apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]));
   const credential = auth.credential;
   // A credential belongs to one store; under another store's prefix it is not a credential (docs/spec-choices.md).

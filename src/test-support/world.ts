@@ -58,7 +58,7 @@ export function testApi(world: World) {
     path: string,
     options: { key?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string>; tooLarge?: boolean } = {},
   ): Promise<SimResponse & { json: any }> => {
-    const token = world.credentials.forStore("demo").find((c) => c.name === (options.key ?? "full"))!.token;
+    const token = world.issuedKeys.get(world.credentials.forStore("demo").find((c) => c.name === (options.key ?? "full"))!.id)!;
     const raw = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const req: SimRequest = {
       method,

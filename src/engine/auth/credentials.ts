@@ -12,8 +12,6 @@ export interface Credential {
   readonly name: string;
   readonly storePrefix: string;
   readonly scopes: readonly Scope[];
-  /** Plaintext, kept only so the control plane can list a simulator's keys. */
-  readonly token: string;
   readonly createdAt: number;
   lastUsedAt: number | null;
   state: CredentialState;
@@ -45,13 +43,34 @@ export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "exp
 /** RFC 6750 2.1: the scheme is case-insensitive and one or more spaces separate it from the token. */
 const BEARER = /^bearer +([\x21-\x7E]{1,512})$/i;
 
-/** Every credential of a simulator, found by the digest of its token. */
+/**
+ * What a request's Authorization header presents: nothing, something malformed, or a bearer token;
+ * never the plaintext, only its SHA-256 (for the lookup and for the failed-authentication windows).
+ */
+export type Presented = { readonly kind: "missing" } | { readonly kind: "malformed" | "bearer"; readonly digest: string };
+
+export function presented(header: string | undefined): Presented {
+  if (header === undefined || header === "") return { kind: "missing" };
+  const match = BEARER.exec(header);
+  return match ? { kind: "bearer", digest: sha256(match[1] as string) } : { kind: "malformed", digest: sha256(header) };
+}
+
+/**
+ * Spec, Limits: failed authentication counts "per address and credential". The credential is the
+ * token however the header spells the scheme and spaces, so respelling it earns no fresh attempts.
+ */
+export const failedPairKey = (address: string, p: Presented): string => `${address}\u0000${p.kind === "missing" ? "" : `${p.kind}:${p.digest}`}`;
+
+/**
+ * Every credential of a simulator, found by the digest of its token. The registry never holds a
+ * token's plaintext: a lookup is a hash of a digest, so no comparison depends on the secret's bytes.
+ */
 export class CredentialRegistry {
   private readonly byDigest = new Map<string, Credential>();
   private readonly byId = new Map<string, Credential>();
 
-  add(credential: Credential): Credential {
-    this.byDigest.set(sha256(credential.token), credential);
+  add(credential: Credential, token: string): Credential {
+    this.byDigest.set(sha256(token), credential);
     this.byId.set(credential.id, credential);
     return credential;
   }
@@ -68,11 +87,9 @@ export class CredentialRegistry {
    * Spec, Authentication 1 and States: `Authorization: Bearer <token>`; missing, malformed, unknown,
    * revoked or idle-over-90-days credentials fail. A success counts as use of the credential.
    */
-  authenticate(header: string | undefined, now: number): { ok: true; credential: Credential } | { ok: false; why: AuthFailure } {
-    if (header === undefined || header === "") return { ok: false, why: "missing" };
-    const match = BEARER.exec(header);
-    if (!match) return { ok: false, why: "malformed" };
-    const credential = this.byDigest.get(sha256(match[1] as string));
+  authenticate(given: Presented, now: number): { ok: true; credential: Credential } | { ok: false; why: AuthFailure } {
+    if (given.kind !== "bearer") return { ok: false, why: given.kind };
+    const credential = this.byDigest.get(given.digest);
     if (!credential) return { ok: false, why: "unknown" };
     // The key itself, or the connection behind an access token, carries the lifecycle state.
     const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } = credential.connection ?? credential;

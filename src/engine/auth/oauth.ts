@@ -26,6 +26,7 @@ interface AuthCode {
 }
 
 export class OAuthState {
+  /** Authorization codes by their digest (the code itself is shown once, in the redirect). */
   readonly codes = new Map<string, AuthCode>();
   readonly connections = new Map<string, Connection>();
   /** Connections by the digest of their refresh token. */
@@ -93,7 +94,7 @@ export function userRefusal(world: World, user: UserRecord): string | undefined 
 export function decide(world: World, checked: Extract<AuthorizeCheck, { kind: "ok" }>, user: UserRecord, allow: boolean): string {
   if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
   const code = `rsc_code_${world.secrets.token(32)}`;
-  world.oauth.codes.set(code, {
+  world.oauth.codes.set(sha256(code), {
     clientId: checked.client.clientId,
     userId: user.id,
     storePrefix: user.storePrefix,
@@ -178,7 +179,7 @@ function exchangeCode(world: World, client: OAuthClientRecord, form: URLSearchPa
   const codeText = form.get("code");
   const redirectUri = form.get("redirect_uri");
   if (codeText === null || redirectUri === null) return oauthError(400, "invalid_request", "code and redirect_uri are required.");
-  const code = world.oauth.codes.get(codeText);
+  const code = world.oauth.codes.get(sha256(codeText));
   if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
   if (code.used) {
     // A code used twice: the first exchange may have been stolen, so its connection is cut too.
@@ -229,19 +230,22 @@ function refresh(world: World, client: OAuthClientRecord, form: URLSearchParams,
 function issue(world: World, connection: Connection, refreshToken: string, now: number, apiRoot: string): TokenAnswer {
   const store = world.stores.get(connection.storePrefix);
   const accessToken = `rsa_${world.secrets.token(40)}`;
-  world.credentials.add({
-    id: world.env.ids.uuid(),
-    kind: "access_token",
-    name: connection.name,
-    storePrefix: connection.storePrefix,
-    scopes: connection.scopes,
-    token: accessToken,
-    createdAt: now,
-    lastUsedAt: null,
-    state: "active",
-    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
-    connection,
-  });
+  // Only the digest is kept: an access token is shown once, in this answer.
+  world.credentials.add(
+    {
+      id: world.env.ids.uuid(),
+      kind: "access_token",
+      name: connection.name,
+      storePrefix: connection.storePrefix,
+      scopes: connection.scopes,
+      createdAt: now,
+      lastUsedAt: null,
+      state: "active",
+      expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+      connection,
+    },
+    accessToken,
+  );
   return {
     status: 200,
     body: {
