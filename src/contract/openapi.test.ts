@@ -178,6 +178,28 @@ describe("Spec, Resources and Endpoints: live 200 bodies validate against the do
   });
 });
 
+describe("Spec, InventoryLevel (3 decimals): the document states quantities so that standard validators accept every valid one", () => {
+  it("quantities carry x-decimals: 3 and no multipleOf; a plain ajv accepts 0.043, 0.051 and 0.059 wherever a quantity is", async () => {
+    const sim = makeSim();
+    const doc = await fetchDoc(sim);
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain("multipleOf");
+    expect(text).toContain('"x-decimals":3');
+    // Found by the fuzzer: `multipleOf: 0.001` made standard validators refuse 652 of the values 0.001 to 5.000.
+    const quantities: object[] = [];
+    JSON.parse(text, (_key, value) => {
+      if (value && typeof value === "object" && "x-decimals" in value) quantities.push(value);
+      return value;
+    });
+    expect(quantities.length).toBeGreaterThan(5);
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    for (const schema of quantities) {
+      const validate = ajv.compile(schema);
+      for (const quantity of [0.043, 0.051, 0.059, 0.5]) expect(validate(quantity)).toBe(true);
+    }
+  });
+});
+
 describe("Spec, Errors: error bodies validate against components.schemas.ErrorEnvelope", () => {
   const CASES: { what: string; method: string; path: string; status: number; options?: Parameters<typeof call>[3] }[] = [
     { what: "400 with fields (limit=0)", method: "GET", path: "/demo/v1/outlets?limit=0", status: 400 },

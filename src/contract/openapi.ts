@@ -38,12 +38,16 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
-/** TypeBox marks its schemas with symbols; the document carries plain JSON Schema only (`decimals: 3` as `multipleOf: 0.001`). */
+/**
+ * TypeBox marks its schemas with symbols; the document carries plain JSON Schema only. `decimals: 3`
+ * becomes the extension `x-decimals: 3`, not `multipleOf: 0.001`: common validators check multipleOf
+ * in binary floating point and would refuse valid quantities such as 0.043 (docs/spec-choices.md).
+ */
 const plain = (schema: TSchema): unknown =>
   JSON.parse(JSON.stringify(schema), function (key, value) {
     if (value && typeof value === "object" && !Array.isArray(value) && typeof value.decimals === "number") {
       const { decimals, ...rest } = value;
-      return { ...rest, multipleOf: Number((10 ** -decimals).toFixed(decimals)) };
+      return { ...rest, "x-decimals": decimals };
     }
     return value;
   });

@@ -1,11 +1,12 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { UTC_DATE_TIME } from "../kernel/clock.js";
+import { isUtcDateTime } from "../kernel/clock.js";
 import { buildOpenApi, TOKEN_PATH } from "./openapi.js";
 import { OPERATIONS } from "./operations/index.js";
 import type { Operation } from "./operation.js";
 import { Router } from "./router.js";
+import { decimalsKeyword } from "./validate.js";
 
 // Judges a response against the served OpenAPI document itself: the status must be one the document
 // gives for the operation, and the JSON body must match the schema it gives for that status. The test
@@ -21,7 +22,8 @@ function setup() {
   if (state) return state;
   const doc = buildOpenApi("http://checker.invalid/store/v1") as any;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addFormat("utc-date-time", UTC_DATE_TIME);
+  ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+  ajv.addKeyword(decimalsKeyword("x-decimals"));
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const router = new Router<Operation>();
   for (const op of OPERATIONS) router.add(op.method, op.path, op);

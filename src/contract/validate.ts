@@ -1,7 +1,7 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { UTC_DATE_TIME } from "../kernel/clock.js";
+import { isUtcDateTime } from "../kernel/clock.js";
 import type { FieldError } from "./errors.js";
 
 // ajv validators compiled from the TypeBox schemas, once per schema and only when first used
@@ -14,25 +14,29 @@ const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
  * Spec, InventoryLevel: quantities have up to 3 decimal places. `decimals: n` accepts a number that is
  * a whole count of 10^-n up to binary floating point (0.1 + 0.2 is 0.3; 123456.789 is fine), with a
  * tolerance relative to the value, so a 4th decimal is refused at any size. The OpenAPI document shows
- * it as `multipleOf`.
+ * it as the extension `x-decimals`.
  */
 export function hasDecimals(value: number, places: number): boolean {
   const scaled = value * 10 ** places;
   return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-9, 16 * Number.EPSILON * Math.abs(scaled));
 }
-ajv.addKeyword({
-  keyword: "decimals",
-  type: "number",
-  schemaType: "number",
-  errors: true,
-  validate: function decimals(places: number, value: number) {
-    const ok = hasDecimals(value, places);
-    if (!ok) (decimals as unknown as { errors: unknown[] }).errors = [{ keyword: "decimals", message: `must have at most ${places} decimal places`, params: { decimals: places } }];
-    return ok;
-  },
-});
+/** The `decimals` keyword (or its OpenAPI spelling `x-decimals`) for an ajv instance. */
+export function decimalsKeyword(keyword: "decimals" | "x-decimals") {
+  return {
+    keyword,
+    type: "number" as const,
+    schemaType: "number" as const,
+    errors: true,
+    validate: function decimals(places: number, value: number) {
+      const ok = hasDecimals(value, places);
+      if (!ok) (decimals as unknown as { errors: unknown[] }).errors = [{ keyword, message: `must have at most ${places} decimal places`, params: { decimals: places } }];
+      return ok;
+    },
+  };
+}
+ajv.addKeyword(decimalsKeyword("decimals"));
 // Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
-ajv.addFormat("utc-date-time", UTC_DATE_TIME);
+ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export type Validator = (value: unknown) => FieldError[];

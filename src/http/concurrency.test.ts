@@ -14,6 +14,7 @@ import type { Simulator } from "../simulator.js";
 import { call, makeSim } from "../test-support/sim.js";
 import { control, demo, expectError, stockOf } from "../test-support/inventory.js";
 import type { Listening } from "./node.js";
+import { fuzzParameters, fuzzTimeout } from "../test-support/fuzz.js";
 
 const json = { "content-type": "application/json" };
 
@@ -138,9 +139,9 @@ describe("Spec, Limits (Idempotency): requests with the same Idempotency-Key mak
         }
         expect(await productsWithSku(sim, "RACE-1")).toBe(1);
       }),
-      { numRuns: 25 },
+      fuzzParameters(25, 1001, 0.05),
     );
-  });
+  }, fuzzTimeout(25, 40, 0.05));
 });
 
 describe("Spec, Errors: STALE_VERSION, concurrent PATCH with the same expected_version", () => {
@@ -164,9 +165,9 @@ describe("Spec, Errors: STALE_VERSION, concurrent PATCH with the same expected_v
         expect(now.json.data.retail_price).toBe(winners[0]!.json.data.retail_price);
         expect(now.json.data.version).toBe(winners[0]!.json.data.version);
       }),
-      { numRuns: 15 },
+      fuzzParameters(15, 1002, 0.05),
     );
-  });
+  }, fuzzTimeout(15, 60, 0.05));
 });
 
 describe("Spec, Inventory rules 5: concurrent adjustments conserve stock and never go below zero", () => {
@@ -198,9 +199,9 @@ describe("Spec, Inventory rules 5: concurrent adjustments conserve stock and nev
         expect(expected).toBeGreaterThanOrEqual(0);
         expect((await stockOf(d, product, d.main)).on_hand).toBe(expected);
       }),
-      { numRuns: 20 },
+      fuzzParameters(20, 1003, 0.05),
     );
-  });
+  }, fuzzTimeout(20, 80, 0.05));
 });
 
 describe("Spec, Limits: a busy image download answers 429 RATE_LIMITED with nothing written", () => {

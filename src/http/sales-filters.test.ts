@@ -90,6 +90,22 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
     });
   }
 
+  // Found by the fuzzer: impossible instants were once ignored (no filter) or rolled over into other dates.
+  const impossible = ["2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T23:60:00Z", "2026-01-01T23:59:60Z", "2026-04-31T12:00:00Z"];
+  for (const field of ["completed_from", "completed_to"]) {
+    it.each(impossible)(`${field}=%s (no such instant) answers 400 VALIDATION_FAILED naming ${field}, never a page`, async (value) => {
+      const { sim } = await setup();
+      expectFieldError(await get(sim, `${field}=${encodeURIComponent(value)}`), field);
+    });
+  }
+
+  it("real edge instants are accepted: 29 February of a leap year, 23:59:59.999, the first millisecond of a year", async () => {
+    const { sim } = await setup();
+    for (const value of ["2024-02-29T00:00:00Z", "2025-12-31T23:59:59.999Z", "2026-01-01T00:00:00.000Z"]) {
+      expect((await get(sim, `completed_from=${encodeURIComponent(value)}`)).status).toBe(200);
+    }
+  });
+
   it("the offset is refused even when it names the same instant as a valid Z time (+01:00 spelled %2B01:00)", async () => {
     const { sim, fx } = await setup();
     expect(ids(await allSales(sim, { completed_from: "2025-12-30T22:00:00Z", completed_to: "2025-12-30T22:00:00Z" }))).toEqual([fx.dev.id]);

@@ -75,11 +75,30 @@ export function httpDate(ms: number): string {
 /** Strict ISO 8601 date-time in UTC: `2026-01-01T00:00:00Z` or with fractional seconds. */
 export const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
+/**
+ * A UTC date-time ending in Z, in milliseconds, or undefined. Only real instants: the month, day,
+ * hour, minute and second must exist as written (`2026-02-30`, `24:00:00` and leap seconds are
+ * refused rather than rolled over into another date).
+ */
 export function parseUtcDateTime(text: string): number | undefined {
-  if (!UTC_DATE_TIME.test(text)) return undefined;
+  const m = UTC_PARTS.exec(text);
+  if (!m) return undefined;
   const ms = Date.parse(text);
-  return Number.isFinite(ms) ? ms : undefined;
+  if (!Number.isFinite(ms)) return undefined;
+  const d = new Date(ms);
+  const same =
+    d.getUTCFullYear() === Number(m[1]) &&
+    d.getUTCMonth() + 1 === Number(m[2]) &&
+    d.getUTCDate() === Number(m[3]) &&
+    d.getUTCHours() === Number(m[4]) &&
+    d.getUTCMinutes() === Number(m[5]) &&
+    d.getUTCSeconds() === Number(m[6]);
+  return same ? ms : undefined;
 }
+const UTC_PARTS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?Z$/;
+
+/** The `utc-date-time` format of the schemas: a real instant, UTC, ending in Z. */
+export const isUtcDateTime = (text: string): boolean => parseUtcDateTime(text) !== undefined;
 
 /** Real-time sleep; injected so tests can replace it with a controlled one. */
 export type Sleep = (ms: number) => Promise<void>;

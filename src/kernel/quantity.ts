@@ -3,7 +3,7 @@
 
 export type Milli = number;
 
-/** Thousandths of a quantity already validated to 3 decimals (the schema's multipleOf 0.001). */
+/** Thousandths of a quantity already validated to 3 decimals (the schemas' `decimals: 3`). */
 export const toMilli = (quantity: number): Milli => Math.round(quantity * 1000);
 
 /** The quantity as a JSON number: an integer divided by 1000 prints as its shortest decimal. */
