@@ -165,6 +165,32 @@ describe("interfaces.md 4, extended: a protected control plane (serve --control-
   }, 60_000);
 });
 
+describe("Issue 10: the suite stays correct when the target fails under it", () => {
+  it("a target that goes away mid-run: the run still ends; each later rule fails naming what happened, never a hang or a crash", async () => {
+    const target = await listenSimulator();
+    let closing: Promise<void> | undefined;
+    const report = await conformance({
+      target: target.baseUrl,
+      token: target.token,
+      runs: 2,
+      rules: "pagination.*",
+      onRule: () => {
+        closing ??= target.close();
+      },
+    });
+    await closing;
+    const [first, ...rest] = report.rules;
+    expect(first?.status).toBe("passed");
+    expect(rest.length).toBeGreaterThan(2);
+    for (const rule of rest) {
+      // Rules that are run fail naming the error; none passes against a target that is gone.
+      expect(rule.status).toBe("failed");
+      expect(rule.counterexample?.observed).toMatch(/stopped|ECONNREFUSED|fetch failed|connect/);
+    }
+    expect(report.summary.failed).toBe(rest.length);
+  }, 60_000);
+});
+
 describe("Issue: a failure on a live target is run once more", () => {
   it("a deterministic mutant fails again: reproducible true", async () => {
     const target = await listenSimulator(MUTANTS.find((m) => m.name === "cursor-skips-a-row"));
