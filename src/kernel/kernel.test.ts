@@ -116,4 +116,27 @@ describe("Issue 9: cached row JSON is embedded as is, and the text equals plain 
     expect(stringifyPayload({ data: [{ id: "x" }, new RawJson('{"id":"y"}')] })).toBe('{"data":[{"id":"x"},{"id":"y"}]}');
     expect(stringifyPayload({ error: { code: "X" } })).toBe('{"error":{"code":"X"}}');
   });
+
+  it("JsonCache serializes a row once per version and variant, and keeps at most its bound", async () => {
+    const { JsonCache } = await import("./raw-json.js");
+    const cache = new JsonCache<{ id: string }>(3);
+    let made = 0;
+    const rows = Array.from({ length: 5 }, (_, i) => ({ id: `r${i}` }));
+    const make = (row: { id: string }, v: number) => () => (made++, { id: row.id, v });
+    expect(cache.get(rows[0]!, 1, "", make(rows[0]!, 1)).text).toBe('{"id":"r0","v":1}');
+    expect(cache.get(rows[0]!, 1, "", make(rows[0]!, 1)).text).toBe('{"id":"r0","v":1}');
+    expect(made).toBe(1);
+    // A new version, or another variant (an API root), serializes again.
+    expect(cache.get(rows[0]!, 2, "", make(rows[0]!, 2)).text).toBe('{"id":"r0","v":2}');
+    expect(cache.get(rows[0]!, 2, "http://other", make(rows[0]!, 2)).text).toBe('{"id":"r0","v":2}');
+    expect(made).toBe(3);
+    for (const row of rows) cache.get(row, 1, "", make(row, 1));
+    expect(cache.size).toBe(3);
+    // The oldest written went out first: r0 to r1 are made again, r4 is still there.
+    made = 0;
+    cache.get(rows[4]!, 1, "", make(rows[4]!, 1));
+    expect(made).toBe(0);
+    cache.get(rows[0]!, 1, "", make(rows[0]!, 1));
+    expect(made).toBe(1);
+  });
 });

@@ -6,6 +6,32 @@ export class RawJson {
   }
 }
 
+/**
+ * The JSON text of rows, each kept while its version (and variant, such as the API root its URLs are
+ * written with) stays the same. At most `max` rows are kept, the oldest written out first, so hot
+ * rows are served without serializing and a client reading a whole large feed cannot grow memory
+ * without bound.
+ */
+export class JsonCache<K extends object> {
+  private readonly entries = new Map<K, { version: number; variant: string; json: RawJson }>();
+
+  constructor(private readonly max: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: K, version: number, variant: string, make: () => unknown): RawJson {
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version && hit.variant === variant) return hit.json;
+    const json = new RawJson(JSON.stringify(make()));
+    if (hit) this.entries.delete(key);
+    else if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, { version, variant, json });
+    return json;
+  }
+}
+
 /** JSON.stringify that embeds RawJson items of top-level `data` arrays (and a RawJson `data`) without re-serializing them. */
 export function stringifyPayload(payload: unknown): string {
   if (payload === null || typeof payload !== "object" || !("data" in payload)) return JSON.stringify(payload);

@@ -1,5 +1,5 @@
 import { iso } from "../../kernel/clock.js";
-import { RawJson } from "../../kernel/raw-json.js";
+import { JsonCache, type RawJson } from "../../kernel/raw-json.js";
 import type { Brand, Category, Named, Product } from "../../contract/schemas/catalog.js";
 import { versionOf, type Row } from "../feed.js";
 import { imageUrl } from "./images.js";
@@ -64,14 +64,10 @@ export const categoryView = ({ value: c, seq }: Row<CategoryRecord>): Category =
 
 export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({ id: n.id, name: n.name, version: versionOf({ seq }) });
 
-/** Each product row's JSON text, kept while its version (and the API root of its image URLs) stays the same. */
-const serialized = new WeakMap<Row<ProductRecord>, { seq: number; apiRoot: string; json: RawJson }>();
+/** Product rows' JSON text by version and the API root of their image URLs. */
+const serialized = new JsonCache<Row<ProductRecord>>(50_000);
 
 /** The product document as cached JSON: serialization, not lookup, is the cost of a read. */
 export function productJson(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): RawJson {
-  const hit = serialized.get(row);
-  if (hit && hit.seq === row.seq && hit.apiRoot === apiRoot) return hit.json;
-  const json = new RawJson(JSON.stringify(productView(catalog, row, apiRoot)));
-  serialized.set(row, { seq: row.seq, apiRoot, json });
-  return json;
+  return serialized.get(row, row.seq, apiRoot, () => productView(catalog, row, apiRoot));
 }

@@ -1,6 +1,7 @@
 import { iso, parseUtcDateTime } from "../../kernel/clock.js";
 import { fromMilli } from "../../kernel/quantity.js";
 import type { Sale, SalesQuery } from "../../contract/schemas/sales.js";
+import { JsonCache, type RawJson } from "../../kernel/raw-json.js";
 import { versionOf, type FeedIndex, type Row, type SlotList } from "../feed.js";
 import { saleDay, type SaleRecord, type SalesState } from "./state.js";
 
@@ -41,6 +42,14 @@ export function saleView(row: Row<SaleRecord>): Sale {
     payments: s.payments.map((p) => ({ id: p.id, payment_type_id: p.payment_type_id, amount: p.amount, paid_at: iso(p.paid_at) })),
     version: versionOf(row),
   };
+}
+
+/** Sale rows' JSON text by version: polling clients read the same sales again and again. */
+const serialized = new JsonCache<Row<SaleRecord>>(50_000);
+
+/** The sale document as cached JSON. */
+export function saleJson(row: Row<SaleRecord>): RawJson {
+  return serialized.get(row, row.seq, "", () => saleView(row));
 }
 
 /** Spec, Sales list rules: filters on completed_at (inclusive), status, outlet, customer and parent; open sales never. */
