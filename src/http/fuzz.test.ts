@@ -188,22 +188,32 @@ afterAll(() => {
   expect(pollution()).toEqual([]);
 });
 
+/**
+ * Generated request sequences, each on a fresh simulator (rate limits off): every exchange must not be
+ * a server fault and must pass `check`. Resolves with what was seen, for the coverage assertions.
+ */
+async function everyExchange(seed: number, check: (x: Exchange) => void): Promise<Seen> {
+  const seen = new Seen();
+  await fc.assert(
+    fc.asyncProperty(requestsArb(ctx), async (reqs) => {
+      const h = harness();
+      for (const req of reqs) {
+        const x = await exchange(h, req);
+        seen.note(x);
+        expectNoServerFault(h, x);
+        check(x);
+      }
+    }),
+    fuzzParameters(RUNS, seed),
+  );
+  return seen;
+}
+
 describe("Fuzzing in process through sim.handle (rate limits off)", () => {
   it(
     "Spec, Errors (INTERNAL 500 only for a server fault): no generated request answers 5xx or makes sim.handle throw",
     async () => {
-      const seen = new Seen();
-      await fc.assert(
-        fc.asyncProperty(requestsArb(ctx), async (reqs) => {
-          const h = harness();
-          for (const req of reqs) {
-            const x = await exchange(h, req);
-            seen.note(x);
-            expectNoServerFault(h, x);
-          }
-        }),
-        fuzzParameters(RUNS, 0x5eed_0001),
-      );
+      const seen = await everyExchange(0x5eed_0001, () => {});
       expect(seen.count((s) => s >= 200 && s < 300)).toBeGreaterThan(0);
       expect(seen.count((s) => s >= 400 && s < 500)).toBeGreaterThan(0);
     },
@@ -213,19 +223,7 @@ describe("Fuzzing in process through sim.handle (rate limits off)", () => {
   it(
     "Spec, Errors: every failure is the error envelope {error: {code, message, fields?}} with a catalog code and the catalog's HTTP status",
     async () => {
-      const seen = new Seen();
-      await fc.assert(
-        fc.asyncProperty(requestsArb(ctx), async (reqs) => {
-          const h = harness();
-          for (const req of reqs) {
-            const x = await exchange(h, req);
-            seen.note(x);
-            expectNoServerFault(h, x);
-            expectEnvelope(x);
-          }
-        }),
-        fuzzParameters(RUNS, 0x5eed_0002),
-      );
+      const seen = await everyExchange(0x5eed_0002, expectEnvelope);
       for (const status of [400, 401, 404]) expect(seen.statuses.get(status) ?? 0, `runs that answered ${status}`).toBeGreaterThan(0);
     },
     fuzzTimeout(RUNS, 40),
@@ -234,19 +232,7 @@ describe("Fuzzing in process through sim.handle (rate limits off)", () => {
   it(
     "Spec, Product write rules 4, Inventory rules 3 and 5, Limits (nothing written on refusal): a request answered 4xx leaves every store's feeds, stock, settings and change sequence unchanged",
     async () => {
-      const seen = new Seen();
-      await fc.assert(
-        fc.asyncProperty(requestsArb(ctx), async (reqs) => {
-          const h = harness();
-          for (const req of reqs) {
-            const x = await exchange(h, req);
-            seen.note(x);
-            expectNoServerFault(h, x);
-            expectNothingWritten(x);
-          }
-        }),
-        fuzzParameters(RUNS, 0x5eed_0003),
-      );
+      const seen = await everyExchange(0x5eed_0003, expectNothingWritten);
       expect(seen.refusedWrites).toBeGreaterThan(0);
     },
     fuzzTimeout(RUNS, 40),
