@@ -222,7 +222,7 @@ export class Feed<T> {
   page(query: PageQuery<T>): Page<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));
-    const walk = query.order === "desc" ? backward(query.sources ?? [this.slots]) : forward(query.sources ?? [this.slots], query.afterSeq);
+    const walk = walker(query.sources ?? [this.slots], query.order, query.afterSeq);
     const rows: Row<T>[] = [];
     let visited = 0;
     for (let row = walk(); row !== undefined; row = walk()) {
@@ -252,47 +252,40 @@ export class Feed<T> {
 /** What a walk yields for a slot that no longer holds its row's latest change. */
 const STALE = Symbol("stale") as unknown as Row<never>;
 
-/** Slots above `afterSeq` in rising order, merged across lists; undefined at the end. */
-function forward<T>(lists: readonly SlotList<T>[], afterSeq: number): () => Row<T> | undefined {
-  const heads = lists.map((list) => list.firstAfter(afterSeq));
+/**
+ * The slots of some lists merged in change order, one per call, undefined at the end: rising from
+ * above `afterSeq` (asc), or falling from the newest (desc). A stale slot yields STALE.
+ */
+function walker<T>(lists: readonly SlotList<T>[], order: "asc" | "desc", afterSeq: number): () => Row<T> | undefined {
+  const step = order === "asc" ? 1 : -1;
+  const heads = lists.map((list) => (order === "asc" ? list.firstAfter(afterSeq) : list.end - 1));
+  // Desc stops at each list's first slot that may be current (its stale prefix is skipped).
+  const floors = lists.map((list) => (order === "asc" ? 0 : list.firstAfter(0)));
+  const inside = (k: number, i: number) => i >= (floors[k] as number) && i < (lists[k] as SlotList<T>).end;
+  const slot = (list: SlotList<T>, i: number) => (list.current(i) ? list.rowAt(i) : STALE);
   if (lists.length === 1) {
     const list = lists[0] as SlotList<T>;
     let i = heads[0] as number;
-    return () => (i < list.end ? (list.current(i) ? list.rowAt(i++) : (i++, STALE)) : undefined);
+    return () => {
+      if (!inside(0, i)) return undefined;
+      const row = slot(list, i);
+      i += step;
+      return row;
+    };
   }
+  // Several lists: a heap keyed by sequence number (negated for desc) picks the next slot.
   const heap = new SeqHeap();
   lists.forEach((list, k) => {
-    const i = heads[k] as number;
-    if (i < list.end) heap.push(k, list.seqAt(i));
+    if (inside(k, heads[k] as number)) heap.push(k, step * list.seqAt(heads[k] as number));
   });
   return () => {
     const k = heap.pop();
     if (k === undefined) return undefined;
     const list = lists[k] as SlotList<T>;
     const i = heads[k] as number;
-    heads[k] = i + 1;
-    if (i + 1 < list.end) heap.push(k, list.seqAt(i + 1));
-    return list.current(i) ? list.rowAt(i) : STALE;
-  };
-}
-
-/** All slots in falling order, merged across lists. */
-function backward<T>(lists: readonly SlotList<T>[]): () => Row<T> | undefined {
-  const heads = lists.map((list) => list.end - 1);
-  const floor = lists.map((list) => list.firstAfter(0));
-  const heap = new SeqHeap();
-  lists.forEach((list, k) => {
-    const i = heads[k] as number;
-    if (i >= (floor[k] as number)) heap.push(k, -list.seqAt(i));
-  });
-  return () => {
-    const k = heap.pop();
-    if (k === undefined) return undefined;
-    const list = lists[k] as SlotList<T>;
-    const i = heads[k] as number;
-    heads[k] = i - 1;
-    if (i - 1 >= (floor[k] as number)) heap.push(k, -list.seqAt(i - 1));
-    return list.current(i) ? list.rowAt(i) : STALE;
+    heads[k] = i + step;
+    if (inside(k, i + step)) heap.push(k, step * list.seqAt(i + step));
+    return slot(list, i);
   };
 }
 
