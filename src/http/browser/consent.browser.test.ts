@@ -1,22 +1,22 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { BROWSER_SKIP, browserTitle, CHROMIUM, CHROMIUM_ARGS } from "../../test-support/browser.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulator, type Simulator } from "../../simulator.js";
 
 // Spec, Authentication 3: the merchant signs in, allows or cancels, and is redirected; non-admins see a
 // refusal screen. Driven in headless Chromium (Debian's package; nothing downloads a browser).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 let browser: Browser;
 let sim: Simulator;
 let url: string;
 
 beforeAll(async () => {
+  if (BROWSER_SKIP) return;
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does) or set CHROMIUM_PATH.`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: CHROMIUM_ARGS,
   });
   sim = createSimulator({ clock: "manual" });
   url = (await sim.listen(0)).url;
@@ -51,7 +51,7 @@ async function signIn(email: string, scope = "catalog:read inventory:write", sta
   return { page, redirected };
 }
 
-describe("Spec, Authentication 3: the consent page in a browser", () => {
+describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Spec, Authentication 3: the consent page in a browser"), () => {
   it("the admin signs in, sees the app and its scopes, clicks Allow and is redirected with a code and the state", async () => {
     const { page, redirected } = await signIn("admin@demo.example");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Connect Demo Integration to Demo Outfitters?");
