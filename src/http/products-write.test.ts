@@ -788,6 +788,20 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     expect((await bySku(sim, "BROKEN-IMG")).id).toBe(reply.json.data.id);
   });
 
+  it("a host under the reserved .invalid name (RFC 6761) never resolves: its download fails without any outcome set, 422 IMAGE_FETCH_FAILED with the product saved; an outcome set for it still wins", async () => {
+    const sim = makeSim();
+    const reply = await call(sim, "POST", P, { body: { sku: "NOWHERE-IMG", name: "Nowhere", retail_price: 300, image_url: "https://images.nowhere.invalid/a.png" } });
+    expectError(reply, 422, "IMAGE_FETCH_FAILED");
+    expect(reply.json.data).toMatchObject({ sku: "NOWHERE-IMG", image_url: null, image_thumb_url: null });
+    expect((await bySku(sim, "NOWHERE-IMG")).id).toBe(reply.json.data.id);
+    // Only the host counts: ".invalid" in the path is an ordinary address.
+    const elsewhere = await call(sim, "POST", P, { body: { sku: "PATH-INVALID-IMG", name: "Path", retail_price: 300, image_url: "https://cdn.example.com/x.invalid/a.png" } });
+    expect(elsewhere.status).toBe(201);
+    await setImage(sim, "https://ok.invalid/b.png", "ok");
+    const set = await call(sim, "POST", P, { body: { sku: "SET-OK-IMG", name: "Set ok", retail_price: 300, image_url: "https://ok.invalid/b.png" } });
+    expect(set.status).toBe(201);
+  });
+
   it("a failed download on an update saves the other changes and keeps the old image", async () => {
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");

@@ -27,8 +27,15 @@ export class ImageRegistry {
     this.outcomes.set(url, outcome);
   }
 
+  /**
+   * What a download of `url` does: the outcome set for it, else `ok`, except on a host under the
+   * reserved `.invalid` name (RFC 6761), which no resolver ever finds: that download fails, as it would
+   * on any real service, so a client can provoke IMAGE_FETCH_FAILED without a control plane.
+   */
   outcomeOf(url: string): ImageOutcome {
-    return this.outcomes.get(url) ?? "ok";
+    const set = this.outcomes.get(url);
+    if (set) return set;
+    return /^https:\/\/([^/?#@]*@)?[^/?#:]*\.invalid\.?(:\d+)?([/?#]|$)/i.test(url) ? "fail" : "ok";
   }
 }
 
