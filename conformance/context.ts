@@ -1,19 +1,42 @@
 import fc from "fast-check";
 import type { Exchange, Rule } from "./types.js";
 import type { Target } from "./target.js";
+import type { Credentials } from "./credentials.js";
+import type { Pacer } from "./pacer.js";
+import { judge, type AmbientViolation } from "./ambient/judge.js";
+import { IdempotencyMemory } from "./ambient/replay.js";
 
 /** A rule's expectation did not hold. `expected` and `observed` are what the report shows. */
 export class Mismatch extends Error {
   constructor(
     readonly expected: string,
     readonly observed: string,
+    /** The ambient check that saw it, when no rule's own expectation did. */
+    readonly ambient?: AmbientViolation,
   ) {
     super(`expected ${expected}; observed ${observed}`);
   }
 }
 
+/** The target did not answer (timeout, reset, refused connection): the rule fails with what happened. */
+export class NoAnswer extends Mismatch {}
+
+/** The rule sent as many requests as it may (a looping cursor, a server that never says "done"). */
+export class BudgetExceeded extends Mismatch {}
+
+/** The run was interrupted (SIGINT): the rule stops where it is and is reported as not run. */
+export class Interrupted extends Error {}
+
 /** The rule cannot run against this target (a choice the target made differently, a missing capability). */
-export class Skip extends Error {}
+export class Skip extends Error {
+  constructor(
+    message: string,
+    /** What would let it run (`--control`, `--key catalog:read=TOKEN`, ...), for the verdict. */
+    readonly unlock?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A property failed: the minimal case fast-check found, with what to replay it. */
 export class PropertyFailure extends Error {
@@ -44,12 +67,20 @@ export interface CallOptions {
   readonly headers?: Record<string, string>;
   /** Another credential; null sends no Authorization header. */
   readonly token?: string | null;
+  /** False for probes that must reach a limit on purpose (the Pacer would wait the window out first). */
+  readonly paced?: boolean;
+  /** The suite's own retry of a keyed request (the ambient replay check): never retried again. */
+  readonly shadow?: boolean;
 }
 
 /** State shared by every rule of one run. */
 export interface RunState {
   readonly target: Target;
+  /** The main credential (--token). */
   readonly token: string;
+  /** Full keys of the store a rule may run with: the main one and any --extra-token. */
+  readonly fullTokens: readonly string[];
+  readonly credentials: Credentials;
   readonly seed: number;
   readonly runs: number;
   /** fast-check's path of a case to replay (--replay). */
@@ -61,6 +92,14 @@ export interface RunState {
   readonly cleanup: string[];
   /** Every credential the run sends or receives (the run's token, tokens rules use or are handed): reports redact them. */
   readonly secrets: Set<string>;
+  /** Milliseconds a request may take before it counts as unanswered. */
+  readonly timeoutMs: number;
+  /** Set by SIGINT: rules stop at their next request. */
+  readonly stop: { requested: boolean };
+  /** What each credential sent under each Idempotency-Key, for the ambient replay check. */
+  readonly idempotency: IdempotencyMemory;
+  /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
+  clockMoved: number;
   counter: number;
 }
 
@@ -80,14 +119,40 @@ export function collectSecrets(value: unknown, into: Set<string>, depth = 0): vo
   }
 }
 
+/** Requests a rule may send: a generous multiple of what it announces, so a looping server costs a failure, not hours. */
+export function requestBudget(rule: Rule, runs: number): number {
+  return Math.max(300, Math.ceil(rule.cost * 8 * Math.max(1, runs / 20)));
+}
+
+const clockSeconds = (path: string, body: unknown): number => {
+  if (!/\/clock$/.test(path) || typeof body !== "object" || body === null) return 0;
+  const b = body as { advance_seconds?: unknown; set?: unknown };
+  if (typeof b.advance_seconds === "number") return b.advance_seconds;
+  return b.set !== undefined ? Infinity : 0;
+};
+
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
   requests = 0;
+  /** The full key this rule runs with (the one with most rate budget left when it started). */
+  readonly token: string;
+  /** Requests this rule may send. */
+  budget: number;
+  /** The first expectation that failed in this rule, kept when shrinking runs out of budget. */
+  firstMismatch?: Mismatch;
+  /** While faults are injected, answers come from the fault, not the API: ambient checks pause. */
+  private faults = false;
+  /** The run's own housekeeping (preflight, clean-up) is not judged. */
+  ambientChecks = true;
 
   constructor(
     readonly run: RunState,
     readonly rule: Rule,
-  ) {}
+    token?: string,
+  ) {
+    this.token = token ?? run.token;
+    this.budget = requestBudget(rule, run.runs);
+  }
 
   /** A request to `{base_url}` + path. */
   call(method: string, path: string, options: CallOptions = {}): Promise<Reply> {
@@ -96,7 +161,7 @@ export class RuleContext {
 
   /** A request to the control plane; skips the rule when the target has none. */
   control(method: string, path: string, body?: unknown): Promise<Reply> {
-    if (!this.run.target.controlUrl) throw new Skip("needs the target's control plane (--control)");
+    if (!this.run.target.controlUrl) throw new Skip("needs the target's control plane (--control)", "--control");
     return this.send(method, `${this.run.target.controlUrl}${path}`, { body, token: this.run.target.controlToken ?? null });
   }
 
@@ -104,20 +169,39 @@ export class RuleContext {
     return this.run.target.controlUrl !== undefined;
   }
 
+  /** The token a request carries: the rule's own unless the options name another (null: none). */
+  private tokenOf(options: CallOptions): string | null {
+    return options.token === undefined ? this.token : options.token;
+  }
+
   async send(method: string, url: string, options: CallOptions = {}): Promise<Reply> {
+    if (this.run.stop.requested) throw new Interrupted("the run was interrupted");
+    if (this.requests >= this.budget) {
+      const first = this.firstMismatch ? `; the first mismatch seen: expected ${this.firstMismatch.expected}; observed ${this.firstMismatch.observed}` : "";
+      throw new BudgetExceeded(`the rule to finish within ${this.budget} requests`, `it needed more: the target kept answering (a cursor that never ends, a list that keeps growing?)${first}`);
+    }
     const headers: Record<string, string> = { ...options.headers };
-    const token = options.token === undefined ? this.run.token : options.token;
+    const token = this.tokenOf(options);
     if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
     if (token !== null && token.length >= 8) this.run.secrets.add(token);
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = options.contentType ?? "application/json";
-    const controlCall = this.run.target.controlUrl !== undefined && url.startsWith(this.run.target.controlUrl);
-    if (!controlCall) await this.run.pacer.before(this);
-    const res = await this.run.target.send({ method, url, headers, body });
+    const controlUrl = this.run.target.controlUrl;
+    const controlCall = controlUrl !== undefined && url.startsWith(controlUrl);
+    const paced = !controlCall && options.paced !== false;
+    if (paced) await this.run.pacer.before(token);
+    const ticket = this.run.idempotency.sent();
     this.requests += 1;
-    if (!controlCall) await this.run.pacer.after(this, res.status, res.headers);
+    let res;
+    try {
+      res = await withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
+    } catch (error) {
+      this.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: 0, responseHeaders: {}, responseBody: "" });
+      throw new NoAnswer(`an answer to ${method} ${url}`, `no answer: ${(error as Error)?.message ?? String(error)}`);
+    }
+    if (paced) await this.run.pacer.after(token, res.status, res.headers);
     this.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders: res.headers, responseBody: res.body });
     let json: unknown;
     try {
@@ -126,7 +210,33 @@ export class RuleContext {
       json = undefined;
     }
     collectSecrets(json, this.run.secrets);
-    return { status: res.status, headers: res.headers, text: res.body, json };
+    const reply: Reply = { status: res.status, headers: res.headers, text: res.body, json };
+    if (controlCall) this.noteControl(method, url.slice((controlUrl as string).length), options.body, res.status);
+    else if (!this.faults && this.ambientChecks) {
+      const first = this.judgeAmbient(method, url, headers, body, token, reply, ticket);
+      // Spec, Limits (Idempotency): a retry with the same key and body replays the answer. Any keyed
+      // request a rule makes that succeeds is retried once, so every route's replays are judged.
+      if (first && paced && !options.shadow) await this.send(method, url, { headers, raw: body, token, shadow: true });
+    }
+    return reply;
+  }
+
+  /** Control calls that change what API answers mean: faults (answers not from the API) and the clock. */
+  private noteControl(method: string, path: string, body: unknown, status: number): void {
+    if (status < 200 || status > 299) return;
+    if (/^\/faults/.test(path)) this.faults = method !== "DELETE" || path !== "/faults";
+    if (/\/reset$/.test(path)) this.faults = false;
+    if (method === "POST") this.run.clockMoved += clockSeconds(path, body);
+  }
+
+  /** The ambient checks: a violation fails the rule whatever it was about, naming the check. True for a keyed success seen first. */
+  private judgeAmbient(method: string, url: string, headers: Record<string, string>, body: string | undefined, token: string | null, reply: Reply, ticket: number): boolean {
+    const violations = judge({ method, url, status: reply.status, headers: reply.headers, body: reply.text });
+    const replay = this.run.idempotency.answer({ token, key: headers["idempotency-key"], method, url, body, reply, ticket, clock: this.run.clockMoved });
+    if (replay.violation) violations.push(replay.violation);
+    const first = violations[0];
+    if (first) throw new Mismatch(first.expected, first.observed, first);
+    return replay.first;
   }
 
   /** A name no other data has: every resource the run creates carries the run id. */
@@ -169,27 +279,65 @@ export class RuleContext {
 
   /** Runs a fast-check property; a failure carries the minimal case, its seed and path, and its requests. */
   async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, numRuns = this.run.runs): Promise<void> {
-    const result = await fc.check(
-      fc.asyncProperty(arbitrary, async (value) => {
+    const check = async (value: T) => {
+      try {
         await predicate(value);
-      }),
-      { seed: this.run.seed, numRuns, path: this.run.replay, endOnFailure: false },
-    );
-    if (!result.failed || !result.counterexample) return;
+      } catch (error) {
+        if (error instanceof Mismatch && !(error instanceof BudgetExceeded)) this.firstMismatch ??= error;
+        throw error;
+      }
+    };
+    // Skips and interruptions end the property at once; fast-check must not shrink them.
+    let halt: Error | undefined;
+    const guarded = async (value: T) => {
+      if (halt) throw halt;
+      try {
+        await check(value);
+      } catch (error) {
+        if (error instanceof Skip || error instanceof Interrupted) halt = error;
+        throw error;
+      }
+    };
+    const params = { seed: this.run.seed, numRuns, endOnFailure: false };
+    const before = this.exchanges.length;
+    let result = await fc.check(fc.asyncProperty(arbitrary, guarded), { ...params, path: this.run.replay });
+    if (halt) throw halt;
+    // A path from another run of the rule (the target's data changed since) does not fit: run from the seed.
+    if (this.run.replay && result.failed && result.counterexample === null && /path/i.test(String(result.errorInstance ?? ""))) {
+      result = await fc.check(fc.asyncProperty(arbitrary, guarded), params);
+      if (halt) throw halt;
+    }
+    if (!result.failed) return;
+    if (!result.counterexample) {
+      const e: unknown = result.errorInstance;
+      throw e instanceof Mismatch ? e : new Mismatch("the property to run", String(e));
+    }
     const value = result.counterexample[0] as T;
-    this.exchanges.length = 0;
+    // The minimal case runs once more for its requests: the rule's set-up before it stays in the record.
+    const setup = this.exchanges.length;
+    const record = () => [...this.exchanges.slice(0, before), ...this.exchanges.slice(setup)];
+    this.budget += 100;
     try {
       await predicate(value);
     } catch (error) {
-      if (error instanceof Skip) throw error;
+      if (error instanceof Skip || error instanceof Interrupted) throw error;
       // A case that breaks the rule's own code (a body it cannot read) still carries its seed and path.
       const mismatch = error instanceof Mismatch ? error : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`);
-      throw new PropertyFailure(mismatch, this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
+      throw new PropertyFailure(mismatch, this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), record());
     }
     const first = result.errorInstance;
     const mismatch = first instanceof Mismatch ? first : new Mismatch("the property to hold", String(first));
-    throw new PropertyFailure(new Mismatch(mismatch.expected, `${mismatch.observed} (the minimal case passed when run again: flaky)`), this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), [...this.exchanges]);
+    throw new PropertyFailure(new Mismatch(mismatch.expected, `${mismatch.observed} (the minimal case passed when run again: flaky)`, mismatch.ambient), this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), record());
   }
+}
+
+/** A promise that rejects after `ms`: a target that never answers costs a failure, not a hang. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(ms / 1000)} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function errorSummary(reply: Reply): string {
@@ -197,47 +345,4 @@ function errorSummary(reply: Reply): string {
   if (typeof e === "object" && e !== null) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
   if (typeof e === "string") return ` ${e}`;
   return "";
-}
-
-/**
- * Keeps a run within the target's limits: it reads `RateLimit` and waits out a window before it is
- * exhausted (moving the simulator's clock when the control plane allows, else real time), and spaces
- * requests to `--rate` per minute on live targets.
- */
-export class Pacer {
-  private nextAt = 0;
-
-  constructor(
-    private readonly perMinute: number | undefined,
-    private readonly sleep: (ms: number) => Promise<void>,
-  ) {}
-
-  async before(_ctx: RuleContext): Promise<void> {
-    if (!this.perMinute) return;
-    const now = Date.now();
-    if (now < this.nextAt) await this.sleep(this.nextAt - now);
-    this.nextAt = Math.max(now, this.nextAt) + 60_000 / this.perMinute;
-  }
-
-  async after(ctx: RuleContext, status: number, headers: Record<string, string>): Promise<void> {
-    const fields = /remaining=(\d+)\s*,\s*reset=(\d+)/.exec(headers["ratelimit"] ?? "");
-    const policy = headers["ratelimit-policy"] ?? "";
-    const failedAuthWindow = policy.includes("w=300");
-    const remaining = fields ? Number(fields[1]) : undefined;
-    const reset = fields ? Number(fields[2]) : 60;
-    // Keep a reserve: a rule that probes limits on purpose asks for its own 429s.
-    const low = remaining !== undefined && remaining <= (failedAuthWindow ? 8 : 10);
-    if (!low && status !== 429) return;
-    const wait = status === 429 ? Number(headers["retry-after"] ?? reset) : reset;
-    await this.waitOut(ctx, Math.max(1, wait));
-  }
-
-  /** Lets a window pass: the simulator's clock when it can be moved, otherwise real time. */
-  async waitOut(ctx: RuleContext, seconds: number): Promise<void> {
-    if (ctx.hasControl) {
-      await ctx.control("POST", "/clock", { advance_seconds: seconds });
-      return;
-    }
-    await this.sleep(seconds * 1000);
-  }
 }

@@ -17,7 +17,7 @@ const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
 const RULE = "pagination.each-row-once";
 
 describe("Issue: a property rule's counterexample", () => {
-  it("has expected, observed, the seed and path, the minimal input, its requests redacted, and one curl per request", async () => {
+  it("has expected, observed, the seed and path, the minimal input, its requests redacted, and a script with one curl per request", async () => {
     const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
     const r = report.rules[0]!;
     expect(r).toMatchObject({ id: RULE, status: "failed", spec_ref: "Endpoints: Pagination and polling rules" });
@@ -42,10 +42,22 @@ describe("Issue: a property rule's counterexample", () => {
       expect(e.status).toBe(200);
     }
     expect(c.requests.at(-1)!.url).toContain("cursor=");
-    expect(c.curl).toHaveLength(c.requests.length);
-    c.curl.forEach((cmd, i) => {
-      expect(cmd).toBe(`curl -i -X GET '${c.requests[i]!.url}' -H 'authorization: Bearer <redacted>'`);
+    // The reproduction: the credential and base URL from the environment, then one curl per request.
+    const base = "http://retail-sim.in-process/demo/v1";
+    expect(c.curl.slice(0, 3)).toEqual([
+      "# against `npx retail-sim --seed 1 --clock manual`: RETAIL_TOKEN is the demo store's full key it prints, RETAIL_CONTROL_URL its /_sim",
+      ': "${RETAIL_TOKEN:?set RETAIL_TOKEN to a full-scope API key of the store (the one given to --token)}"',
+      'RETAIL_BASE_URL="${RETAIL_BASE_URL:-http://127.0.0.1:4747/demo/v1}"',
+    ]);
+    // A cursor an answer handed back is captured from that answer into a variable, not copied.
+    const commands = c.curl.slice(3).filter((line) => line.includes("curl "));
+    expect(commands).toHaveLength(c.requests.length);
+    commands.forEach((cmd, i) => {
+      const path = c.requests[i]!.url.slice(base.length).replace(/cursor=[^&]+/, "cursor='\"$NEXT_CURSOR_1\"'");
+      const curl = `curl ${i === commands.length - 2 ? "-sS" : "-i"} -X GET "$RETAIL_BASE_URL"'${path}' -H 'authorization: Bearer '"$RETAIL_TOKEN"`.replace(`"'' -H`, `" -H`);
+      expect(cmd).toBe(i === commands.length - 2 ? `R${i + 1}=$(${curl}); printf '%s\\n' "$R${i + 1}"` : curl);
     });
+    expect(c.curl).toContain(`NEXT_CURSOR_1=$(printf '%s' "$R${commands.length - 1}" | node -p 'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); j["next_cursor"]')`);
   });
 
   it("--seed with --replay runs the printed case again and fails the same way", async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { BROWSER_SKIP, browserTitle, CHROMIUM } from "../src/test-support/browser.js";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, listenSimulator, needsControlRule, usesControlRule } from "../src/test-support/conformance.js";
@@ -16,11 +17,11 @@ import type { Report, Rule } from "./types.js";
 // The report holds passed, failed and skipped rules: the `cursor-skips-a-row` mutant served over HTTP,
 // run without --control, with two test rules that need the control plane.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
 const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
 const FAILING = "pagination.each-row-once";
 // Few requests (the socket run has no control plane to move the rate-limit clock), and every status.
-const SELECTION = "envelope.success-data,auth.missing-credential,auth.malformed-or-unknown,pagination.*,zztest.*";
+const SELECTION = "envelope.success-data,auth.missing-credential,auth.malformed-or-unknown,pagination.each-row-once,pagination.desc-one-page,pagination.empty-page-null-cursor,pagination.include-deleted-desc,pagination.limit-range,pagination.unreadable-cursor,zztest.*";
 const catalog = [...CATALOG, needsControlRule, usesControlRule];
 
 interface Run {
@@ -103,11 +104,11 @@ describe("Issue: report.json", () => {
     });
     expect(shape(second.json)).toEqual(shape(first.json));
     const s = shape(first.json);
-    expect(s.top).toEqual(["tool", "target", "seed", "runs", "started_at", "duration_ms", "summary", "rules"]);
-    expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog"]);
+    expect(s.top).toEqual(["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "failure_groups", "not_checked", "rules"]);
+    expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog", "verdict"]);
     for (const keys of Object.values(s.rules) as string[][]) {
       expect(keys.slice(0, 3)).toEqual(["id", "title", "status"]);
-      const present = ["id", "title", "status", "reason", "spec_ref", "spec_quote", "area", "leniency", "reproducible", "duration_ms", "requests", "counterexample"].filter((k) => keys.includes(k));
+      const present = ["id", "title", "status", "reason", "unlock", "spec_ref", "spec_quote", "area", "leniency", "cause", "ambient", "reproducible", "rerun", "duration_ms", "requests", "counterexample"].filter((k) => keys.includes(k));
       expect(keys).toEqual(present);
     }
     expect(s.rules[FAILING]).toEqual(["id", "title", "status", "spec_ref", "spec_quote", "area", "reproducible", "duration_ms", "requests", "counterexample"]);
@@ -145,8 +146,8 @@ describe("Issue: JUnit XML", () => {
     const c = failed.counterexample!;
     const failure = byId(FAILING).failure;
     expect(failure.message).toBe(`expected ${c.expected}; observed ${c.observed}`);
-    expect(failure["#text"]).toContain(`--rules ${FAILING} --seed ${c.seed} --replay ${c.path}`);
-    expect(failure["#text"]).toContain("curl -i -X GET");
+    expect(failure["#text"]).toContain(`--rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path}`);
+    expect(failure["#text"]).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
     expect(failure["#text"]).toContain("reproducible");
     expect(byId(needsControlRule.id).skipped.message).toBe("needs the target's control plane (--control)");
     const passed = first.report.rules.filter((r) => r.status === "passed");
@@ -159,6 +160,9 @@ describe("Issue: Markdown for a CI job summary", () => {
     const md = read("report.md");
     const s = first.report.summary;
     expect(md.split("\n")[0]).toBe(`# Conformance: ${s.failed} rule${s.failed === 1 ? "" : "s"} failed`);
+    // The verdict: what held, what failed, and what was not checked with what would let it run.
+    expect(md.split("\n")[2]).toBe(`**${s.verdict}**`);
+    expect(s.verdict).toBe(`1 of ${s.passed + s.failed + s.skipped} rules failed; ${s.passed} held; ${s.skipped} not checked: ${s.skipped} needs --control.`);
     expect(md).toContain(`| passed | failed | skipped | rules covered |\n|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`);
     const failed = first.report.rules.find((r) => r.id === FAILING)!;
     const c = failed.counterexample!;
@@ -167,9 +171,10 @@ describe("Issue: Markdown for a CI job summary", () => {
     expect(section).toContain(`> ${failed.spec_quote}`);
     expect(section).toContain(`- Expected: ${c.expected}`);
     expect(section).toContain(`- Observed: ${c.observed}`);
-    expect(section).toContain(`- Replay: \`retail-sim conformance --target ${first.report.target} --token <credential> --rules ${FAILING} --seed ${c.seed} --replay ${c.path}\``);
+    expect(section).toContain(`- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path}\``);
     expect(section).toContain("Reproducible");
-    expect(section).toContain("```sh\ncurl -i -X GET");
+    expect(section).toContain(`\`\`\`sh\n: "\${RETAIL_TOKEN:?set RETAIL_TOKEN`);
+    expect(section).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
     // Every rule in the table, skips with their reason.
     for (const r of first.report.rules) expect(md).toContain(`| \`${r.id}\` | ${r.area} | ${r.status} |`);
     expect(md).toContain(`| \`${needsControlRule.id}\` | Store states | skipped | needs the target's control plane (--control) |`);
@@ -188,7 +193,7 @@ describe("Issue: no credential in any report", () => {
   });
 });
 
-describe("Issue: the HTML page in a browser", () => {
+describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page in a browser"), () => {
   let browser: Browser;
 
   beforeAll(async () => {
@@ -244,10 +249,10 @@ describe("Issue: the HTML page in a browser", () => {
     expect(text).toContain(c.expected);
     expect(text).toContain("Observed");
     expect(text).toContain(c.observed);
-    expect(text).toContain(`--seed ${c.seed} --replay ${c.path}`);
+    expect(text).toContain(`--seed ${c.seed} --runs 5 --replay ${c.path}`);
     expect(text).toContain("reproducible");
-    expect(text).toContain("curl -i -X GET");
-    expect(text).toContain("authorization: Bearer <redacted>");
+    expect(text).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
+    expect(text).toContain(`authorization: Bearer '"$RETAIL_TOKEN"`);
     expect(await details.locator("pre").isVisible()).toBe(true);
     // It folds and unfolds.
     await details.locator("summary").click();

@@ -2,7 +2,8 @@ import { createSimulator, type Simulator, type SimulatorOptions } from "../src/s
 import { CATALOG, selectRules } from "./rules/index.js";
 import { RunAborted, runConformance, type RunOptions } from "./runner.js";
 import { httpTarget, inProcessTarget, type Target } from "./target.js";
-import type { Report, Rule } from "./types.js";
+import type { Report, ReportOptions, Rule } from "./types.js";
+import type { Credentials } from "./credentials.js";
 
 export interface ConformanceOptions {
   /** A live deployment's base_url; left out, an in-process simulator. */
@@ -17,6 +18,14 @@ export interface ConformanceOptions {
   readonly rate?: number;
   readonly replay?: string;
   readonly version?: string;
+  /** Extra credentials for staging runs (keys by scope, more full keys, another store's key, ...). */
+  readonly credentials?: Credentials;
+  /** Milliseconds a request may take before it counts as unanswered (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Set `requested` to stop the run (SIGINT): the report says what was done. */
+  readonly stop?: RunOptions["stop"];
+  readonly onReport?: RunOptions["onReport"];
+  readonly onWait?: RunOptions["onWait"];
   /** For the in-process target: how to build the simulator (tests pass mutants here). */
   readonly simulator?: (options: SimulatorOptions) => Simulator;
   readonly onRule?: RunOptions["onRule"];
@@ -52,9 +61,32 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       replay: options.replay,
       rate: options.rate,
       version: options.version ?? "0.0.0",
+      credentials: options.credentials,
+      timeoutMs: options.timeoutMs,
+      stop: options.stop,
+      options: reportOptions(options),
       onRule: options.onRule,
+      onReport: options.onReport,
+      onWait: options.onWait,
     });
   } finally {
     await target.close?.();
   }
+}
+
+/** What a replay command must repeat: every option of the run, credentials named but never given. */
+function reportOptions(o: ConformanceOptions): ReportOptions {
+  const c = o.credentials;
+  const credentials = c
+    ? [...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`), ...c.extra.map(() => "--extra-token"), ...(c.otherStore ? ["--other-store-token"] : []), ...(c.revoked ? ["--revoked-token"] : []), ...(c.lite ? ["--lite-token"] : []), ...(c.oauthClient ? ["--oauth-client"] : [])]
+    : [];
+  return {
+    ...(o.target ? { target: o.target } : {}),
+    ...(o.control ? { control: o.control } : {}),
+    ...(o.controlToken ? { controlToken: true } : {}),
+    runs: o.runs ?? 20,
+    ...(o.rate ? { rate: o.rate } : {}),
+    ...(o.timeoutMs ? { timeout: Math.round(o.timeoutMs / 1000) } : {}),
+    credentials,
+  };
 }

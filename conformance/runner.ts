@@ -1,7 +1,12 @@
-import { Mismatch, Pacer, PropertyFailure, RuleContext, Skip, type RunState } from "./context.js";
-import { toCurl } from "./curl.js";
+import { Interrupted, Mismatch, PropertyFailure, RuleContext, Skip, type RunState } from "./context.js";
+import { NO_CREDENTIALS, credentialSecrets, type Credentials } from "./credentials.js";
+import { Pacer, type WaitNotice } from "./pacer.js";
+import { IdempotencyMemory } from "./ambient/replay.js";
+import { buildCounterexample, failureCause } from "./counterexample.js";
+import { missingNeed } from "./needs.js";
+import { summarize } from "./verdict.js";
 import type { Target } from "./target.js";
-import type { Exchange, Report, Rule, RuleResult } from "./types.js";
+import type { Report, ReportOptions, Rule, RuleResult } from "./types.js";
 
 export interface RunOptions {
   readonly target: Target;
@@ -15,7 +20,18 @@ export interface RunOptions {
   /** Requests per minute at most (live targets). */
   readonly rate?: number;
   readonly version: string;
+  /** Extra credentials (staging): keys by scope, more full keys, another store's key, ... */
+  readonly credentials?: Credentials;
+  /** Milliseconds a request may take (default 30 s). */
+  readonly timeoutMs?: number;
+  /** The options of the run as a replay command must repeat them (secrets left out). */
+  readonly options?: ReportOptions;
+  /** Set `requested` to stop the run at the next request (SIGINT); the report says what was done. */
+  readonly stop?: { requested: boolean };
   readonly onRule?: (result: RuleResult, index: number, total: number) => void;
+  /** Called with the report so far after every rule, so a run that dies still leaves one. */
+  readonly onReport?: (report: Report) => void;
+  readonly onWait?: (notice: WaitNotice & { rule: string; index: number; total: number }) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -28,62 +44,114 @@ const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function runConformance(options: RunOptions): Promise<Report> {
   const now = options.now ?? Date.now;
   const started = now();
+  const credentials = options.credentials ?? NO_CREDENTIALS;
+  const stop = options.stop ?? { requested: false };
+  let current = { rule: "preflight", index: 0 };
+  const target = options.target;
   const run: RunState = {
-    target: options.target,
+    target,
     token: options.token,
+    fullTokens: [options.token, ...credentials.extra],
+    credentials,
     seed: options.seed,
     runs: options.runs,
     replay: options.replay,
     runId: (options.seed >>> 0).toString(36) + Math.floor(started / 1000).toString(36),
-    pacer: new Pacer(options.target.live ? options.rate : undefined, options.sleep ?? realSleep),
+    pacer: new Pacer({
+      perMinute: target.live ? options.rate : undefined,
+      sleep: options.sleep ?? realSleep,
+      now,
+      advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
+      onWait: (n) => options.onWait?.({ ...n, ...current, total: options.rules.length }),
+    }),
     cleanup: [],
-    secrets: new Set([options.token]),
+    secrets: new Set([options.token, ...credentialSecrets(credentials)]),
+    timeoutMs: options.timeoutMs ?? 30_000,
+    stop,
+    idempotency: new IdempotencyMemory(now),
+    clockMoved: 0,
     counter: 0,
   };
-  await preflight(run);
+  if (target.controlToken) run.secrets.add(target.controlToken);
+  await preflight(run, options.rules);
   const results: RuleResult[] = [];
+  const report = (): Report => ({
+    tool: { name: "retail-sim conformance", version: options.version },
+    target: target.label,
+    seed: options.seed,
+    runs: options.runs,
+    ...(options.options ? { options: options.options } : {}),
+    started_at: new Date(started).toISOString(),
+    duration_ms: now() - started,
+    ...summarize(results, options.rules, options.catalogSize, stop.requested),
+    rules: [...results],
+  });
   try {
     for (const [index, rule] of options.rules.entries()) {
-      let result = await runRule(run, rule, now);
-      if (result.status === "failed" && options.target.live) {
-        // A failure on a live target runs once more: reproducible, or flaky.
-        const again = await runRule(run, rule, now);
-        result = { ...result, reproducible: again.status === "failed" };
+      current = { rule: rule.id, index };
+      let result: RuleResult;
+      if (stop.requested) result = notRun(rule, "not run: the run was interrupted (SIGINT) before this rule");
+      else {
+        result = await runRule(run, rule, now);
+        if (result.status === "failed" && target.live && !stop.requested) result = await runAgain(run, rule, now, result);
       }
       results.push(result);
-      options.onRule?.(result, index, options.rules.length);
+      notify(() => options.onRule?.(result, index, options.rules.length));
+      notify(() => options.onReport?.(report()));
     }
   } finally {
     // Whatever happened, the run leaves the target's data as it found it.
-    await cleanUp(run);
+    await cleanUp(run).catch((error) => process.stderr.write(`conformance: the clean-up stopped: ${(error as Error).message}\n`));
   }
-  const count = (s: RuleResult["status"]) => results.filter((r) => r.status === s).length;
-  return {
-    tool: { name: "retail-sim conformance", version: options.version },
-    target: options.target.label,
-    seed: options.seed,
-    runs: options.runs,
-    started_at: new Date(started).toISOString(),
-    duration_ms: now() - started,
-    summary: { passed: count("passed"), failed: count("failed"), skipped: count("skipped"), covered: count("passed") + count("failed"), catalog: options.catalogSize },
-    rules: results,
-  };
+  return report();
 }
 
-/** The target answers and the credential works, or there is no run to make. */
-async function preflight(run: RunState): Promise<void> {
-  const probe = new RuleContext(run, { id: "preflight", area: "Authentication", title: "", spec: { section: "", quote: "" }, cost: 1, run: async () => {} });
+/** A reporter or progress callback that throws must not end the run. */
+function notify(f: () => void): void {
+  try {
+    f();
+  } catch (error) {
+    process.stderr.write(`conformance: ${(error as Error).message}\n`);
+  }
+}
+
+async function advanceClock(run: RunState, seconds: number): Promise<boolean> {
+  const ctx = new RuleContext(run, internalRule("pacer"));
+  ctx.ambientChecks = false;
+  const moved = await ctx.control("POST", "/clock", { advance_seconds: seconds }).catch(() => undefined);
+  return moved?.status === 200;
+}
+
+const internalRule = (id: string): Rule => ({ id, area: "Envelope", title: "", spec: { section: "", quote: "" }, cost: 1000, run: async () => {} });
+
+/** The spec's scopes a full-scope credential holds (a write scope satisfies its read scope). */
+const FULL = ["catalog:write", "inventory:write", "customers:write", "sales:read"];
+
+/** The target answers and the credential is accepted, or there is no run to make. */
+async function preflight(run: RunState, rules: readonly Rule[]): Promise<void> {
+  const probe = new RuleContext(run, internalRule("preflight"));
+  // What the answers are like is the rules' business; here only whether a run can be made.
+  probe.ambientChecks = false;
   let reply;
   try {
     reply = await probe.call("GET", "/me");
   } catch (error) {
-    throw new RunAborted(`the target ${run.target.baseUrl} cannot be reached: ${(error as Error).message}`);
+    throw new RunAborted(`the target ${run.target.baseUrl} cannot be reached: ${error instanceof Mismatch ? error.observed : (error as Error).message}`);
   }
   if (reply.status === 401 || reply.status === 402 || reply.status === 403) {
-    throw new RunAborted(`GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${reply.json?.error?.code ? ` ${reply.json.error.code}` : ""}: the credential is refused`);
+    const code = reply.json?.error?.code;
+    throw new RunAborted(`GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${typeof code === "string" ? ` ${code}` : ""}: the credential is refused`);
   }
-  if (reply.status !== 200 || typeof reply.json?.data !== "object") {
-    throw new RunAborted(`GET ${run.target.baseUrl}/me answered ${reply.status} without an Identity: is ${run.target.baseUrl} a store's base_url (…/{prefix}/v1)?`);
+  if (reply.status === 404) throw new RunAborted(`GET ${run.target.baseUrl}/me answered 404: is ${run.target.baseUrl} a store's base_url (…/{prefix}/v1)?`);
+  // Spec, Identity: GET /me lists the key's scopes. A key short of what the rules need would fail
+  // them one by one with 403s; one clear message instead.
+  const scopes = reply.json?.data?.scopes;
+  if (Array.isArray(scopes) && rules.some((r) => !r.needs?.control || run.target.controlUrl)) {
+    const held = new Set(scopes.filter((s: unknown): s is string => typeof s === "string"));
+    const missing = FULL.filter((s) => !held.has(s) && !(s === "sales:read" && held.has("sales:write")));
+    if (missing.length > 0) {
+      throw new RunAborted(`the credential given to --token lacks ${missing.join(", ")} (GET /me lists ${[...held].join(", ") || "no scope"}): the rules write and read every area, so they need a key with every scope. Give a full-scope key to --token, and keys with fewer scopes to --key SCOPES=TOKEN.`);
+    }
   }
   if (run.target.controlUrl) {
     const health = await probe.control("GET", "/health").catch(() => undefined);
@@ -91,80 +159,61 @@ async function preflight(run: RunState): Promise<void> {
   }
 }
 
+function base(rule: Rule) {
+  return { id: rule.id, area: rule.area, title: rule.title, spec_ref: rule.spec.section, spec_quote: rule.spec.quote, ...(rule.leniency ? { leniency: rule.leniency } : {}) };
+}
+
+function notRun(rule: Rule, reason: string, unlock?: string): RuleResult {
+  return { ...base(rule), status: "skipped", reason, ...(unlock ? { unlock } : {}), duration_ms: 0, requests: 0 };
+}
+
 async function runRule(run: RunState, rule: Rule, now: () => number): Promise<RuleResult> {
-  const base = { id: rule.id, area: rule.area, title: rule.title, spec_ref: rule.spec.section, spec_quote: rule.spec.quote, ...(rule.leniency ? { leniency: rule.leniency } : {}) };
   // Without a control plane the target may be a shared deployment: rules that need one, or that would
   // change data the run did not create, are skipped with the reason rather than run or dropped.
-  const missing = run.target.controlUrl
-    ? undefined
-    : rule.needs?.control || rule.needs?.clock
-      ? "needs the target's control plane (--control)"
-      : rule.needs?.destructive
-        ? "changes shared data beyond what the run creates: runs only with the target's control plane (--control)"
-        : undefined;
-  if (missing) return { ...base, status: "skipped", reason: missing, duration_ms: 0, requests: 0 };
-  const ctx = new RuleContext(run, rule);
+  const missing = missingNeed(run, rule);
+  if (missing) return notRun(rule, missing.reason, missing.unlock);
+  const ctx = new RuleContext(run, rule, run.pacer.pick(run.fullTokens));
   const started = now();
-  const finish = (partial: Pick<RuleResult, "status"> & Partial<RuleResult>): RuleResult => ({ ...base, ...partial, duration_ms: now() - started, requests: ctx.requests });
+  const finish = (partial: Pick<RuleResult, "status"> & Partial<RuleResult>): RuleResult => ({ ...base(rule), ...partial, duration_ms: now() - started, requests: ctx.requests });
   try {
     await rule.run(ctx);
     return finish({ status: "passed" });
   } catch (error) {
-    if (error instanceof Skip) return finish({ status: "skipped", reason: error.message });
-    if (error instanceof PropertyFailure) {
-      return finish({ status: "failed", counterexample: counterexample(run, error.mismatch, error.exchanges, error.seed, error.path, error.input) });
+    if (error instanceof Interrupted) return finish({ status: "skipped", reason: "not finished: the run was interrupted (SIGINT) during this rule" });
+    if (error instanceof Skip) return finish({ status: "skipped", reason: error.message, ...(error.unlock ? { unlock: error.unlock } : {}) });
+    try {
+      const found =
+        error instanceof PropertyFailure
+          ? { mismatch: error.mismatch, exchanges: error.exchanges, seed: error.seed, path: error.path, input: error.input }
+          : { mismatch: error instanceof Mismatch ? error : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`), exchanges: ctx.exchanges, seed: run.seed };
+      const counterexample = buildCounterexample(run, found);
+      return finish({ status: "failed", counterexample, ...failureCause(found.mismatch) });
+    } catch (broken) {
+      // Even a failure the report cannot describe in full is a failure, never a crash.
+      return finish({ status: "failed", counterexample: { expected: "the rule to run to the end", observed: `it stopped: ${String((error as Error)?.message ?? error).slice(0, 300)} (and its report could not be built: ${(broken as Error).message})`, seed: run.seed, requests: [], curl: [] } });
     }
-    if (error instanceof Mismatch) return finish({ status: "failed", counterexample: counterexample(run, error, ctx.exchanges.slice(-8), run.seed) });
-    const mismatch = new Mismatch("the rule to run to the end", `it stopped: ${(error as Error).message}`);
-    return finish({ status: "failed", counterexample: counterexample(run, mismatch, ctx.exchanges.slice(-8), run.seed) });
   }
 }
 
-function counterexample(run: RunState, m: Mismatch, exchanges: Exchange[], seed: number, path?: string, input?: string) {
-  const scrub = scrubber(run.secrets);
-  const requests = exchanges.map((e) => redact(e, scrub));
-  return { expected: scrub(m.expected), observed: scrub(m.observed), seed, ...(path ? { path } : {}), ...(input ? { input: scrub(input) } : {}), requests, curl: requests.map(toCurl) };
-}
-
-/** Replaces every secret of the run, and anything sent as a Bearer or Basic credential, by `<redacted>`. */
-function scrubber(secrets: ReadonlySet<string>): (text: string) => string {
-  // Longest first, so a secret that contains another is replaced whole.
-  const known = [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
-  const encoded = known.flatMap((s) => [encodeURIComponent(s)].filter((e) => e !== s));
-  return (text) => {
-    let out = text;
-    for (const s of [...known, ...encoded]) out = out.split(s).join("<redacted>");
-    return out.replace(/\b(Bearer|Basic) (?!<redacted>)[\x21-\x7E]+/gi, "$1 <redacted>");
-  };
-}
-
-/** Credentials never reach a report: not in headers, URLs, bodies, nor in what a rule says it observed. */
-function redact(e: Exchange, scrub: (text: string) => string): Exchange {
-  const headers = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? redactCredential(v) : scrub(v)]));
-  return {
-    method: e.method,
-    url: scrub(e.url),
-    requestHeaders: headers(e.requestHeaders),
-    ...(e.requestBody === undefined ? {} : { requestBody: scrub(e.requestBody) }),
-    status: e.status,
-    responseHeaders: headers(e.responseHeaders),
-    responseBody: scrub(e.responseBody),
-  };
-}
-
-const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
-
-/** `Bearer abc` → `Bearer <redacted>`; a bare scheme word stays (it carries no credential); anything else is redacted whole. */
-function redactCredential(value: string): string {
-  const m = /^(\S+)\s+\S/.exec(value);
-  if (m) return `${m[1]} <redacted>`;
-  if (/^(Bearer|Basic|Digest)?$/i.test(value.trim())) return value;
-  return "<redacted>";
+/**
+ * A failure on a live target runs again. "Flaky" only when the run again passes; a run again that
+ * cannot run (the first one used up what it needed, such as an outlet it deleted) proves nothing
+ * either way, and the failure stands as found.
+ */
+async function runAgain(run: RunState, rule: Rule, now: () => number, first: RuleResult): Promise<RuleResult> {
+  const again = await runRule(run, rule, now);
+  if (again.status === "passed") return { ...first, reproducible: false };
+  if (again.status === "failed") return { ...first, reproducible: true };
+  return { ...first, rerun: `could not run again from a clean set-up: ${again.reason}` };
 }
 
 /** Deletes what the run created, newest first, and checks each is gone. */
 async function cleanUp(run: RunState): Promise<void> {
-  const ctx = new RuleContext(run, { id: "cleanup", area: "Catalog", title: "", spec: { section: "", quote: "" }, cost: 0, run: async () => {} });
+  const ctx = new RuleContext(run, internalRule("cleanup"));
+  ctx.budget = Number.MAX_SAFE_INTEGER;
+  ctx.ambientChecks = false;
+  const wasStopped = run.stop.requested;
+  run.stop.requested = false;
   for (const path of [...new Set(run.cleanup)].reverse()) {
     const done = await ctx.call("DELETE", path).catch(() => undefined);
     const gone = done === undefined ? undefined : await ctx.call("GET", path).catch(() => undefined);
@@ -174,4 +223,5 @@ async function cleanUp(run: RunState): Promise<void> {
     }
   }
   run.cleanup.length = 0;
+  run.stop.requested = wasStopped;
 }

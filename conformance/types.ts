@@ -22,6 +22,8 @@ export interface RuleNeeds {
   readonly clock?: boolean;
   /** Writes that change shared data beyond what the run creates and cleans up. */
   readonly destructive?: boolean;
+  /** With `control`: credentials that let the rule run without a control plane (staging), all of them. */
+  readonly orCredentials?: readonly import("./needs.js").CredentialNeed[];
 }
 
 export interface Rule {
@@ -58,7 +60,7 @@ export interface Counterexample {
   /** The generated input of the minimal failing case, when the rule is a property. */
   readonly input?: string;
   readonly requests: readonly Exchange[];
-  /** The requests as curl commands, the credential redacted. */
+  /** A shell script (one statement a line) that replays the requests: credentials from $RETAIL_TOKEN and the like. */
   readonly curl: readonly string[];
 }
 
@@ -73,6 +75,14 @@ export interface RuleResult {
   readonly spec_quote: string;
   readonly leniency?: string;
   readonly reason?: string;
+  /** For a skip: the option that would let the rule run (`--control`, `--key`, ...). */
+  readonly unlock?: string;
+  /** For a failure: the ambient check that saw it, when it was not the rule's own expectation. */
+  readonly ambient?: string;
+  /** For a failure: the cause it shares with other failures (an ambient check, no answer). */
+  readonly cause?: string;
+  /** Why a failure on a live target could not be run again. */
+  readonly rerun?: string;
   readonly duration_ms: number;
   readonly requests: number;
   readonly counterexample?: Counterexample;
@@ -80,13 +90,52 @@ export interface RuleResult {
   readonly reproducible?: boolean;
 }
 
+/** The options of a run, as a replay command repeats them (never a secret: credentials are named, not given). */
+export interface ReportOptions {
+  readonly target?: string;
+  readonly control?: string;
+  readonly controlToken?: boolean;
+  readonly runs: number;
+  readonly rate?: number;
+  readonly timeout?: number;
+  /** The credential options given (`--key catalog:read`, `--extra-token`, ...), each once per use. */
+  readonly credentials: readonly string[];
+}
+
+export interface Summary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly covered: number;
+  readonly catalog: number;
+  /** What was established and what was not, in one sentence. */
+  readonly verdict: string;
+}
+
+/** Rules not checked, grouped by what would let them run. */
+export interface NotChecked {
+  readonly unlock: string;
+  readonly rules: readonly string[];
+}
+
+/** Failures that share one cause (an ambient check, no answer): one problem, not one per rule. */
+export interface FailureGroup {
+  readonly cause: string;
+  readonly rules: readonly string[];
+}
+
 export interface Report {
   readonly tool: { readonly name: "retail-sim conformance"; readonly version: string };
   readonly target: string;
   readonly seed: number;
   readonly runs: number;
+  readonly options?: ReportOptions;
   readonly started_at: string;
   readonly duration_ms: number;
-  readonly summary: { readonly passed: number; readonly failed: number; readonly skipped: number; readonly covered: number; readonly catalog: number };
+  readonly summary: Summary;
+  /** True when the run was stopped (SIGINT) before every rule ran. */
+  readonly interrupted?: boolean;
+  readonly not_checked: readonly NotChecked[];
+  readonly failure_groups: readonly FailureGroup[];
   readonly rules: readonly RuleResult[];
 }

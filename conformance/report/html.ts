@@ -10,8 +10,21 @@ const MARK = { passed: "✔", failed: "✘", skipped: "–" } as const;
 /** Up to this many failures are shown unfolded; more start folded so the page stays a summary. */
 const OPEN_FAILURES = 5;
 
-function ruleItem(report: Report, r: RuleResult, open: boolean): string {
+/** Expected against observed, word by word: what they share is plain, what differs is marked. */
+function diff(expected: string, observed: string): string {
+  const a = expected.split(/(\s+)/);
+  const b = observed.split(/(\s+)/);
+  const inA = new Set(a);
+  const inB = new Set(b);
+  const line = (words: string[], other: Set<string>, cls: string) => words.map((w) => (other.has(w) || /^\s*$/.test(w) ? esc(w) : `<mark class="${cls}">${esc(w)}</mark>`)).join("");
+  return `<pre class="diff"><span class="minus">- expected  ${line(a, inB, "del")}</span>\n<span class="plus">+ observed  ${line(b, inA, "ins")}</span></pre>`;
+}
+
+function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false): string {
   const head = `<span class="mark ${r.status}" aria-hidden="true">${MARK[r.status]}</span><code class="id">${esc(r.id)}</code> <span class="title">${esc(r.title)}</span> <span class="sr">${r.status}</span>`;
+  if (r.status === "failed" && !inGroup) {
+    return `<li class="rule failed" data-rule="${esc(r.id)}">${head} <a href="#fail-${esc(r.id)}">see the failure</a></li>`;
+  }
   if (r.status !== "failed") {
     const note = r.status === "skipped" ? r.reason : r.leniency;
     const noteHtml = note ? `<div class="note">${r.status === "skipped" ? "Skipped: " : "Accepted where the spec is silent: "}${esc(note)}</div>` : "";
@@ -19,17 +32,21 @@ function ruleItem(report: Report, r: RuleResult, open: boolean): string {
   }
   const c = r.counterexample;
   const again = r.reproducible === undefined ? "" : `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>`;
-  const curl = c && c.curl.length > 0 ? `<h3>Requests <small>(${c.curl.length}, credential redacted)</small></h3><pre>${esc(c.curl.join("\n\n"))}</pre>` : "";
+  const curl = c && c.curl.length > 0 ? `<h3>Reproduce <small>(a shell script: set RETAIL_TOKEN first)</small></h3><pre>${esc(c.curl.join("\n"))}</pre>` : "";
+  const ambient = r.ambient ? `<dt>Seen by</dt><dd>the ambient check <code>${esc(r.ambient)}</code>: every response is judged against the contract, whatever rule runs</dd>` : "";
+  const rerun = r.rerun ? `<dt>Run again</dt><dd>${esc(r.rerun)}</dd>` : "";
   const brief = `expected ${clip(c?.expected ?? "")}; observed ${clip(c?.observed ?? "")}`;
-  return `<li class="rule failed" data-rule="${esc(r.id)}"><details${open ? " open" : ""}><summary>${head}<div class="brief">${esc(brief)}</div></summary>
+  return `<li class="rule failed" id="fail-${esc(r.id)}" data-rule="${esc(r.id)}"><details${open ? " open" : ""}><summary>${head}<div class="brief">${esc(brief)}</div></summary>
 <div class="body">
 <blockquote>${esc(r.spec_quote)} <cite>${esc(r.spec_ref)}</cite></blockquote>
 <dl>
 <dt>Expected</dt><dd class="expected">${esc(c?.expected ?? "")}</dd>
 <dt>Observed</dt><dd class="observed">${esc(c?.observed ?? "")}</dd>
+<dt>Difference</dt><dd>${diff(c?.expected ?? "", c?.observed ?? "")}</dd>
+${ambient}
 ${c?.input ? `<dt>Minimal input</dt><dd><code>${esc(c.input)}</code></dd>` : ""}
 <dt>Replay</dt><dd><code>${esc(replayCommand(report, r))}</code></dd>
-${again}
+${again}${rerun}
 </dl>
 ${curl}
 </div>
@@ -54,7 +71,15 @@ export function toHtml(report: Report): string {
     const worst = rules.some((r) => r.status === "failed") ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
     return `<section class="${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
-  const verdict = s.failed === 0 ? "Every selected rule held." : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed.`;
+  const verdict = s.verdict;
+  const tone = s.failed > 0 ? "bad" : s.skipped > 0 ? "partial" : "ok";
+  const byId = new Map(report.rules.map((r) => [r.id, r]));
+  const groups = report.failure_groups.map((g) => {
+    const title = g.cause.startsWith("rule ") ? "" : `<h3 class="cause">${esc(g.cause)} <span class="count failed">${g.rules.length} rule${g.rules.length === 1 ? "" : "s"}</span></h3>`;
+    return `${title}<ul>${g.rules.map((id) => ruleItem(report, byId.get(id) as RuleResult, open, true)).join("\n")}</ul>`;
+  });
+  const failures = groups.length > 0 ? `<section class="failures failed"><h2>Failures, by cause</h2>${groups.join("\n")}</section>` : "";
+  const notChecked = report.not_checked.length > 0 ? `<section class="skipped"><h2>Not checked</h2><ul>${report.not_checked.map((g) => `<li class="rule skipped"><b>${g.rules.length}</b> ${esc(g.unlock)}: ${g.rules.map((id) => `<code class="id">${esc(id)}</code>`).join(" ")}</li>`).join("")}</ul></section>` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance report · ${esc(report.target)}</title>
@@ -62,7 +87,9 @@ export function toHtml(report: Report): string {
 :root{--ok:#0a6b2d;--bad:#a00000;--skip:#6b6b6b;--line:#d8d8d8}
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem;margin:0 0 .25rem}
-.verdict{font-size:1.25rem;font-weight:600;margin:.25rem 0}.verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}
+.verdict{font-size:1.25rem;font-weight:600;margin:.25rem 0}.verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}.verdict.partial{color:#8a5a00}
+pre.diff{background:#fff}.minus{color:#7a0000}.plus{color:#0a4d1f}mark.del{background:#fbd3d3}mark.ins{background:#cdebd5}
+h3.cause{font-size:1rem;margin:1rem 0 .25rem;display:flex;gap:.6rem;align-items:baseline}
 .meta{color:#444;margin:.25rem 0 1rem}
 .totals{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0 1.5rem}
 .totals div{border:1px solid var(--line);border-top-width:4px;border-radius:6px;padding:.5rem 1rem;min-width:7rem}
@@ -95,9 +122,12 @@ pre{background:#f4f4f4;border:1px solid #e4e4e4;border-radius:4px;padding:.6rem;
 @media print{details{display:block}details>*{display:block}}
 </style></head><body><main>
 <h1>Conformance report</h1>
-<p class="verdict ${s.failed === 0 ? "ok" : "bad"}">${verdict}</p>
+<p class="verdict ${tone}">${esc(verdict)}</p>
 <p class="meta">Target <code>${esc(report.target)}</code> · seed ${report.seed} · ${report.runs} runs per property · ${(report.duration_ms / 1000).toFixed(1)} s · ${esc(report.started_at)} · ${esc(report.tool.name)} ${esc(report.tool.version)}</p>
 <div class="totals"><div class="passed"><b>${s.passed}</b>passed</div><div class="failed"><b>${s.failed}</b>failed</div><div class="skipped"><b>${s.skipped}</b>skipped</div><div class="covered"><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
+${failures}
+${notChecked}
+<h2 class="all">Every rule, by area</h2>
 ${sections.join("\n")}
 </main></body></html>
 `;

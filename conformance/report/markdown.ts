@@ -7,7 +7,9 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 export function toMarkdown(report: Report): string {
   const s = report.summary;
   const lines = [
-    `# Conformance: ${s.failed === 0 ? "passed" : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed`}`,
+    `# Conformance: ${s.failed === 0 ? (s.skipped === 0 ? "passed" : "passed, with rules not checked") : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed`}`,
+    "",
+    `**${s.verdict}**`,
     "",
     `Target \`${report.target}\`, seed ${report.seed}, ${report.runs} runs per property, ${(report.duration_ms / 1000).toFixed(1)} s.`,
     "",
@@ -17,6 +19,17 @@ export function toMarkdown(report: Report): string {
     "",
   ];
   const failed = report.rules.filter((r) => r.status === "failed");
+  const shared = report.failure_groups.filter((g) => g.rules.length > 1 || !g.cause.startsWith("rule "));
+  if (shared.length > 0) {
+    lines.push("## Failures by cause", "");
+    for (const g of report.failure_groups) lines.push(`- ${g.cause.startsWith("rule ") ? `\`${g.rules[0]}\`` : `${g.cause}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`}`);
+    lines.push("");
+  }
+  if (report.not_checked.length > 0) {
+    lines.push("## Not checked", "");
+    for (const g of report.not_checked) lines.push(`- ${g.rules.length} ${g.unlock}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`);
+    lines.push("");
+  }
   if (failed.length > 0) {
     lines.push("## Failures", "");
     for (const r of failed) {
@@ -24,8 +37,10 @@ export function toMarkdown(report: Report): string {
       lines.push(`### \`${r.id}\` ${r.title}`, "", `> ${r.spec_quote} (${r.spec_ref})`, "", `- Expected: ${c?.expected}`, `- Observed: ${c?.observed}`);
       if (c?.input) lines.push(`- Minimal input: \`${c.input}\``);
       lines.push(`- Replay: \`${replayCommand(report, r)}\``);
+      if (r.ambient) lines.push(`- Seen by the ambient check \`${r.ambient}\` (every response is judged against the contract, whatever rule runs)`);
       if (r.reproducible !== undefined) lines.push(`- ${r.reproducible ? "Reproducible: failed again when run once more" : "Flaky: passed when run once more"}`);
-      if (c && c.curl.length > 0) lines.push("", "```sh", ...c.curl, "```");
+      if (r.rerun) lines.push(`- Run again: ${r.rerun}`);
+      if (c && c.curl.length > 0) lines.push("", "Reproduce (set `RETAIL_TOKEN` first):", "", "```sh", ...c.curl, "```");
       lines.push("");
     }
   }

@@ -1,17 +1,26 @@
 import type { Report, RuleResult } from "../types.js";
+import { reproEnvName } from "./env-names.js";
 
 const shell = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /**
- * The command that runs a failed rule's case again: the same seed (which also rebuilds the same
- * in-process simulator) and, for a property, fast-check's path of the minimal case. On a live
- * target the credential is left for the reader to fill in.
+ * The command that runs a failed rule's case again: every option the run used (target, control plane,
+ * runs, rate, timeout, the credential options), the same seed (which also rebuilds the same in-process
+ * simulator) and, for a property, fast-check's path of the minimal case. Credentials come from the
+ * environment variables the reproduction script names, never from the report.
  */
 export function replayCommand(report: Report, r: RuleResult): string {
   const c = r.counterexample;
+  const o = report.options;
   const parts = ["retail-sim", "conformance"];
-  if (/^https?:\/\//.test(report.target)) parts.push("--target", shell(report.target), "--token", "<credential>");
-  parts.push("--rules", shell(r.id), "--seed", String(c?.seed ?? report.seed));
+  const target = o?.target ?? (/^https?:\/\//.test(report.target) ? report.target : undefined);
+  if (target) parts.push("--target", shell(target), "--token", '"$RETAIL_TOKEN"');
+  if (o?.control) parts.push("--control", shell(o.control));
+  if (o?.controlToken) parts.push("--control-token", '"$RETAIL_CONTROL_TOKEN"');
+  if (o?.credentials) parts.push(...reproEnvName(o.credentials));
+  if (o?.rate) parts.push("--rate", String(o.rate));
+  if (o?.timeout) parts.push("--timeout", String(o.timeout));
+  parts.push("--rules", shell(r.id), "--seed", String(c?.seed ?? report.seed), "--runs", String(o?.runs ?? report.runs));
   if (c?.path) parts.push("--replay", shell(c.path));
   return parts.join(" ");
 }

@@ -1,4 +1,4 @@
-import { collectSecrets, type CallOptions, type Reply, type RuleContext } from "../../context.js";
+import { Skip, type CallOptions, type Reply, type RuleContext } from "../../context.js";
 
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
 // the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.
@@ -53,8 +53,19 @@ export interface Key {
   readonly scopes: readonly string[];
 }
 
-/** A new API key of the store with exactly these scopes (control: POST /_sim/stores/{prefix}/keys). */
+/**
+ * A key of the store with exactly these scopes: one handed to the run (--key SCOPES=TOKEN, whose
+ * scopes are closed under "a write scope also ticks its read scope"), else a new one made through the
+ * control plane (POST /_sim/stores/{prefix}/keys). Without either the rule is skipped, naming the option.
+ */
 export async function createKey(ctx: RuleContext, prefix: string, scopes: readonly string[]): Promise<Key> {
+  const want = closure(scopes).join(",");
+  const given = ctx.run.credentials.keys.find((k) => closure(k.scopes).join(",") === want);
+  if (given) return { id: "", token: given.token, scopes };
+  if (!ctx.hasControl) {
+    const label = scopes.length === 0 ? "none" : scopes.join(",");
+    throw new Skip(`needs a key of the store with exactly the scopes ${label}: --key ${label}=TOKEN, or the target's control plane (--control)`, `--key ${label}=TOKEN`);
+  }
   const made = await ctx.control("POST", `/stores/${encodeURIComponent(prefix)}/keys`, { name: ctx.name("key"), scopes });
   if ((made.status !== 200 && made.status !== 201) || typeof made.json?.token !== "string") {
     throw new Error(`the control plane did not create a key: status ${made.status} ${made.text.slice(0, 200)}`);
@@ -77,28 +88,10 @@ export async function controlOk(ctx: RuleContext, method: string, path: string, 
 
 /**
  * A request that bypasses the Pacer: rules that probe a limit on purpose must reach it, and the Pacer
- * would wait the window out (moving the clock) just before. Recorded like any other exchange.
+ * would wait the window out (moving the clock) just before. Recorded and judged like any other exchange.
  */
-export async function sendUnpaced(ctx: RuleContext, method: string, url: string, options: CallOptions = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...options.headers };
-  const token = options.token === undefined ? ctx.run.token : options.token;
-  if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
-  secret(ctx, token);
-  let body: string | undefined;
-  if (options.raw !== undefined) body = options.raw;
-  else if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = options.contentType ?? "application/json";
-  const res = await ctx.run.target.send({ method, url, headers, body });
-  ctx.requests += 1;
-  ctx.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders: res.headers, responseBody: res.body });
-  let json: unknown;
-  try {
-    json = res.body === "" ? undefined : JSON.parse(res.body);
-  } catch {
-    json = undefined;
-  }
-  collectSecrets(json, ctx.run.secrets);
-  return { status: res.status, headers: res.headers, text: res.body, json };
+export function sendUnpaced(ctx: RuleContext, method: string, url: string, options: CallOptions = {}): Promise<Reply> {
+  return ctx.send(method, url, { ...options, paced: false });
 }
 
 // ---------------------------------------------------------------------------------------------

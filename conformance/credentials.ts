@@ -1,0 +1,66 @@
+// Credentials a run can be handed besides its main token, so that rules which need a second
+// credential run against a deployment without a control plane (staging): what a QA team can make in
+// the back office (spec, Authentication 2: keys with chosen scopes, revocable at once) or be given.
+
+export interface GivenKey {
+  readonly token: string;
+  /** The key's scopes as ticked in the back office; a write scope also ticks its read scope. */
+  readonly scopes: readonly string[];
+}
+
+export interface OAuthClient {
+  readonly client_id: string;
+  readonly client_secret: string;
+  readonly redirect_uri?: string;
+}
+
+export interface Credentials {
+  /** Keys of the store under test with chosen scopes (`none` for none). */
+  readonly keys: readonly GivenKey[];
+  /** More full-scope keys of the same store: a second credential, and more rate budget for the run. */
+  readonly extra: readonly string[];
+  /** A full key of another store (tenant isolation). */
+  readonly otherStore?: string;
+  /** A key of this store that was revoked. */
+  readonly revoked?: string;
+  /** A key of a store on a plan without API access (Lite). */
+  readonly lite?: string;
+  readonly oauthClient?: OAuthClient;
+}
+
+export const NO_CREDENTIALS: Credentials = { keys: [], extra: [] };
+
+const SCOPE = /^(catalog|inventory|customers):(read|write)$|^sales:read$/;
+
+/** `catalog:read,sales:read=<token>` or `none=<token>`: a key and the scopes it was given. */
+export function parseKeyOption(text: string): GivenKey {
+  const at = text.indexOf("=");
+  if (at <= 0 || at === text.length - 1) throw new Error(`--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…), not ${JSON.stringify(text.slice(0, 40))}`);
+  const list = text.slice(0, at).trim();
+  const scopes = list === "none" ? [] : list.split(",").map((s) => s.trim());
+  const bad = scopes.filter((s) => !SCOPE.test(s));
+  if (bad.length > 0) throw new Error(`--key names unknown scopes ${bad.join(", ")}; scopes are catalog:read, catalog:write, inventory:read, inventory:write, customers:read, customers:write, sales:read, or none`);
+  return { token: text.slice(at + 1).trim(), scopes };
+}
+
+/** `client_id:client_secret`. */
+export function parseOAuthClient(text: string, redirectUri?: string): OAuthClient {
+  const at = text.indexOf(":");
+  if (at <= 0 || at === text.length - 1) throw new Error("--oauth-client takes CLIENT_ID:CLIENT_SECRET");
+  return { client_id: text.slice(0, at), client_secret: text.slice(at + 1), ...(redirectUri ? { redirect_uri: redirectUri } : {}) };
+}
+
+/** Every secret among the credentials, for redaction. */
+export function credentialSecrets(c: Credentials): string[] {
+  return [...c.keys.map((k) => k.token), ...c.extra, c.otherStore, c.revoked, c.lite, c.oauthClient?.client_secret].filter((s): s is string => typeof s === "string" && s.length > 0);
+}
+
+/** Which option gives what a skipped rule needs, for the verdict's "what would let it run". */
+export const CREDENTIAL_OPTIONS = {
+  key: "--key SCOPES=TOKEN (a key with exactly those scopes)",
+  extra: "--extra-token TOKEN (a second full key of the store)",
+  otherStore: "--other-store-token TOKEN (a key of another store)",
+  revoked: "--revoked-token TOKEN (a revoked key of the store)",
+  lite: "--lite-token TOKEN (a key of a store on the Lite plan)",
+  oauthClient: "--oauth-client ID:SECRET (an OAuth client's credentials)",
+} as const;
