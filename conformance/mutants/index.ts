@@ -2,8 +2,11 @@ import { createSimulator, type Simulator, type SimulatorOptions } from "../../sr
 import { API, mapJson, type Mutant } from "./base.js";
 import { accessMutants } from "./access.js";
 import { catalogMutants } from "./catalog.js";
+import { catalogExtraMutants } from "./catalog-extra.js";
+import { extraMutants } from "./extra.js";
 import { inventoryMutants } from "./inventory.js";
 import { peopleMutants } from "./people.js";
+import { gapMutants } from "./gaps.js";
 
 export type { Mutant } from "./base.js";
 
@@ -34,7 +37,7 @@ const basic: readonly Mutant[] = [
   },
 ];
 
-export const MUTANTS: readonly Mutant[] = [...basic, ...catalogMutants, ...inventoryMutants, ...peopleMutants, ...accessMutants];
+export const MUTANTS: readonly Mutant[] = [...basic, ...catalogMutants, ...inventoryMutants, ...peopleMutants, ...accessMutants, ...extraMutants, ...catalogExtraMutants, ...gapMutants];
 
 /** A simulator whose handler is wrapped by the mutant. */
 export function mutantSimulator(mutant: Mutant): (options: SimulatorOptions) => Simulator {

@@ -52,7 +52,7 @@ function capRule(collection: Capped, cap: number): Rule {
     id: `catalog.cap-${collection}`,
     area: "Catalog",
     title: `${cap} ${collection} are accepted; ${cap + 1} answer 422 UNPROCESSABLE and save nothing`,
-    spec: { section: SPEC.errors, quote: `UNPROCESSABLE | 422 | … cap exceeded (codes, tags, suppliers, components). Limits: Product collections | 10 codes, 20 tags, 10 suppliers, 50 components` },
+    spec: { section: SPEC.errors, quote: "UNPROCESSABLE | 422 | referenced thing not found, cap exceeded (codes, tags, suppliers, components)" },
     cost: cap + 14,
     leniency: "The field may name the collection or one of its items.",
     async run(ctx) {
@@ -132,7 +132,7 @@ export const collectionRules: Rule[] = [
     id: "catalog.collections-replace",
     area: "Catalog",
     title: "Collections: a left-out key is untouched, an array replaces, [] clears, and a re-sent code keeps its id",
-    spec: { section: SPEC.productWrite, quote: "For each collection (codes, tags, suppliers, variant_attributes, components): key left out means untouched; an array replaces the collection; [] clears it. Replacement items are matched by identity (code by type, …), so a re-sent row keeps its identity." },
+    spec: { section: SPEC.productWrite, quote: "For each collection (codes, tags, suppliers, variant_attributes, components): key left out means untouched; an array replaces the collection; [] clears it. Replacement items are matched by identity (code by type, tag by id, supplier by supplier id, component by product, attribute by position), so a re-sent row keeps its identity." },
     cost: 40,
     leniency: "Collections compared as sets (the spec does not fix their order); codes of distinct types, so 'code by type' is unambiguous.",
     async run(ctx) {

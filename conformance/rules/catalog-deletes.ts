@@ -84,7 +84,7 @@ function taxonomyDeleteRule({ kind, quote, link, linked }: KindSpec): Rule {
     id: `catalog.${one}-delete`,
     area: "Catalog",
     title: `Deleting a ${one} answers 204, then 404; each product using it gets a new version and ${kind === "brands" ? "no brand" : kind === "categories" ? "the category Other Products" : `loses the ${one}`}`,
-    spec: { section: SPEC.deletes, quote: `${quote}. Deleting a brand, category, tag or supplier gives a new version to each affected product. Deleting an unknown, foreign or already deleted id answers 404 NOT_FOUND.` },
+    spec: { section: SPEC.deletes, quote },
     cost: 30,
     leniency: kind === "suppliers" ? "GET /suppliers/{id} is not in the spec: after the delete 404 or 405." : undefined,
     async run(ctx) {
@@ -126,7 +126,7 @@ export const deleteRules: Rule[] = [
     id: "catalog.product-delete",
     area: "Catalog",
     title: "A deleted product answers 404 and leaves the list; with include_deleted it comes back once as a tombstone {id, deleted_at, version}",
-    spec: { section: SPEC.states, quote: "Soft deletion: a deleted product … is hidden from reads, and its id then answers NOT_FOUND. (Pagination 4:) On products and customers deleted rows are tombstones." },
+    spec: { section: SPEC.states, quote: "Soft deletion: a deleted product, brand, category, tag, supplier or customer is hidden from reads, and its id then answers NOT_FOUND." },
     cost: 50,
     leniency: "A tombstone may carry further fields.",
     async run(ctx) {
@@ -186,7 +186,7 @@ export const deleteRules: Rule[] = [
     id: "catalog.product-delete-refusals",
     area: "Catalog",
     title: "Deleting a component of a composite, or a parent with active variant children, answers 409 CONFLICT",
-    spec: { section: SPEC.deletes, quote: "product | soft delete | … 409 CONFLICT if a component of a composite product; 409 CONFLICT if it has active variant children" },
+    spec: { section: SPEC.deletes, quote: "409 CONFLICT if a component of a composite product; 409 CONFLICT if it has active variant children" },
     cost: 14,
     async run(ctx) {
       const part = await createProduct(ctx);
@@ -278,7 +278,7 @@ export const deleteRules: Rule[] = [
     id: "catalog.duplicate-name",
     area: "Catalog",
     title: "Creating a brand or tag with the name of a live one answers 409 CONFLICT",
-    spec: { section: SPEC.errors, quote: "CONFLICT | 409 | collision or rule (SKU in use, duplicate brand or tag name, …)" },
+    spec: { section: SPEC.errors, quote: "CONFLICT | 409 | collision or rule (SKU in use, duplicate brand or tag name" },
     cost: 6,
     async run(ctx) {
       for (const kind of ["brands", "tags"] as const) {

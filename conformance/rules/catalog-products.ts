@@ -51,7 +51,7 @@ export const productRules: Rule[] = [
     id: "catalog.create-minimal",
     area: "Catalog",
     title: "A product is created from name and retail_price alone, with a generated SKU starting PRD-",
-    spec: { section: SPEC.productWrite, quote: "Create needs only name and retail_price. … If left out at create, the service generates one that starts with PRD-." },
+    spec: { section: SPEC.productWrite, quote: "Create needs only name and retail_price." },
     cost: 12,
     leniency: "Success status 200 or 201 (not shown by the spec); any SKU starting with PRD-.",
     async run(ctx) {
@@ -263,7 +263,7 @@ export const productRules: Rule[] = [
     id: "catalog.read-document-roundtrip",
     area: "Catalog",
     title: "A read document sent straight back as an update is accepted and changes nothing",
-    spec: { section: SPEC.productWrite, quote: "The create and update documents match the read document. … so a read document can be sent straight back." },
+    spec: { section: SPEC.productWrite, quote: "The create and update documents match the read document." },
     cost: 6,
     leniency: "version and updated_at may change; collections compared as sets.",
     async run(ctx) {

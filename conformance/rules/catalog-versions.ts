@@ -111,7 +111,7 @@ export const versionRules: Rule[] = [
     id: "catalog.version-rises",
     area: "Catalog",
     title: "Every change, sub-records included, gives the product a new, higher version and moves it to the end of the feed",
-    spec: { section: SPEC.resources, quote: "Every resource row carries version, an opaque string that increases with every change to that row. … Also changes when a code, tag link, supplier link, variant option, variant attribute or component is added, removed or edited." },
+    spec: { section: SPEC.resources, quote: "Every resource row carries version, an opaque string that increases with every change to that row." },
     cost: 40,
     leniency: "Versions compared as numbers when both are decimal strings, otherwise they must differ from every earlier one.",
     async run(ctx) {

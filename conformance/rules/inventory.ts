@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { Mismatch, Skip, type Reply, type RuleContext } from "../context.js";
 import { inventoryBatchRules, outletDeletedRule } from "./inventory-batch.js";
+import { unitCostRules } from "./inventory-cost.js";
 import {
   UUID,
   adjust,
@@ -176,7 +177,7 @@ const stockRules = [
     id: "inventory.not-stock-tracked",
     area: "Inventory",
     title: "Stock writes for a product with has_inventory false answer 422 NOT_STOCK_TRACKED",
-    spec: { section: SPEC.inventory, quote: "Refusals: ... 422 NOT_STOCK_TRACKED" },
+    spec: { section: SPEC.inventory, quote: "422 NOT_STOCK_TRACKED" },
     cost: 4,
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
@@ -259,4 +260,4 @@ const stockRules = [
   }),
 ];
 
-export const inventoryRules = [...stockRules, ...inventoryBatchRules, outletDeletedRule];
+export const inventoryRules = [...stockRules, ...unitCostRules, ...inventoryBatchRules, outletDeletedRule];

@@ -136,7 +136,7 @@ export const salesRules = [
     id: "sales.completed-range-filter",
     area: "Sales",
     title: "completed_from and completed_to select sales by completed_at, both ends inclusive (on the target's own sales)",
-    spec: { section: SPEC.sales, quote: "completed_from and completed_to filter completed_at; ... both ends are inclusive." },
+    spec: { section: SPEC.sales, quote: "completed_from and completed_to filter completed_at; they must be UTC ending in Z (an offset is refused); both ends are inclusive." },
     cost: 4,
     async run(ctx) {
       const page = await ctx.call("GET", "/sales?limit=50");
@@ -154,7 +154,7 @@ export const salesRules = [
     id: "sales.completed-range-inclusive",
     area: "Sales",
     title: "Two sales a minute apart: each range end includes the sale at it and excludes the other",
-    spec: { section: SPEC.sales, quote: "completed_from and completed_to filter completed_at; ... both ends are inclusive." },
+    spec: { section: SPEC.sales, quote: "completed_from and completed_to filter completed_at; they must be UTC ending in Z (an offset is refused); both ends are inclusive." },
     needs: { control: true, clock: true },
     cost: 14,
     async run(ctx) {
