@@ -94,13 +94,19 @@ export interface RunState {
   readonly secrets: Set<string>;
   /** Milliseconds a request may take before it counts as unanswered. */
   readonly timeoutMs: number;
-  /** Set by SIGINT: rules stop at their next request. */
-  readonly stop: { requested: boolean };
+  /** Set by SIGINT: rules stop at their next request, or at once while one is in flight. */
+  readonly stop: StopSwitch;
   /** What each credential sent under each Idempotency-Key, for the ambient replay check. */
   readonly idempotency: IdempotencyMemory;
   /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
   clockMoved: number;
   counter: number;
+}
+
+/** Stops a run (SIGINT): `requested` is read before each request; `stopped` settles when it is asked. */
+export interface StopSwitch {
+  requested: boolean;
+  readonly stopped?: Promise<void>;
 }
 
 /** Response fields that hold a credential: their values are remembered as secrets of the run. */
@@ -144,6 +150,8 @@ export class RuleContext {
   private faults = false;
   /** The run's own housekeeping (preflight, clean-up) is not judged. */
   ambientChecks = true;
+  /** False for the clean-up, which runs after an interruption too. */
+  interruptible = true;
 
   constructor(
     readonly run: RunState,
@@ -175,7 +183,7 @@ export class RuleContext {
   }
 
   async send(method: string, url: string, options: CallOptions = {}): Promise<Reply> {
-    if (this.run.stop.requested) throw new Interrupted("the run was interrupted");
+    if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
     if (this.requests >= this.budget) {
       const first = this.firstMismatch ? `; the first mismatch seen: expected ${this.firstMismatch.expected}; observed ${this.firstMismatch.observed}` : "";
       throw new BudgetExceeded(`the rule to finish within ${this.budget} requests`, `it needed more: the target kept answering (a cursor that never ends, a list that keeps growing?)${first}`);
@@ -196,8 +204,11 @@ export class RuleContext {
     this.requests += 1;
     let res;
     try {
-      res = await withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
+      const answer = withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
+      const stopped = this.interruptible ? this.run.stop.stopped : undefined;
+      res = await (stopped ? Promise.race([answer, stopped.then((): never => { throw new Interrupted("the run was interrupted"); })]) : answer);
     } catch (error) {
+      if (error instanceof Interrupted) throw error;
       this.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: 0, responseHeaders: {}, responseBody: "" });
       throw new NoAnswer(`an answer to ${method} ${url}`, `no answer: ${(error as Error)?.message ?? String(error)}`);
     }

@@ -1,4 +1,4 @@
-import { Interrupted, Mismatch, PropertyFailure, RuleContext, Skip, type RunState } from "./context.js";
+import { Interrupted, Mismatch, PropertyFailure, RuleContext, Skip, type RunState, type StopSwitch } from "./context.js";
 import { NO_CREDENTIALS, credentialSecrets, type Credentials } from "./credentials.js";
 import { Pacer, type WaitNotice } from "./pacer.js";
 import { IdempotencyMemory } from "./ambient/replay.js";
@@ -27,7 +27,7 @@ export interface RunOptions {
   /** The options of the run as a replay command must repeat them (secrets left out). */
   readonly options?: ReportOptions;
   /** Set `requested` to stop the run at the next request (SIGINT); the report says what was done. */
-  readonly stop?: { requested: boolean };
+  readonly stop?: StopSwitch;
   readonly onRule?: (result: RuleResult, index: number, total: number) => void;
   /** Called with the report so far after every rule, so a run that dies still leaves one. */
   readonly onReport?: (report: Report) => void;
@@ -212,8 +212,7 @@ async function cleanUp(run: RunState): Promise<void> {
   const ctx = new RuleContext(run, internalRule("cleanup"));
   ctx.budget = Number.MAX_SAFE_INTEGER;
   ctx.ambientChecks = false;
-  const wasStopped = run.stop.requested;
-  run.stop.requested = false;
+  ctx.interruptible = false;
   for (const path of [...new Set(run.cleanup)].reverse()) {
     const done = await ctx.call("DELETE", path).catch(() => undefined);
     const gone = done === undefined ? undefined : await ctx.call("GET", path).catch(() => undefined);
@@ -223,5 +222,4 @@ async function cleanUp(run: RunState): Promise<void> {
     }
   }
   run.cleanup.length = 0;
-  run.stop.requested = wasStopped;
 }

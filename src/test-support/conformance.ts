@@ -77,12 +77,16 @@ export interface CliRun {
 }
 
 /** Runs `retail-sim conformance ...` from the build; rejects when it outlives the timeout. */
-export function runCli(args: string[], timeoutMs = 90_000): Promise<CliRun> {
+export function runCli(args: string[], timeoutMs = 90_000, onStderr?: (stderr: string, child: ChildProcess) => void): Promise<CliRun> {
   const child = spawn(process.execPath, [BIN, "conformance", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+    onStderr?.(stderr, child);
+  });
+  onStderr?.("", child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
