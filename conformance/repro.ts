@@ -37,10 +37,12 @@ const MAX = 20;
 /** String values of an answer and how to reach each, URL parameters of string values included. */
 function leaves(json: unknown, from: number): Produced[] {
   const out: Produced[] = [];
-  const walk = (v: unknown, expr: string, depth: number) => {
+  const walk = (v: unknown, expr: string, depth: number, key = "") => {
     if (depth > 6 || out.length > 200) return;
     if (typeof v === "string") {
       if (v.length >= MIN) out.push({ value: v, expr, from });
+      // A short version ("42") is only recognised as a JSON string, where a later body sends it back.
+      else if (key === "version" && v !== "") out.push({ value: JSON.stringify(v), expr, from });
       if (/^https?:\/\/\S+\?/.test(v)) {
         try {
           for (const [k, p] of new URL(v).searchParams) if (p.length >= MIN) out.push({ value: p, expr: `new URL(${expr}).searchParams.get(${JSON.stringify(k)})`, from });
@@ -49,7 +51,7 @@ function leaves(json: unknown, from: number): Produced[] {
         }
       }
     } else if (Array.isArray(v)) v.slice(0, 50).forEach((x, i) => walk(x, `${expr}[${i}]`, depth + 1));
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${expr}[${JSON.stringify(k)}]`, depth + 1);
+    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${expr}[${JSON.stringify(k)}]`, depth + 1, k);
   };
   walk(json, "j", 0);
   return out;
@@ -104,10 +106,13 @@ function substitute(text: string, known: ReadonlyArray<readonly [string, string]
   let parts: Part[] = [text];
   for (const [value, name] of known) {
     if (value === "") continue;
+    // A quoted short value keeps its quotes around the variable.
+    const quoted = value.length > 1 && value.startsWith('"') && value.endsWith('"');
+    const replacement: Part[] = quoted ? ['"', { v: name }, '"'] : [{ v: name }];
     parts = parts.flatMap((p) => {
       if (typeof p !== "string" || !p.includes(value)) return [p];
       const pieces = p.split(value);
-      return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [{ v: name }, piece]));
+      return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [...replacement, piece]));
     });
   }
   return parts;
