@@ -1,4 +1,5 @@
 import { BudgetExceeded, Mismatch, NoAnswer, type RunState } from "./context.js";
+import { storeKeyParts } from "./credentials.js";
 import { reproScript } from "./repro.js";
 import type { Counterexample, Exchange } from "./types.js";
 
@@ -62,9 +63,9 @@ export function reproEnv(run: RunState): [string, string, string][] {
   if (run.target.controlToken) env.push(["RETAIL_CONTROL_TOKEN", run.target.controlToken, "the control plane's token (--control-token)"]);
   c.extra.forEach((t, i) => env.push([`RETAIL_TOKEN_${i + 2}`, t, `the full key given as --extra-token number ${i + 1}`]));
   c.keys.forEach((k, i) => env.push([`RETAIL_KEY_${i + 1}`, k.token, `the key given to --key ${k.scopes.join(",") || "none"}`]));
-  if (c.otherStore) env.push(["RETAIL_OTHER_STORE_TOKEN", c.otherStore, "a key of another store (--other-store-token)"]);
+  if (c.otherStore) env.push(["RETAIL_OTHER_STORE_TOKEN", storeKeyParts(c.otherStore).token, "a key of another store (--other-store-token)"]);
   if (c.revoked) env.push(["RETAIL_REVOKED_TOKEN", c.revoked, "the revoked key (--revoked-token)"]);
-  if (c.lite) env.push(["RETAIL_LITE_TOKEN", c.lite, "a key of a Lite-plan store (--lite-token)"]);
+  if (c.lite) env.push(["RETAIL_LITE_TOKEN", storeKeyParts(c.lite).token, "a key of a Lite-plan store (--lite-token)"]);
   if (c.oauthClient) env.push(["RETAIL_OAUTH_CLIENT_SECRET", c.oauthClient.client_secret, "the OAuth client's secret (--oauth-client)"]);
   return env;
 }

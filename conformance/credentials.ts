@@ -19,11 +19,11 @@ export interface Credentials {
   readonly keys: readonly GivenKey[];
   /** More full-scope keys of the same store: a second credential, and more rate budget for the run. */
   readonly extra: readonly string[];
-  /** A full key of another store (tenant isolation). */
+  /** A full key of another store (tenant isolation), as `PREFIX=TOKEN`: the key alone does not say which `{base_url}` it belongs to. */
   readonly otherStore?: string;
   /** A key of this store that was revoked. */
   readonly revoked?: string;
-  /** A key of a store on a plan without API access (Lite). */
+  /** A key of a store on a plan without API access (Lite), as `PREFIX=TOKEN`. */
   readonly lite?: string;
   readonly oauthClient?: OAuthClient;
 }
@@ -50,17 +50,31 @@ export function parseOAuthClient(text: string, redirectUri?: string): OAuthClien
   return { client_id: text.slice(0, at), client_secret: text.slice(at + 1), ...(redirectUri ? { redirect_uri: redirectUri } : {}) };
 }
 
+/** `PREFIX=TOKEN` of another store's key (--other-store-token, --lite-token). */
+export function parseStoreKey(text: string, option: string): { prefix: string; token: string } {
+  const at = text.indexOf("=");
+  const prefix = at > 0 ? text.slice(0, at).trim() : "";
+  const token = at > 0 ? text.slice(at + 1).trim() : "";
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(prefix) || token === "") throw new Error(`${option} takes PREFIX=TOKEN, the store's prefix and a key of it (the key alone does not say which {base_url} it belongs to)`);
+  return { prefix, token };
+}
+
+const tokenOf = (storeKey: string | undefined) => (storeKey === undefined ? undefined : storeKey.slice(storeKey.indexOf("=") + 1));
+
 /** Every secret among the credentials, for redaction. */
 export function credentialSecrets(c: Credentials): string[] {
-  return [...c.keys.map((k) => k.token), ...c.extra, c.otherStore, c.revoked, c.lite, c.oauthClient?.client_secret].filter((s): s is string => typeof s === "string" && s.length > 0);
+  return [...c.keys.map((k) => k.token), ...c.extra, tokenOf(c.otherStore), c.otherStore, c.revoked, tokenOf(c.lite), c.lite, c.oauthClient?.client_secret].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
+
+/** The key of a `PREFIX=TOKEN` option, and the prefix (which is no secret). */
+export const storeKeyParts = (storeKey: string): { prefix: string; token: string } => ({ prefix: storeKey.slice(0, Math.max(0, storeKey.indexOf("="))), token: tokenOf(storeKey) as string });
 
 /** Which option gives what a skipped rule needs, for the verdict's "what would let it run". */
 export const CREDENTIAL_OPTIONS = {
   key: "--key SCOPES=TOKEN (a key with exactly those scopes)",
   extra: "--extra-token TOKEN (a second full key of the store)",
-  otherStore: "--other-store-token TOKEN (a key of another store)",
+  otherStore: "--other-store-token PREFIX=TOKEN (a key of another store, with its prefix)",
   revoked: "--revoked-token TOKEN (a revoked key of the store)",
-  lite: "--lite-token TOKEN (a key of a store on the Lite plan)",
+  lite: "--lite-token PREFIX=TOKEN (a key of a store on the Lite plan, with its prefix)",
   oauthClient: "--oauth-client ID:SECRET (an OAuth client's credentials)",
 } as const;

@@ -3,7 +3,7 @@ import { CATALOG, selectRules } from "./rules/index.js";
 import { RunAborted, runConformance, type RunOptions } from "./runner.js";
 import { httpTarget, inProcessTarget, type Target } from "./target.js";
 import type { Report, ReportOptions, Rule } from "./types.js";
-import type { Credentials } from "./credentials.js";
+import { storeKeyParts, type Credentials } from "./credentials.js";
 
 export interface ConformanceOptions {
   /** A live deployment's base_url; left out, an in-process simulator. */
@@ -78,7 +78,7 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
 function reportOptions(o: ConformanceOptions): ReportOptions {
   const c = o.credentials;
   const credentials = c
-    ? [...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`), ...c.extra.map(() => "--extra-token"), ...(c.otherStore ? ["--other-store-token"] : []), ...(c.revoked ? ["--revoked-token"] : []), ...(c.lite ? ["--lite-token"] : []), ...(c.oauthClient ? ["--oauth-client"] : [])]
+    ? [...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`), ...c.extra.map(() => "--extra-token"), ...(c.otherStore ? [`--other-store-token ${storeKeyParts(c.otherStore).prefix}`] : []), ...(c.revoked ? ["--revoked-token"] : []), ...(c.lite ? [`--lite-token ${storeKeyParts(c.lite).prefix}`] : []), ...(c.oauthClient ? ["--oauth-client"] : [])]
     : [];
   return {
     ...(o.target ? { target: o.target } : {}),

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
-import { parseKeyOption, parseOAuthClient, type Credentials } from "../../conformance/credentials.js";
+import { parseKeyOption, parseOAuthClient, parseStoreKey, type Credentials } from "../../conformance/credentials.js";
 // The suite (fast-check, undici, every rule) loads only when this command runs, so `serve` starts fast.
 const FORMATS = ["json", "junit", "html", "md"] as const;
 type Format = (typeof FORMATS)[number];
@@ -58,9 +58,9 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("replay", { type: "string", describe: "fast-check path of a counterexample to replay (with --seed and --rules)" })
       .option("key", { type: "string", array: true, describe: "a key of the store with chosen scopes, as SCOPES=TOKEN (catalog:read=..., none=...); repeatable" })
       .option("extra-token", { type: "string", array: true, describe: "another full-scope key of the store: a second credential and more rate budget; repeatable" })
-      .option("other-store-token", { type: "string", describe: "a key of another store (tenant isolation)" })
+      .option("other-store-token", { type: "string", describe: "a key of another store, as PREFIX=TOKEN (tenant isolation)" })
       .option("revoked-token", { type: "string", describe: "a revoked key of the store" })
-      .option("lite-token", { type: "string", describe: "a key of a store on the Lite plan" })
+      .option("lite-token", { type: "string", describe: "a key of a store on the Lite plan, as PREFIX=TOKEN" })
       .option("oauth-client", { type: "string", describe: "an OAuth client's CLIENT_ID:CLIENT_SECRET" })
       .option("oauth-redirect-uri", { type: "string", describe: "a redirect URI registered for --oauth-client" })
       .option("timeout", { type: "number", default: 30, describe: "seconds a request may take before it counts as unanswered" })
@@ -69,6 +69,8 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         if (a.replay !== undefined && a.rules === undefined) throw new Error("--replay goes with --rules naming the rule it replays");
         if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of seconds");
         for (const k of a.key ?? []) parseKeyOption(k);
+        if (a["other-store-token"] !== undefined) parseStoreKey(a["other-store-token"], "--other-store-token");
+        if (a["lite-token"] !== undefined) parseStoreKey(a["lite-token"], "--lite-token");
         if (a["oauth-client"] !== undefined) parseOAuthClient(a["oauth-client"]);
         if (a.target !== undefined && a.token === undefined) throw new Error("--target needs --token");
         for (const [name, url] of [["--target", a.target], ["--control", a.control]] as const) {
