@@ -39,7 +39,7 @@ describe("interfaces.md 4: exit 0, the reports and the progress display", () => 
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(ids.length);
     ids.forEach((id, i) => expect(lines[i]).toBe(`[${String(i + 1).padStart(String(ids.length).length)}/${ids.length}] \u2714 ${id}`));
-    expect(run.stdout).toBe(`PASSED: all ${ids.length} rules held. Reports: ${["report.json", "junit.xml", "report.html", "report.md"].map((f) => join(dir, f)).join(", ")}\n`);
+    expect(run.stdout).toBe(`PASSED: All ${ids.length} rules held. Reports: ${["report.json", "junit.xml", "report.html", "report.md"].map((f) => join(dir, f)).join(", ")}\n`);
   }, 60_000);
 
   it("--format picks the formats written; --seed and --runs reach the report", async () => {

@@ -111,7 +111,7 @@ describe("Issue: report.json", () => {
       const present = ["id", "title", "status", "reason", "unlock", "spec_ref", "spec_quote", "area", "leniency", "cause", "ambient", "reproducible", "rerun", "duration_ms", "requests", "counterexample"].filter((k) => keys.includes(k));
       expect(keys).toEqual(present);
     }
-    expect(s.rules[FAILING]).toEqual(["id", "title", "status", "spec_ref", "spec_quote", "area", "reproducible", "duration_ms", "requests", "counterexample"]);
+    expect(s.rules[FAILING]).toEqual(["id", "title", "status", "spec_ref", "spec_quote", "area", "leniency", "reproducible", "duration_ms", "requests", "counterexample"]);
     expect(s.counterexamples[0]![0]).toEqual(["expected", "observed", "seed", "path", "input", "requests", "curl"]);
     expect(s.counterexamples[0]![1]).toEqual(["method", "url", "requestHeaders", "status", "responseHeaders", "responseBody"]);
   });
@@ -220,13 +220,16 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
     page.on("request", (r) => requests.push(r.url()));
     await page.goto(`file://${join(first.dir, "report.html")}`);
     const s = first.report.summary;
-    await expect.poll(() => page.locator(".verdict").textContent()).toBe(`${s.failed} rule${s.failed === 1 ? "" : "s"} failed.`);
+    await expect.poll(() => page.locator(".verdict").textContent()).toBe(s.verdict);
+    expect(s.verdict).toMatch(/^1 of \d+ rules failed; \d+ held; \d+ not checked: \d+ needs --control\.$/);
     const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
     expect(totals).toEqual([`${s.passed} passed`, `${s.failed} failed`, `${s.skipped} skipped`, `${s.covered}/${s.catalog} rules covered`]);
 
     // Rules by area: one section per area, each rule once, its status at a glance.
     const areas = [...new Set(first.report.rules.map((r) => r.area))];
-    const headings = await page.locator("section h2").allInnerTexts();
+    const headings = await page.locator("section.area h2").allInnerTexts();
+    // The failures lead, grouped by cause; then what was not checked; then every rule by area.
+    expect((await page.locator("section h2").allInnerTexts()).slice(0, 2)).toEqual(["Failures, by cause", "Not checked"]);
     expect(headings.map((h) => h.split("\n")[0]!.replace(/\s+\S+$/, "").trim()).length).toBe(areas.length);
     for (const area of areas) expect(headings.some((h) => h.startsWith(area))).toBe(true);
     for (const r of first.report.rules) {
@@ -254,6 +257,8 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
     expect(text).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
     expect(text).toContain(`authorization: Bearer '"$RETAIL_TOKEN"`);
     expect(await details.locator("pre").isVisible()).toBe(true);
+    // Expected against observed, as a diff.
+    expect(await details.locator(".diff").innerText()).toBe(`- expected  ${c.expected}\n+ observed  ${c.observed}`);
     // It folds and unfolds.
     await details.locator("summary").click();
     expect(await open()).toBe(false);
@@ -284,7 +289,7 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
       writeReports(report, dir, ["html"]);
       const page = await browser.newPage();
       await page.goto(`file://${join(dir, "report.html")}`);
-      expect(await page.locator(".verdict").textContent()).toBe("7 rules failed.");
+      expect(await page.locator(".verdict").textContent()).toBe("7 of 7 rules failed; 0 held.");
       const item = page.locator(`li[data-rule="zztest.fails-3"]`);
       expect(await item.locator("details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
       expect(await item.locator(".brief").innerText()).toBe("expected answer 3; observed another answer 3");
@@ -306,7 +311,7 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
       writeReports(report, dir, ["html"]);
       const page = await browser.newPage();
       await page.goto(`file://${join(dir, "report.html")}`);
-      expect(await page.locator(".verdict").textContent()).toBe("Every selected rule held.");
+      expect(await page.locator(".verdict").textContent()).toMatch(/^All \d+ rules held\.$/);
       expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe("rgb(10, 107, 45)");
       expect(await page.locator("details").count()).toBe(0);
       await page.close();

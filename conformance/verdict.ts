@@ -23,7 +23,7 @@ export function summarize(results: readonly RuleResult[], selected: readonly Rul
   const total = selected.length;
   const parts: string[] = [];
   if (failed > 0) parts.push(`${failed} of ${plural(total, "rule")} failed${groups.length < failed ? ` (${plural(groups.length, "cause")})` : ""}`);
-  parts.push(failed > 0 ? `${passed} held` : passed === total ? `all ${plural(total, "rule")} held` : `${passed} of ${plural(total, "rule")} held`);
+  parts.push(failed > 0 ? `${passed} held` : passed === total ? `All ${plural(total, "rule")} held` : `${passed} of ${plural(total, "rule")} held`);
   if (skipped > 0) {
     const top = notChecked.slice(0, 4).map((g) => `${g.rules.length} ${g.unlock}`);
     const rest = notChecked.slice(4).reduce((n, g) => n + g.rules.length, 0);

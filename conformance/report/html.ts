@@ -17,13 +17,13 @@ function diff(expected: string, observed: string): string {
   const inA = new Set(a);
   const inB = new Set(b);
   const line = (words: string[], other: Set<string>, cls: string) => words.map((w) => (other.has(w) || /^\s*$/.test(w) ? esc(w) : `<mark class="${cls}">${esc(w)}</mark>`)).join("");
-  return `<pre class="diff"><span class="minus">- expected  ${line(a, inB, "del")}</span>\n<span class="plus">+ observed  ${line(b, inA, "ins")}</span></pre>`;
+  return `<div class="diff"><div class="minus">- expected  ${line(a, inB, "del")}</div><div class="plus">+ observed  ${line(b, inA, "ins")}</div></div>`;
 }
 
 function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false): string {
   const head = `<span class="mark ${r.status}" aria-hidden="true">${MARK[r.status]}</span><code class="id">${esc(r.id)}</code> <span class="title">${esc(r.title)}</span> <span class="sr">${r.status}</span>`;
   if (r.status === "failed" && !inGroup) {
-    return `<li class="rule failed" data-rule="${esc(r.id)}">${head} <a href="#fail-${esc(r.id)}">see the failure</a></li>`;
+    return `<li class="rule failed" data-rule-ref="${esc(r.id)}">${head} <a href="#fail-${esc(r.id)}">see the failure</a></li>`;
   }
   if (r.status !== "failed") {
     const note = r.status === "skipped" ? r.reason : r.leniency;
@@ -69,7 +69,7 @@ export function toHtml(report: Report): string {
   const sections = areas.map((area) => {
     const rules = report.rules.filter((r) => r.area === area);
     const worst = rules.some((r) => r.status === "failed") ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
-    return `<section class="${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
+    return `<section class="area ${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
   const verdict = s.verdict;
   const tone = s.failed > 0 ? "bad" : s.skipped > 0 ? "partial" : "ok";
@@ -88,7 +88,7 @@ export function toHtml(report: Report): string {
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem;margin:0 0 .25rem}
 .verdict{font-size:1.25rem;font-weight:600;margin:.25rem 0}.verdict.ok{color:var(--ok)}.verdict.bad{color:var(--bad)}.verdict.partial{color:#8a5a00}
-pre.diff{background:#fff}.minus{color:#7a0000}.plus{color:#0a4d1f}mark.del{background:#fbd3d3}mark.ins{background:#cdebd5}
+.diff{font:.82em ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;border:1px solid #e4e4e4;border-radius:4px;padding:.4rem .6rem}.minus{color:#7a0000}.plus{color:#0a4d1f}mark.del{background:#fbd3d3}mark.ins{background:#cdebd5}
 h3.cause{font-size:1rem;margin:1rem 0 .25rem;display:flex;gap:.6rem;align-items:baseline}
 .meta{color:#444;margin:.25rem 0 1rem}
 .totals{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0 1.5rem}

@@ -1,6 +1,6 @@
-import type { RuleContext } from "../../context.js";
+import { Skip, type RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
-import { advance, controlOk, createKey, DAY_S, storePrefix } from "./support.js";
+import { advance, controlOk, createKey, DAY_S, secret, storePrefix } from "./support.js";
 
 // Spec, States (Credential) and Errors: a revoked key stops at once; a key idle for 90 days expires.
 
@@ -26,9 +26,19 @@ export const credentialRules = [
     area: "Authentication",
     title: "A revoked key answers 401 UNAUTHORIZED at once",
     spec: { section: SPEC.states, quote: "active | revoke (keys) or disconnect (connections) | done by a store admin | revoked | apps using it stop immediately" },
-    needs: { control: true },
+    needs: { control: true, orCredentials: ["revoked"] },
     cost: 5,
+    leniency:
+      "Without a control plane the key given to --revoked-token (revoked before the run) is checked to answer 401 UNAUTHORIZED; that it stops at once, on the next request after the revoke, needs the control plane, which revokes a key of the rule's own during the rule.",
     async run(ctx) {
+      if (!ctx.hasControl) {
+        const revoked = ctx.run.credentials.revoked;
+        if (revoked === undefined) throw new Skip("needs a revoked key of the store: --revoked-token TOKEN, or the target's control plane (--control)", "--revoked-token");
+        secret(ctx, revoked);
+        ctx.error(await ctx.call("GET", "/me", { token: revoked }), 401, "UNAUTHORIZED");
+        ctx.error(await ctx.call("GET", "/products?limit=1", { token: revoked }), 401, "UNAUTHORIZED");
+        return;
+      }
       const key = await createKey(ctx, await storePrefix(ctx), []);
       ctx.status(await ctx.call("GET", "/me", { token: key.token }), 200);
       await controlOk(ctx, "POST", `/keys/${encodeURIComponent(key.id)}/revoke`);

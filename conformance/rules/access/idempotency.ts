@@ -132,10 +132,11 @@ export const idempotencyRules = [
   rule({
     id: "idempotency.per-credential",
     area: "Idempotency",
-    title: "Keys are remembered per credential: another credential's same key is a new request",
+    title: "Keys are remembered per credential: another credential's same key, with the same or another body, is a new request",
     spec: { section: SPEC.limits, quote: "Idempotency key | 1 to 255 printable characters without spaces; remembered 24 hours, per credential" },
-    needs: { control: true },
-    cost: 6,
+    needs: { control: true, orCredentials: ["key"] },
+    cost: 9,
+    leniency: "The other credential is a key of catalog:write: made through the control plane, or without one the key given to --key catalog:write=TOKEN.",
     async run(ctx) {
       const body = productBody(ctx, 500);
       const key = ctx.name("per-credential");
@@ -143,9 +144,18 @@ export const idempotencyRules = [
       const other = await createKey(ctx, await storePrefix(ctx), ["catalog:write"]);
       const first = await create(ctx, body, key);
       ctx.status(first, 200, 201);
-      // A different body under the same key from another credential is a new request, not a reuse.
+      // The same key and body from another credential is not a retry of the first credential's request:
+      // it is processed anew, and its SKU is the one the first request just took (Product write rules 8:
+      // SKU in use, 409 CONFLICT).
+      const anew = await create(ctx, body, key, other.token);
+      ctx.check(!replayed(anew), "another credential's same key and body is processed anew: no Idempotent-Replayed: true", `status ${anew.status}, Idempotent-Replayed: ${anew.headers["idempotent-replayed"]}, ${anew.text.slice(0, 160)}`);
+      ctx.error(anew, 409, "CONFLICT");
+      ctx.check((await bySku(ctx, body.sku)).length === 1, `exactly one product with SKU ${body.sku}`, "a different count");
+      // A different body under a key the first credential used is a new request too, not a reuse.
+      const key2 = ctx.name("per-credential");
+      ctx.status(await create(ctx, productBody(ctx, 550), key2), 200, 201);
       const second = productBody(ctx, 600);
-      const created = await create(ctx, second, key, other.token);
+      const created = await create(ctx, second, key2, other.token);
       ctx.check(is2xx(created) && !replayed(created), `another credential creates ${second.sku} under the same key: 200 or 201, not replayed`, `status ${created.status} ${created.text.slice(0, 160)}`);
       // And the first credential's record is intact.
       const again = await create(ctx, body, key);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { Skip, type Reply, type RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
+import { givenClient } from "./given.js";
 import { advance, apiRoot, controlOk, oauthError, prefixOfBaseUrl, retryAfter, secret, sendUnpaced } from "./support.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
@@ -25,6 +26,15 @@ async function setup(ctx: RuleContext): Promise<OAuth> {
   if (!user || !client) throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
   secret(ctx, client.client_secret);
   return { apiRoot: apiRoot(ctx), prefix, userId: user.id, clientId: client.client_id, clientSecret: client.client_secret, redirectUri: client.redirect_uris[0] };
+}
+
+/**
+ * The client given to --oauth-client (and --oauth-redirect-uri), for a run without a control plane:
+ * enough for token endpoint answers that need no authorization code (there is no user to consent).
+ */
+function givenOAuth(ctx: RuleContext): OAuth {
+  const c = givenClient(ctx);
+  return { apiRoot: c.apiRoot, prefix: prefixOfBaseUrl(ctx), userId: "", clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: c.redirectUri ?? "" };
 }
 
 interface Authorized {
@@ -135,7 +145,7 @@ export const oauthRules = [
     id: "oauth.code-once",
     area: "OAuth",
     title: "A code works once: a second exchange answers invalid_grant",
-    spec: { section: SPEC.auth, quote: "A code is valid for 10 minutes and works once. A wrong, expired or used code or token answers invalid_grant." },
+    spec: { section: SPEC.auth, quote: "A code is valid for 10 minutes and works once." },
     needs: { control: true },
     cost: 4,
     leniency: "invalid_grant with status 400 (RFC 6749 5.2) or 401.",
@@ -150,7 +160,7 @@ export const oauthRules = [
     id: "oauth.pkce",
     area: "OAuth",
     title: "PKCE S256: the matching code_verifier exchanges the code; another verifier, or none, answers invalid_grant",
-    spec: { section: SPEC.auth, quote: "optionally code_challenge with code_challenge_method=S256 for PKCE ... and code_verifier if PKCE was used. A wrong, expired or used code or token answers invalid_grant." },
+    spec: { section: SPEC.auth, quote: "optionally code_challenge with code_challenge_method=S256 for PKCE" },
     needs: { control: true },
     cost: 23,
     leniency: "A missing verifier may answer invalid_request or invalid_grant; each attempt uses a code of its own, so a server that burns a code on a failed attempt passes.",
@@ -173,13 +183,16 @@ export const oauthRules = [
     id: "oauth.error-shape",
     area: "OAuth",
     title: "Token endpoint errors are {error, error_description}: bad client credentials 401 invalid_client, an unknown code invalid_grant, credentials sent both ways refused",
-    spec: { section: SPEC.auth, quote: "Token endpoint errors use the OAuth shape {error, error_description}, not the standard envelope. Bad client credentials answer 401 invalid_client." },
-    needs: { control: true },
+    spec: { section: SPEC.auth, quote: "Token endpoint errors use the OAuth shape {error, error_description}, not the standard envelope." },
+    needs: { control: true, orCredentials: ["oauthClient"] },
     cost: 4,
-    leniency: "Client credentials sent both as Basic and in the body: 400 or 401, any OAuth error value.",
+    leniency:
+      "Client credentials sent both as Basic and in the body: 400 or 401, any OAuth error value. Without a control plane the client is the one given to --oauth-client; without --oauth-redirect-uri the made-up grant is a refresh token instead of a code (Authentication 8: a wrong code or token answers invalid_grant).",
     async run(ctx) {
-      const o = await setup(ctx);
-      const unknownCode = { grant_type: "authorization_code", code: ctx.name("no-such-code"), redirect_uri: o.redirectUri };
+      const o = ctx.hasControl ? await setup(ctx) : givenOAuth(ctx);
+      const unknownCode: Record<string, string> = o.redirectUri
+        ? { grant_type: "authorization_code", code: ctx.name("no-such-code"), redirect_uri: o.redirectUri }
+        : { grant_type: "refresh_token", refresh_token: ctx.name("no-such-refresh-token") };
       oauthError(ctx, await token(ctx, { ...o, clientSecret: `${o.clientSecret}x` }, unknownCode), "invalid_client", [401]);
       oauthError(ctx, await token(ctx, o, unknownCode), "invalid_grant", INVALID_GRANT_STATUSES);
       const both = await token(ctx, o, unknownCode, "both");

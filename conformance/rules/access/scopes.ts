@@ -2,11 +2,13 @@ import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
+import { givenKeys } from "./given.js";
 import { closure, createKey, grants, SCOPES, storePrefix, trackCreated, type Key, type Scope } from "./support.js";
 
-// Spec, Authentication: Scopes. Keys with single scopes are made through the control plane; every probe
-// is an otherwise valid request (existing ids, valid bodies, required headers), so the only failure
-// it can meet is the missing scope: conformance never depends on the order of two failures.
+// Spec, Authentication: Scopes. Keys with single scopes are made through the control plane, or without
+// one taken from the keys given to the run (--key SCOPES=TOKEN); every probe is an otherwise valid
+// request (existing ids, valid bodies, required headers), so the only failure it can meet is the
+// missing scope: conformance never depends on the order of two failures.
 
 interface Probe {
   readonly label: string;
@@ -122,7 +124,14 @@ async function probeWith(ctx: RuleContext, probe: Probe, key: Key): Promise<Repl
   return reply;
 }
 
-async function expectRefused(ctx: RuleContext, probe: Probe, key: Key): Promise<void> {
+/**
+ * Refusals a given key may take in one rule: failed authentications (403s) count per address and
+ * credential, 30 per 5 minutes (spec, Limits), and a lockout would answer 429 instead.
+ */
+const REFUSALS_PER_GIVEN_KEY = 20;
+
+async function expectRefused(ctx: RuleContext, probe: Probe, key: Key, refusals?: Map<string, number>): Promise<void> {
+  refusals?.set(key.token, (refusals.get(key.token) ?? 0) + 1);
   const reply = await probeWith(ctx, probe, key);
   const held = key.scopes.length === 0 ? "no scope" : key.scopes.join(" ");
   ctx.check(reply.status === 403 && reply.json?.error?.code === "INSUFFICIENT_SCOPE", `${probe.label} with a key of ${held} (it needs ${probe.scope}): 403 INSUFFICIENT_SCOPE`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
@@ -137,26 +146,34 @@ export const scopeRules = [
     area: "Scopes",
     title: "A call without its scope answers 403 INSUFFICIENT_SCOPE (keys of single scopes, every scoped operation)",
     spec: { section: SPEC.scopes, quote: "A call without the needed scope answers 403 INSUFFICIENT_SCOPE." },
-    needs: { control: true },
+    needs: { control: true, orCredentials: ["key"] },
     cost: 45,
+    leniency:
+      "Without a control plane the keys given to --key stand in for the keys of single scopes: each operation is tried with a given key that lacks its scope, and an operation that every given key may call is not tried; a given key takes at most 20 refusals (the failed-authentication limit is 30 per 5 minutes).",
     async run(ctx) {
       const prefix = await storePrefix(ctx);
+      const keys = ctx.hasControl ? await singleScopeKeys(ctx, prefix) : givenKeys(ctx);
+      // Without a control plane, a given key leaves the draw when it has taken its share of refusals.
+      const refusals = ctx.hasControl ? undefined : new Map<string, number>();
+      const lacking = (p: Probe) => keys.filter((k) => !grants(k.scopes, p.scope) && (refusals?.get(k.token) ?? 0) < REFUSALS_PER_GIVEN_KEY);
+      const tried = (list: Probe[]) => list.filter((p) => lacking(p).length > 0);
       const f = await fixture(ctx, true);
-      const keys = await singleScopeKeys(ctx, prefix);
-      const all = probes(f);
+      const all = tried(probes(f));
       const safe = all.filter((p) => !p.destructive);
-      const lacking = (p: Probe) => keys.filter((k) => !grants(k.scopes, p.scope));
+      if (safe.length === 0) throw new Skip("every key given to --key may call every operation: a key that lacks a scope is needed, e.g. --key none=TOKEN", "--key none=TOKEN");
       // A property over (operation, key without its scope); it shrinks to GET /products with the key of no scope.
       await ctx.property(fc.record({ p: fc.nat({ max: safe.length - 1 }), k: fc.nat({ max: 50 }) }), async ({ p, k }) => {
         const probe = safe[p] as Probe;
         const candidates = lacking(probe);
-        await expectRefused(ctx, probe, candidates[k % candidates.length] as Key);
+        if (candidates.length === 0) return;
+        await expectRefused(ctx, probe, candidates[k % candidates.length] as Key, refusals);
       }, Math.min(ctx.run.runs, 12));
       // Then every operation once, deletes last, with the keys taken in turn (failed authentications
       // count per key: spreading them keeps every key far from the lockout).
       for (const [i, probe] of all.entries()) {
         const candidates = lacking(probe);
-        await expectRefused(ctx, probe, candidates[i % candidates.length] as Key);
+        if (candidates.length === 0) continue;
+        await expectRefused(ctx, probe, candidates[i % candidates.length] as Key, refusals);
       }
     },
   }),
@@ -165,19 +182,28 @@ export const scopeRules = [
     area: "Scopes",
     title: "A :write scope satisfies the matching :read; each read scope opens its reads",
     spec: { section: SPEC.scopes, quote: "A :write scope satisfies the matching :read." },
-    needs: { control: true },
+    needs: { control: true, orCredentials: ["key"] },
     cost: 27,
+    leniency: "Without a control plane the keys given to --key are used, each for every read its scopes grant; at least one of them must hold a :write scope.",
     async run(ctx) {
       const prefix = await storePrefix(ctx);
+      const given = ctx.hasControl ? [] : givenKeys(ctx);
+      if (!ctx.hasControl && !given.some((k) => k.scopes.some((s) => s.endsWith(":write")))) {
+        throw new Skip("needs a key with a :write scope: --key catalog:write=TOKEN (or inventory:write, customers:write), or the target's control plane (--control)", "--key catalog:write=TOKEN");
+      }
       const f = await fixture(ctx, false);
       const reads = probes(f).filter((p) => p.scope.endsWith(":read"));
-      for (const scope of SCOPES) {
-        const key = await createKey(ctx, prefix, [scope]);
-        for (const probe of reads.filter((p) => grants([scope], p.scope))) {
+      const readsWith = async (key: Key, held: readonly string[], label: string) => {
+        for (const probe of reads.filter((p) => grants(held, p.scope))) {
           const reply = await probeWith(ctx, probe, key);
-          ctx.check(reply.status === 200, `${probe.label} with a key of ${scope} (it needs ${probe.scope}): 200`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
+          ctx.check(reply.status === 200, `${probe.label} with a key of ${label} (it needs ${probe.scope}): 200`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
         }
+      };
+      if (!ctx.hasControl) {
+        for (const key of given) await readsWith(key, key.scopes, key.scopes.join(" ") || "no scope");
+        return;
       }
+      for (const scope of SCOPES) await readsWith(await createKey(ctx, prefix, [scope]), [scope], scope);
     },
   }),
   rule({
@@ -185,7 +211,7 @@ export const scopeRules = [
     area: "Scopes",
     title: "GET /me, /store, /outlets, /payment-types and /taxes work with a key of no scope",
     spec: { section: SPEC.scopes, quote: "GET /me, GET /store, GET /outlets, GET /payment-types, GET /taxes need no particular scope." },
-    needs: { control: true },
+    needs: { control: true, orCredentials: ["key"] },
     cost: 8,
     leniency: "GET /inventory/adjustment-reasons (scope not shown) may answer 200 or 403 INSUFFICIENT_SCOPE to a key without inventory scopes.",
     async run(ctx) {
@@ -203,89 +229,25 @@ export const scopeRules = [
     id: "scopes.me-lists-scopes",
     area: "Scopes",
     title: "GET /me lists the key's scopes; a ticked write scope also lists its read scope",
-    spec: { section: SPEC.auth, quote: "Identity (GET /me): store_name, domain_prefix (the store prefix), scopes (array of scope names), key with id and name. Ticking a write scope also ticks its read scope." },
-    needs: { control: true },
+    spec: { section: SPEC.auth, quote: "Ticking a write scope also ticks its read scope." },
+    needs: { control: true, orCredentials: ["key"] },
     cost: 11,
-    leniency: "The order of the scope names is not checked.",
+    leniency: "The order of the scope names is not checked. Without a control plane each key given to --key is read: GET /me lists the scopes given with it, with the read scope of each write scope.",
     async run(ctx) {
       const prefix = await storePrefix(ctx);
-      await ctx.property(fc.subarray([...SCOPES]), async (scopes) => {
-        const key = await createKey(ctx, prefix, scopes);
+      const lists = async (key: Key, scopes: readonly string[]) => {
         const me = await ctx.call("GET", "/me", { token: key.token });
         ctx.status(me, 200);
         const listed = me.json?.data?.scopes;
         ctx.check(Array.isArray(listed) && JSON.stringify([...listed].sort()) === JSON.stringify(closure(scopes)), `scopes ${JSON.stringify(closure(scopes))} for a key made with ${JSON.stringify(scopes)}`, JSON.stringify(listed));
-        if (typeof key.id === "string") ctx.check(me.json?.data?.key?.id === key.id, `key.id ${key.id}, the key's own id`, JSON.stringify(me.json?.data?.key));
-      }, Math.min(ctx.run.runs, 5));
-    },
-  }),
-];
-
-// ---------------------------------------------------------------------------------------------
-// Store states and credentials.
-
-const STORE_STATES = [
-  { patch: { status: "paused" }, status: 402, code: "RETAILER_PAUSED" },
-  { patch: { status: "trial_decision_required" }, status: 402, code: "TRIAL_DECISION_REQUIRED" },
-  // Not in interfaces.md's list of statuses (docs/spec-choices.md adds it): skipped when the control plane refuses it.
-  { patch: { status: "plan_users_exceeded" }, status: 402, code: "PLAN_USERS_EXCEEDED", optional: true },
-  { patch: { status: "cancelled" }, status: 403, code: "RETAILER_CANCELLED" },
-  { patch: { status: "suspended" }, status: 403, code: "RETAILER_SUSPENDED" },
-  { patch: { status: "not_found" }, status: 403, code: "RETAILER_NOT_FOUND" },
-  { patch: { plan: "lite" }, status: 402, code: "PLAN_REQUIRED" },
-] as const;
-
-export const storeRules = [
-  rule({
-    id: "stores.status-codes",
-    area: "Store states",
-    title: "Each store status and a plan without API access refuse every call with their 402 or 403 code",
-    spec: { section: SPEC.errors, quote: "PLAN_REQUIRED | 402 | plan lacks API access (needs Growth) ... RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls" },
-    needs: { control: true, destructive: true },
-    cost: 25,
-    async run(ctx) {
-      const prefix = await storePrefix(ctx);
-      const key = await createKey(ctx, prefix, ["catalog:read"]);
-      const store = `/stores/${encodeURIComponent(prefix)}`;
-      try {
-        for (const state of STORE_STATES) {
-          const patched = await ctx.control("PATCH", store, { status: "active", plan: "growth", ...state.patch });
-          if (patched.status !== 200) {
-            if ("optional" in state) continue;
-            throw new Error(`the control plane did not set ${JSON.stringify(state.patch)}: status ${patched.status} ${patched.text.slice(0, 200)}`);
-          }
-          for (const path of ["/me", "/products"]) {
-            const reply = await ctx.call("GET", path, { token: key.token });
-            ctx.check(reply.status === state.status && reply.json?.error?.code === state.code, `GET ${path} of a store with ${JSON.stringify(state.patch)}: ${state.status} ${state.code}`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
-            ctx.envelope(reply);
-          }
-        }
-      } finally {
-        const restored = await ctx.control("PATCH", store, { status: "active", plan: "growth" });
-        if (restored.status !== 200) throw new Error(`could not restore the store ${prefix} to active on growth: status ${restored.status}`);
-      }
-      ctx.status(await ctx.call("GET", "/me", { token: key.token }), 200);
-    },
-  }),
-  rule({
-    id: "stores.foreign-credential",
-    area: "Store states",
-    title: "A credential of another store is refused under this store's prefix, and this store's under another's",
-    spec: { section: SPEC.errors, quote: "UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days ... NOT_FOUND | 404 | ... other store's" },
-    needs: { control: true },
-    cost: 4,
-    leniency: "401, 403 or 404 (docs/spec-choices.md: a credential used under another store's prefix).",
-    async run(ctx) {
-      const prefix = await storePrefix(ctx);
-      const credentials = await ctx.control("GET", "/credentials");
-      const other = (credentials.json?.stores ?? []).find((s: any) => s.prefix !== prefix && Array.isArray(s.keys) && s.keys.length > 0);
-      if (!other) throw new Skip("the control plane lists no other store with a key");
-      const refused = (reply: Reply, what: string) => {
-        ctx.check([401, 403, 404].includes(reply.status), `${what}: 401, 403 or 404`, `status ${reply.status} ${reply.text.slice(0, 160)}`);
-        ctx.envelope(reply);
+        // A key given on the command line has no id known to the run.
+        if (key.id !== "") ctx.check(me.json?.data?.key?.id === key.id, `key.id ${key.id}, the key's own id`, JSON.stringify(me.json?.data?.key));
       };
-      refused(await ctx.call("GET", "/me", { token: other.keys[0].token }), `GET /me under ${prefix} with a key of store ${other.prefix}`);
-      refused(await ctx.send("GET", `${other.base_url}/me`), `GET /me under ${other.prefix} with a key of ${prefix}`);
+      if (!ctx.hasControl) {
+        for (const k of ctx.run.credentials.keys) await lists({ id: "", token: k.token, scopes: k.scopes }, k.scopes);
+        return;
+      }
+      await ctx.property(fc.subarray([...SCOPES]), async (scopes) => lists(await createKey(ctx, prefix, scopes), scopes), Math.min(ctx.run.runs, 5));
     },
   }),
 ];
