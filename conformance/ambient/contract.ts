@@ -12,7 +12,8 @@ import { Router } from "../../src/contract/router.js";
 // - extra properties are allowed (the spec lists the fields every read has; later versions "only add fields");
 // - lengths, patterns, bounds and the enums of "not shown" values (outlet status, reason type) are dropped;
 // - "not shown" shapes (`/store`, taxes, standalone tags and suppliers beyond id and name, the sale
-//   document beyond its named fields) keep only what the spec names;
+//   document beyond its named fields, the answers of adjustments and of the variants call) keep only
+//   what the spec names; `replayed` of a batch line may be left out when false;
 // - the success status of creates and writes is not shown: any of 200 and 201 is accepted.
 // What stays: every listed field present (nullable ones as null), integers for money, UUID ids,
 // UTC date-times ending in Z, the spec's enums (code types, sale statuses, scopes, token_type), and
@@ -71,8 +72,14 @@ function narrowPayload(operationId: string, body: any): any {
     if (operationId === "listTaxes") return { type: "object", required: ["id", "version"] };
     if (operationId === "listSales" || operationId === "getSale") return only(item, SALE_FIELDS);
     if (/^(get|list|create|update)(Tag|Supplier)s?$/.test(operationId)) return only(item, ["id", "name"]);
+    // Not shown: the adjustment's answer (spec-choices, Adjustment response: any data object).
+    if (operationId === "createAdjustment") return { type: "object" };
+    // Spec, Resources: "replayed (boolean) is true only on an idempotency replay" (spec-choices: absent when false).
+    if (operationId === "stockBatch") return { ...item, required: (item?.required ?? []).filter((n: string) => n !== "replayed") };
     return item;
   };
+  // Not shown: the variants call's answer (spec-choices, Variants response: any payload under data).
+  if (operationId === "createVariants" && body?.properties?.data) return { ...body, properties: { ...body.properties, data: {} } };
   const data = body?.properties?.data;
   if (!data) return body;
   const payload = data.type === "array" ? { ...data, items: narrow(data.items) } : narrow(data);

@@ -1,0 +1,111 @@
+import type { SimRequest, SimResponse } from "../../../src/http/types.js";
+import { OPERATIONS } from "../../../src/contract/operations/index.js";
+import { Router } from "../../../src/contract/router.js";
+
+// Shared mechanics of the honest variants: rewriting request and response text, nothing spec-specific.
+// An honest variant is a server that chose differently where the spec leaves the choice open; it
+// translates consistently, so what it answers and what it is sent back agree with each other.
+
+export type Next = (req: SimRequest) => Promise<SimResponse>;
+
+/** The path after `/{prefix}/v1`, or null for anything else (control plane, OAuth, images). */
+export const sub = (req: SimRequest): string | null => /^\/[^/]+\/v1(\/.*)$/.exec(req.path)?.[1] ?? null;
+
+/** True for the simulator's control plane (`/_sim/...`), which stands for the operator's back office. */
+export const isControl = (req: SimRequest): boolean => req.path.startsWith("/_sim/");
+
+export const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
+
+export const withText = (req: SimRequest, text: string): SimRequest => ({ ...req, body: new TextEncoder().encode(text) });
+
+/** The request with its body text rewritten (bodies left as they are when nothing changes). */
+export function mapBodyText(req: SimRequest, f: (text: string) => string): SimRequest {
+  if (!req.body) return req;
+  const text = bodyText(req);
+  const out = f(text);
+  return out === text ? req : withText(req, out);
+}
+
+/** The request with its query string rewritten. */
+export const mapQuery = (req: SimRequest, f: (query: string) => string): SimRequest => {
+  const query = f(req.query);
+  return query === req.query ? req : { ...req, query };
+};
+
+const isJsonResponse = (res: SimResponse): res is SimResponse & { body: string } =>
+  typeof res.body === "string" && !!res.headers["content-type"]?.startsWith("application/json");
+
+/** The response with its JSON text rewritten. */
+export function mapResponseText(res: SimResponse, f: (text: string) => string): SimResponse {
+  if (!isJsonResponse(res)) return res;
+  const body = f(res.body);
+  return body === res.body ? res : { ...res, body };
+}
+
+/** The response with its parsed JSON body rewritten. */
+export function mapResponseJson(res: SimResponse, f: (body: any) => any): SimResponse {
+  if (!isJsonResponse(res)) return res;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.body);
+  } catch {
+    return res;
+  }
+  return { ...res, body: JSON.stringify(f(parsed)) };
+}
+
+/** Every plain object in a JSON value, depth first, each given to `f` (which may change it in place). */
+export function eachObject(value: unknown, f: (o: Record<string, any>) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) eachObject(item, f);
+    return;
+  }
+  if (value === null || typeof value !== "object") return;
+  for (const child of Object.values(value)) eachObject(child, f);
+  f(value as Record<string, any>);
+}
+
+/** Rewrites each `name=value` of a query string, keeping every other byte as sent. */
+export function mapQueryParam(query: string, name: string, f: (value: string) => string): string {
+  return query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0 || pair.slice(0, eq) !== name) return pair;
+      let value: string;
+      try {
+        value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, " "));
+      } catch {
+        return pair;
+      }
+      return `${name}=${encodeURIComponent(f(value))}`;
+    })
+    .join("&");
+}
+
+const ROUTES = new Router<true>();
+for (const o of OPERATIONS) ROUTES.add(o.method, o.path, true);
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The methods an API path (after `/v1`) has operations for: empty for an unknown path. */
+export const methodsOf = (path: string): string[] => METHODS.filter((m) => ROUTES.match(m, path) !== undefined);
+
+/** An error answer in the spec's envelope, keeping the headers (rate limits) of the answer it replaces. */
+export function errorAnswer(res: SimResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): SimResponse {
+  return {
+    status,
+    headers: { ...res.headers, ...extra, "content-type": "application/json; charset=utf-8" },
+    body: JSON.stringify({ error: { code, message } }),
+  };
+}
+
+/** The error code of a JSON answer, or undefined. */
+export function errorOf(res: SimResponse): { code?: string; message?: string; fields?: { field: string; message: string }[] } | undefined {
+  if (!isJsonResponse(res)) return undefined;
+  try {
+    const e = JSON.parse(res.body)?.error;
+    return typeof e === "object" && e !== null ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}
