@@ -38,6 +38,10 @@ export class Pacer {
   private readonly windows = new Map<string, Map<number, Window>>();
   /** Time moved on the target's clock by this pacer, in ms (windows end in the target's time). */
   private moved = 0;
+  /** Real time spent waiting for windows, in ms. */
+  waitedMs = 0;
+  /** 429 answers to paced requests: limits the run drew without asking for them. */
+  unrequested429 = 0;
 
   constructor(private readonly options: PacerOptions) {}
 
@@ -91,6 +95,7 @@ export class Pacer {
       byLimit.set(limit, { remaining, endsAt: this.time() + Math.max(1, reset ?? 60) * 1000 });
     }
     if (status === 429 && !expected429) {
+      this.unrequested429 += 1;
       const after = Number(headers["retry-after"] ?? reset ?? 60);
       await this.waitOut(Math.max(1, Number.isFinite(after) ? after : 60), "a 429 answer's Retry-After");
     }
@@ -104,6 +109,8 @@ export class Pacer {
       return;
     }
     this.options.onWait?.({ seconds: s, why });
+    const started = this.options.now();
     await this.options.sleep(s * 1000);
+    this.waitedMs += this.options.now() - started;
   }
 }

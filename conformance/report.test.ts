@@ -104,7 +104,7 @@ describe("Issue: report.json", () => {
     });
     expect(shape(second.json)).toEqual(shape(first.json));
     const s = shape(first.json);
-    expect(s.top).toEqual(["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "failure_groups", "not_checked", "rules"]);
+    expect(s.top).toEqual(["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "pacing", "failure_groups", "not_checked", "rules"]);
     expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog", "verdict"]);
     for (const keys of Object.values(s.rules) as string[][]) {
       expect(keys.slice(0, 3)).toEqual(["id", "title", "status"]);

@@ -135,6 +135,8 @@ export interface Report {
   readonly summary: Summary;
   /** True when the run was stopped (SIGINT) before every rule ran. */
   readonly interrupted?: boolean;
+  /** How the run kept within the target's rate limits: real time spent waiting, and 429s it drew without asking. */
+  readonly pacing: { readonly waited_ms: number; readonly unrequested_429: number };
   readonly not_checked: readonly NotChecked[];
   readonly failure_groups: readonly FailureGroup[];
   readonly rules: readonly RuleResult[];

@@ -4,7 +4,7 @@ import type { Counterexample, Exchange, Report, RuleResult } from "../types.js";
 // interfaces.md section 4 first (`summary`, then each rule's `id, title, status, spec_ref`,
 // `counterexample` last), so two runs diff line by line.
 
-const REPORT_KEYS = ["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "interrupted", "failure_groups", "not_checked", "rules"] as const;
+const REPORT_KEYS = ["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "interrupted", "pacing", "failure_groups", "not_checked", "rules"] as const;
 const TOOL_KEYS = ["name", "version"] as const;
 const SUMMARY_KEYS = ["passed", "failed", "skipped", "covered", "catalog", "verdict"] as const;
 const RULE_KEYS = ["id", "title", "status", "reason", "unlock", "spec_ref", "spec_quote", "area", "leniency", "cause", "ambient", "reproducible", "rerun", "duration_ms", "requests", "counterexample"] as const;

@@ -155,8 +155,10 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         },
         onWait: (w) => {
           const done = Math.max(1, w.index);
-          const left = Math.round((((Date.now() - started) / done) * (w.total - w.index)) / 60_000);
-          process.stderr.write(`        waiting ${w.seconds} s for ${w.why} (rule ${w.index + 1} of ${w.total}, ${w.rule}; about ${left} min left)\n`);
+          // The time left, from the pace so far: the rules done took this long each, on average.
+          const left = (((Date.now() - started) / done) * (w.total - w.index)) / 1000 + w.seconds;
+          const eta = left < 90 ? `about ${Math.round(left)} s left` : `about ${Math.round(left / 60)} min left`;
+          process.stderr.write(`        waiting ${w.seconds} s for ${w.why} (rule ${w.index + 1} of ${w.total}, ${w.rule}; ${eta})\n`);
         },
       });
     } catch (error) {
