@@ -79,6 +79,13 @@ describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
     ["--control without --target", ["--control", "http://127.0.0.1:4747/_sim"], /--control goes with --target/],
     ["--target that is not a URL", ["--target", "demo", "--token", "x"], /--target must be an http\(s\) URL/],
     ["an unknown option", ["--bogus"], /Unknown argument/i],
+    ["a malformed --replay", ["--rules", "pagination.each-row-once", "--replay", "0:x:1"], /--replay takes fast-check's path of a counterexample/],
+    ["--replay without --rules", ["--replay", "0:1"], /--replay goes with --rules/],
+    ["--key without scopes", ["--key", "rsk_abc"], /--key takes SCOPES=TOKEN/],
+    ["--key with an unknown scope", ["--key", "sales:write=rsk_abc"], /--key names unknown scopes sales:write/],
+    ["--other-store-token without the prefix", ["--other-store-token", "rsk_abc"], /--other-store-token takes PREFIX=TOKEN/],
+    ["--oauth-client without the secret", ["--oauth-client", "client-1"], /--oauth-client takes CLIENT_ID:CLIENT_SECRET/],
+    ["--timeout 0", ["--timeout", "0"], /--timeout must be a positive number of seconds/],
   ])("bad arguments (%s) exit 2 with the reason and write nothing", async (_name, args, message) => {
     const dir = out();
     const run = await runCli([...args, "--out", join(dir, "r")]);

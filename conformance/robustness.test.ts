@@ -6,8 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimRequest, SimResponse } from "../src/http/types.js";
 import { ensureBuilt, listenSimulator, runCli, type Listening } from "../src/test-support/conformance.js";
 import { execFile } from "node:child_process";
-import { MUTANTS, type Mutant } from "./mutants/index.js";
+import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
 import { conformance } from "./run.js";
+import { requestBudget, Skip } from "./context.js";
+import { toJson } from "./report/json.js";
+import type { Rule } from "./types.js";
 import { selectRules } from "./rules/index.js";
 
 // The suite never crashes on a server's answer: a broken envelope, dropped headers or a route that
@@ -131,6 +134,52 @@ describe("Spec, Errors and Limits, judged on every answer: a broken server costs
     expect(report.summary.verdict).toMatch(/the run was interrupted\.$/);
     expect(readdirSync(dir).sort()).toEqual(FILES);
   }, 90_000);
+});
+
+describe("Each rule bounds its requests: a server that never stops paging costs a failure, not hours", () => {
+  it("a cursor that always leads back to the same page: the run ends, paging rules fail within their budget, the report stays small", async () => {
+    /** Every page says there is more, and hands back the cursor it was given (or one to the first page). */
+    const endless = variant("endless-pages", async (next, req) => {
+      const res = await next(req);
+      if (!API.test(req.path) || req.method !== "GET" || typeof res.body !== "string" || !res.body.startsWith('{"data":[')) return res;
+      const body = JSON.parse(res.body);
+      if (!Array.isArray(body.data) || body.data.length === 0 || !("has_more" in body)) return res;
+      const given = new URLSearchParams(req.query).get("cursor");
+      return { ...res, body: JSON.stringify({ ...body, has_more: true, next_cursor: given ?? body.next_cursor ?? "again" }) };
+    });
+    const report = await conformance({ seed: 1, runs: 5, rules: "pagination.each-row-once,catalog.feed-model,sales.polling-each-change-once", simulator: mutantSimulator(endless) });
+    expect(report.rules.map((r) => r.status)).toEqual(["failed", "failed", "failed"]);
+    for (const r of report.rules) {
+      const rule = selectRules(r.id)[0]!;
+      expect(r.requests, r.id).toBeLessThanOrEqual(requestBudget(rule, 5) + 100);
+    }
+    expect(toJson(report).length).toBeLessThan(600_000);
+  }, 120_000);
+});
+
+describe("A failure on a live target is flaky only when a run again from a clean set-up passes", () => {
+  it("a run again that cannot run (the first used up what it needed) leaves the failure standing, saying why", async () => {
+    let runs = 0;
+    const usesUp: Rule = {
+      id: "zztest.uses-up",
+      area: "Inventory",
+      title: "Deletes the one thing it needs, and fails",
+      spec: { section: "Test", quote: "A rule that fails." },
+      cost: 1,
+      async run(ctx) {
+        runs += 1;
+        if (runs > 1) throw new Skip("needs at least 3 outlet(s); GET /outlets lists 2");
+        await ctx.call("GET", "/me");
+        ctx.check(false, "the outlet's stock writes refused", "they were accepted");
+      },
+    };
+    const target = await listenSimulator();
+    served.push(target);
+    const report = await conformance({ target: target.baseUrl, token: target.token, control: target.controlUrl, seed: 1, runs: 2, rules: "zztest.*", catalog: [usesUp] });
+    expect(runs).toBe(2);
+    expect(report.rules[0]).toMatchObject({ status: "failed", rerun: "could not run again from a clean set-up: needs at least 3 outlet(s); GET /outlets lists 2" });
+    expect(report.rules[0]!.reproducible).toBeUndefined();
+  }, 60_000);
 });
 
 describe("Reproductions run as printed: the script of a failing rule, pasted into bash with RETAIL_TOKEN set, gives the same answers", () => {

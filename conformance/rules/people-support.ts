@@ -49,6 +49,7 @@ export const rowKey = (row: { id: string; version: string }): string => `${row.i
  */
 export async function poll(ctx: RuleContext, list: string, query: string, cursor: string | null, maxPages = 10): Promise<Polled> {
   const rows: any[] = [];
+  const seen = new Set<string>();
   let held = cursor;
   for (let page = 0; page < maxPages; page++) {
     const params = [query, "limit=200", held ? `cursor=${encodeURIComponent(held)}` : ""].filter(Boolean).join("&");
@@ -56,6 +57,13 @@ export async function poll(ctx: RuleContext, list: string, query: string, cursor
     ctx.status(reply, 200);
     const { data, next_cursor, has_more } = reply.json ?? {};
     ctx.check(Array.isArray(data) && typeof has_more === "boolean", "a list page {data, next_cursor, has_more}", reply.text.slice(0, 200));
+    // Pagination 1: one walk meets each change of a row once; a cursor that leads back is a loop, not a long list.
+    for (const row of data) {
+      const key = typeof row?.id === "string" ? rowKey(row) : undefined;
+      if (key !== undefined && seen.has(key)) throw new Mismatch("each row once in a walk of the list (Pagination 1)", `${list} served ${key} again on page ${page + 1}`);
+      if (key !== undefined) seen.add(key);
+    }
+    if (has_more && typeof next_cursor === "string" && next_cursor === held) throw new Mismatch("a next_cursor past the page it was given for", `${list} answered has_more true with the cursor it was given`);
     rows.push(...data);
     if (typeof next_cursor === "string") held = next_cursor;
     else if (has_more) throw new Mismatch("a next_cursor while has_more is true", JSON.stringify(next_cursor));
