@@ -200,6 +200,8 @@ export class RuleContext {
     const controlCall = controlUrl !== undefined && url.startsWith(controlUrl);
     const paced = !controlCall && options.paced !== false;
     if (paced) await this.run.pacer.before(token);
+    // A wait for a rate-limit window ends early when the run is stopped.
+    if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
     const ticket = this.run.idempotency.sent();
     this.requests += 1;
     let res;
@@ -243,7 +245,8 @@ export class RuleContext {
   /** The ambient checks: a violation fails the rule whatever it was about, naming the check. True for a keyed success seen first. */
   private judgeAmbient(method: string, url: string, headers: Record<string, string>, body: string | undefined, token: string | null, reply: Reply, ticket: number): boolean {
     const violations = judge({ method, url, status: reply.status, headers: reply.headers, body: reply.text });
-    const replay = this.run.idempotency.answer({ token, key: headers["idempotency-key"], method, url, body, reply, ticket, clock: this.run.clockMoved });
+    const key = Object.entries(headers).find(([name]) => name.toLowerCase() === "idempotency-key")?.[1];
+    const replay = this.run.idempotency.answer({ token, key, method, url, body, reply, ticket, clock: this.run.clockMoved });
     if (replay.violation) violations.push(replay.violation);
     const first = violations[0];
     if (first) throw new Mismatch(first.expected, first.observed, first);

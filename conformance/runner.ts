@@ -59,7 +59,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     runId: (options.seed >>> 0).toString(36) + Math.floor(started / 1000).toString(36),
     pacer: new Pacer({
       perMinute: target.live ? options.rate : undefined,
-      sleep: options.sleep ?? realSleep,
+      // A stop (SIGINT) cuts a wait for a window short.
+      sleep: (ms) => Promise.race([(options.sleep ?? realSleep)(ms), ...(stop.stopped ? [stop.stopped] : [])]),
       now,
       advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
       onWait: (n) => options.onWait?.({ ...n, ...current, total: options.rules.length }),
