@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -11,6 +10,7 @@ import {
   productNames,
   runCli,
   startServe,
+  tempDirs,
   usesControlRule,
   type Served,
 } from "../src/test-support/conformance.js";
@@ -27,12 +27,8 @@ const CONTROL_REASON = "needs the target's control plane (--control)";
 const CLOCK_REASON = "needs to move the target's clock, which only a control plane can (--control)";
 const reasonOf = (r: Rule) => (r.needs?.clock ? CLOCK_REASON : CONTROL_REASON);
 const DESTRUCTIVE_REASON = "changes shared data beyond what the run creates: runs only with the target's control plane (--control)";
-const dirs: string[] = [];
-const out = () => {
-  const dir = mkdtempSync(join(tmpdir(), "rsconf-http-"));
-  dirs.push(dir);
-  return dir;
-};
+const reports = tempDirs("rsconf-http-");
+const out = reports.out;
 let served: Served | undefined;
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -42,9 +38,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => reports.removeAll());
 
 const needsControl = (r: Rule) => Boolean(r.needs?.control || r.needs?.clock);
 

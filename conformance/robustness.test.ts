@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimRequest, SimResponse } from "../src/http/types.js";
-import { ensureBuilt, listenSimulator, runCli, type Listening } from "../src/test-support/conformance.js";
+import { ensureBuilt, listenSimulator, runCli, tempDirs, type Listening } from "../src/test-support/conformance.js";
 import { execFile } from "node:child_process";
 import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
 import { conformance } from "./run.js";
@@ -49,18 +48,14 @@ const droppedHeaders = variant("dropped-headers", async (next, req) => {
 /** GET /outlets never answers. */
 const hangs = variant("hangs", async (next, req) => (req.method === "GET" && /^\/[^/]+\/v1\/outlets$/.test(req.path) ? new Promise<SimResponse>(() => {}) : next(req)));
 
-const dirs: string[] = [];
-const out = () => {
-  const dir = mkdtempSync(join(tmpdir(), "rsconf-robust-"));
-  dirs.push(dir);
-  return dir;
-};
+const reports = tempDirs("rsconf-robust-");
+const out = reports.out;
 const served: Listening[] = [];
 
 beforeAll(() => ensureBuilt(), 120_000);
 afterAll(async () => {
   for (const s of served.splice(0)) await s.close();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  reports.removeAll();
 });
 
 /** The four reports are there and whole: JSON that parses with every selected rule, well-formed JUnit, HTML and Markdown with the verdict. */

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, listenSimulator, runCli, startServe, type Served } from "../src/test-support/conformance.js";
+import { ensureBuilt, listenSimulator, runCli, startServe, tempDirs, type Served } from "../src/test-support/conformance.js";
 import { parseKeyOption, type Credentials } from "./credentials.js";
 import { MUTANTS } from "./mutants/index.js";
 import { CATALOG } from "./rules/index.js";
@@ -37,12 +36,8 @@ interface Fixture {
   readonly oauth_clients: { client_id: string; client_secret: string; redirect_uris: string[] }[];
 }
 
-const dirs: string[] = [];
-const out = () => {
-  const dir = mkdtempSync(join(tmpdir(), "rsconf-staging-"));
-  dirs.push(dir);
-  return dir;
-};
+const reports = tempDirs("rsconf-staging-");
+const out = reports.out;
 let served: Served | undefined;
 
 beforeAll(() => ensureBuilt(), 120_000);
@@ -52,9 +47,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-afterAll(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => reports.removeAll());
 
 const SCOPED = ["none", "catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
 

@@ -18,6 +18,7 @@ import {
   setStock,
   snapshot,
   systemReason,
+  unchanged,
 } from "./inventory-support.js";
 import { rule, SPEC } from "./rule.js";
 
@@ -207,8 +208,7 @@ export const inventoryBatchRules = [
       const byId = { product_id: product.id, outlet_id: outlet };
       refused(ctx, await batch(ctx, [{ ...byId, set: { on_hand: 1 } }, { ...byId, set: { on_hand: 2 } }]), [400, 409, 422], undefined);
       refused(ctx, await batch(ctx, [{ ...byId, set: { on_hand: 1 } }, { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } }]), [400, 404, 409, 422], undefined);
-      const after = await snapshot(ctx, [product.id]);
-      ctx.check(after === before, `nothing written (${before})`, after);
+      await unchanged(ctx, [product.id], before);
     },
   }),
   rule({
@@ -236,8 +236,7 @@ export const inventoryBatchRules = [
       const codedBefore = await snapshot(ctx, [coded.id]);
       refused(ctx, await batch(ctx, [{ sku: barcode, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
       refused(ctx, await batch(ctx, [{ sku: gone.sku, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
-      const codedAfter = await snapshot(ctx, [coded.id]);
-      ctx.check(codedAfter === codedBefore, `the product with that barcode untouched (${codedBefore})`, codedAfter);
+      await unchanged(ctx, [coded.id], codedBefore, "the product with that barcode untouched");
     },
   }),
   rule({

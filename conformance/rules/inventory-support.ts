@@ -82,6 +82,15 @@ export async function snapshot(ctx: RuleContext, productIds: readonly string[]):
   return describeLevels(await levelsOf(ctx, productIds));
 }
 
+/**
+ * A refused write writes nothing: the levels of these products read again as `before` (a {@link snapshot}
+ * taken ahead of the write), every on_hand and version the same. `what` names the expectation.
+ */
+export async function unchanged(ctx: RuleContext, productIds: readonly string[], before: string, what = "nothing written"): Promise<void> {
+  const after = await snapshot(ctx, productIds);
+  ctx.check(after === before, `${what} (${before})`, after);
+}
+
 /** An Idempotency-Key no other request of any run has used. */
 export const freshKey = (ctx: RuleContext): string => ctx.name("key");
 

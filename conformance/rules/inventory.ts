@@ -17,6 +17,7 @@ import {
   setStock,
   snapshot,
   systemReason,
+  unchanged,
   type Reason,
 } from "./inventory-support.js";
 import { rule, SPEC } from "./rule.js";
@@ -124,8 +125,7 @@ const stockRules = [
       const quantity = fc.integer({ min: 0, max: 10_000_000 }).filter((n) => n % 10 !== 0).map((n) => n / 10000);
       await ctx.property(quantity, async (q) => {
         ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: q }), 400, "VALIDATION_FAILED");
-        const after = await snapshot(ctx, [product.id]);
-        ctx.check(after === before, `the level unchanged (${before})`, after);
+        await unchanged(ctx, [product.id], before, "the level unchanged");
       }, Math.min(ctx.run.runs, 5));
     },
   }),
@@ -145,8 +145,7 @@ const stockRules = [
       const before = await snapshot(ctx, [product.id]);
       if (increase) namesHeader(ctx, await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: increase.id, quantity: 2 }, null));
       namesHeader(ctx, await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 7 } }], null));
-      const after = await snapshot(ctx, [product.id]);
-      ctx.check(after === before, `nothing written (${before})`, after);
+      await unchanged(ctx, [product.id], before);
     },
   }),
   rule({
@@ -168,8 +167,7 @@ const stockRules = [
         const before = await snapshot(ctx, [product.id]);
         const reply = await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: decrease.id, quantity: -(level + over) / 1000 });
         ctx.error(reply, 422, "INSUFFICIENT_STOCK");
-        const after = await snapshot(ctx, [product.id]);
-        ctx.check(after === before, `the level unchanged (${before})`, after);
+        await unchanged(ctx, [product.id], before, "the level unchanged");
       }, Math.min(ctx.run.runs, 5));
     },
   }),
@@ -203,8 +201,7 @@ const stockRules = [
       const before = await snapshot(ctx, [product.id]);
       ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: 3, reason_id: system.id }), 422, "REASON_NOT_ALLOWED");
       ctx.error(await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: system.id, quantity: 1 }), 422, "REASON_NOT_ALLOWED");
-      const after = await snapshot(ctx, [product.id]);
-      ctx.check(after === before, `nothing written (${before})`, after);
+      await unchanged(ctx, [product.id], before);
     },
   }),
   rule({
@@ -225,8 +222,7 @@ const stockRules = [
         const reply = await setStock(ctx, product.id, outlet!, { on_hand: to, reason_id: reason.id });
         if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
           ctx.error(reply, 422, "REASON_DIRECTION_MISMATCH");
-          const after = await snapshot(ctx, [product.id]);
-          ctx.check(after === before, `nothing written (${before})`, after);
+          await unchanged(ctx, [product.id], before);
           return "mismatch";
         }
         if (reply.status === 422 && reply.json?.error?.code === "REASON_NOT_ALLOWED") return "not-allowed";

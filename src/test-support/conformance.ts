@@ -1,7 +1,9 @@
 // Helpers for the conformance suite's own tests: a (possibly mutated) simulator on a socket, the
 // `retail-sim serve` child process, the built CLI, and a few rules written for the tests.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Mutant } from "../../conformance/mutants/index.js";
 import { mutantSimulator } from "../../conformance/mutants/index.js";
@@ -16,6 +18,28 @@ export function ensureBuilt(): void {
   if (existsSync(BIN)) return;
   const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
   if (built.status !== 0 || !existsSync(BIN)) throw new Error("npm run build failed: the CLI tests need dist/bin/retail-sim.js");
+}
+
+export interface TempDirs {
+  /** A new, empty directory under the system's temp dir, named with the prefix (for --out). */
+  out(): string;
+  /** Deletes every directory `out()` made (for afterAll). */
+  removeAll(): void;
+}
+
+/** Report directories of one test file, named `prefix…`. */
+export function tempDirs(prefix: string): TempDirs {
+  const dirs: string[] = [];
+  return {
+    out() {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    removeAll() {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Listening {

@@ -1,86 +1,21 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
-import { givenClient } from "./given.js";
-import { advance, apiRoot, controlOk, oauthError, prefixOfBaseUrl, retryAfter, secret, sendUnpaced } from "./support.js";
+import { authorize, exchange, givenOAuthClient, INVALID_GRANT_STATUSES, oauthClient, refreshGrant, token, type OAuthClient } from "./oauth-support.js";
+import { advance, oauthError, prefixOfBaseUrl, retryAfter } from "./support.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
 // (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials),
-// and the token endpoint at {api_root}/oauth/token with form bodies.
+// and the token endpoint at {api_root}/oauth/token with form bodies (helpers in oauth-support.ts).
 
-interface OAuth {
-  readonly apiRoot: string;
-  readonly prefix: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly redirectUri: string;
-}
+/** The client, and the store prefix its token answers' api_base_url ends in. */
+type OAuth = OAuthClient & { readonly prefix: string };
 
-async function setup(ctx: RuleContext): Promise<OAuth> {
-  const credentials = await controlOk(ctx, "GET", "/credentials");
-  const prefix = prefixOfBaseUrl(ctx);
-  const user = (credentials?.users ?? []).find((u: any) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"));
-  const client = (credentials?.oauth_clients ?? []).find((c: any) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0);
-  if (!user || !client) throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
-  secret(ctx, client.client_secret);
-  return { apiRoot: apiRoot(ctx), prefix, userId: user.id, clientId: client.client_id, clientSecret: client.client_secret, redirectUri: client.redirect_uris[0] };
-}
+const setup = (ctx: RuleContext): Promise<OAuth> => oauthClient(ctx);
 
-/**
- * The client given to --oauth-client (and --oauth-redirect-uri), for a run without a control plane:
- * enough for token endpoint answers that need no authorization code (there is no user to consent).
- */
-function givenOAuth(ctx: RuleContext): OAuth {
-  const c = givenClient(ctx);
-  return { apiRoot: c.apiRoot, prefix: prefixOfBaseUrl(ctx), userId: "", clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: c.redirectUri ?? "" };
-}
-
-interface Authorized {
-  readonly code: string | null;
-  readonly params: URLSearchParams;
-}
-
-/** The merchant's decision on the consent screen, headless: the redirect's query. */
-async function authorize(ctx: RuleContext, o: OAuth, options: { scope?: string; state?: string; challenge?: string; decision?: "allow" | "cancel" } = {}): Promise<Authorized> {
-  const body = {
-    user_id: o.userId,
-    client_id: o.clientId,
-    redirect_uri: o.redirectUri,
-    scope: options.scope ?? "catalog:read",
-    state: options.state ?? ctx.name("state"),
-    decision: options.decision ?? "allow",
-    ...(options.challenge ? { code_challenge: options.challenge, code_challenge_method: "S256" } : {}),
-  };
-  const answer = await controlOk(ctx, "POST", "/oauth/authorize", body);
-  const params = new URL(answer.redirect_to).searchParams;
-  const code = params.get("code");
-  secret(ctx, code);
-  if ((options.decision ?? "allow") === "allow") ctx.check(code !== null && params.get("state") === body.state, `a redirect with a code and the echoed state ${body.state}`, String(answer.redirect_to).replace(/code=[^&]*/, "code=<redacted>"));
-  return { code, params };
-}
-
-type ClientAuth = "body" | "basic" | "both";
-
-/** POST {api_root}/oauth/token with a form body; client credentials as HTTP Basic or in the body (spec, Authentication 5). */
-async function token(ctx: RuleContext, o: OAuth, fields: Record<string, string>, how: ClientAuth = "body", unpaced = false): Promise<Reply> {
-  const form = new URLSearchParams(fields);
-  const headers: Record<string, string> = {};
-  if (how !== "basic") {
-    form.set("client_id", o.clientId);
-    form.set("client_secret", o.clientSecret);
-  }
-  if (how !== "body") headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString("base64")}`;
-  const options = { raw: form.toString(), contentType: "application/x-www-form-urlencoded", token: null, headers };
-  const url = `${o.apiRoot}/oauth/token`;
-  const reply = unpaced ? await sendUnpaced(ctx, "POST", url, options) : await ctx.send("POST", url, options);
-  secret(ctx, reply.json?.access_token, reply.json?.refresh_token);
-  return reply;
-}
-
-const exchange = (ctx: RuleContext, o: OAuth, code: string, extra: Record<string, string> = {}, how: ClientAuth = "body") =>
-  token(ctx, o, { grant_type: "authorization_code", code, redirect_uri: o.redirectUri, ...extra }, how);
+/** The client given to --oauth-client, for a run without a control plane. */
+const givenOAuth = (ctx: RuleContext): OAuth => ({ ...givenOAuthClient(ctx), prefix: prefixOfBaseUrl(ctx) });
 
 /** Spec, Authentication 6: the token response's fields. */
 function tokenFields(ctx: RuleContext, reply: Reply, o: OAuth, scopes: readonly string[]): { access: string; refresh: string } {
@@ -100,8 +35,6 @@ function tokenFields(ctx: RuleContext, reply: Reply, o: OAuth, scopes: readonly 
 const unreserved = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".split(""));
 const verifierArb = fc.string({ unit: unreserved, minLength: 43, maxLength: 128 });
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
-
-const INVALID_GRANT_STATUSES = [400, 401];
 
 export const oauthRules = [
   rule({
@@ -212,7 +145,7 @@ export const oauthRules = [
       const { code } = await authorize(ctx, o);
       const { refresh } = tokenFields(ctx, await exchange(ctx, o, code as string, {}, "basic"), o, ["catalog:read"]);
       for (const attempt of ["first", "second"]) {
-        const renewed = await token(ctx, o, { grant_type: "refresh_token", refresh_token: refresh });
+        const renewed = await refreshGrant(ctx, o, refresh);
         ctx.check(renewed.status === 200 && typeof renewed.json?.access_token === "string", `the ${attempt} refresh with the same refresh token: 200 with an access_token`, `status ${renewed.status} ${renewed.text.slice(0, 160)}`);
         if (renewed.json.refresh_token !== undefined) ctx.check(renewed.json.refresh_token === refresh, "the same refresh_token back", "another one");
         ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
@@ -247,7 +180,7 @@ export const oauthRules = [
       ctx.status(await ctx.call("GET", "/me", { token: access }), 200);
       await advance(ctx, 3601);
       ctx.error(await ctx.call("GET", "/me", { token: access }), 401, "UNAUTHORIZED");
-      const renewed = await token(ctx, o, { grant_type: "refresh_token", refresh_token: refresh });
+      const renewed = await refreshGrant(ctx, o, refresh);
       ctx.status(renewed, 200);
       ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
     },

@@ -1,64 +1,17 @@
 import fc from "fast-check";
-import { Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
-import { givenClient } from "./given.js";
-import { SCOPES, apiRoot, closure, controlOk, oauthError, prefixOfBaseUrl, secret } from "./support.js";
+import { authorize, exchange, givenOAuthClient, INVALID_GRANT_STATUSES, oauthClient, refreshGrant, type OAuthClient } from "./oauth-support.js";
+import { SCOPES, closure, oauthError } from "./support.js";
 
 // Spec, Authentication 5 to 7: the values of the token answer (code exchange and refresh) and how a
 // client sends its credentials. Codes come from the control plane's headless consent
-// (POST /_sim/oauth/authorize), as in oauth.ts; the token endpoint is {api_root}/oauth/token.
-
-interface Client {
-  readonly apiRoot: string;
-  readonly userId: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly redirectUri: string;
-}
-
-/** The store's admin user and an OAuth client, from GET /_sim/credentials. */
-async function client(ctx: RuleContext): Promise<Client> {
-  const credentials = await controlOk(ctx, "GET", "/credentials");
-  const prefix = prefixOfBaseUrl(ctx);
-  const user = (credentials?.users ?? []).find((u: any) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"));
-  const found = (credentials?.oauth_clients ?? []).find((c: any) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0);
-  if (!user || !found) throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
-  secret(ctx, found.client_secret);
-  return { apiRoot: apiRoot(ctx), userId: user.id, clientId: found.client_id, clientSecret: found.client_secret, redirectUri: found.redirect_uris[0] };
-}
+// (POST /_sim/oauth/authorize) through oauth-support.ts; the token endpoint is {api_root}/oauth/token.
 
 /** A code for these scopes (the merchant allows, headless). */
-async function codeFor(ctx: RuleContext, c: Client, scopes: readonly string[]): Promise<string> {
-  const state = ctx.name("state");
-  const answer = await controlOk(ctx, "POST", "/oauth/authorize", { user_id: c.userId, client_id: c.clientId, redirect_uri: c.redirectUri, scope: scopes.join(" "), state, decision: "allow" });
-  const params = new URL(answer.redirect_to).searchParams;
-  const code = params.get("code");
-  secret(ctx, code);
-  ctx.check(code !== null && params.get("state") === state, `a redirect with a code and the echoed state ${state}`, String(answer.redirect_to).replace(/code=[^&]*/, "code=<redacted>"));
-  return code as string;
+async function codeFor(ctx: RuleContext, c: OAuthClient, scopes: readonly string[]): Promise<string> {
+  return (await authorize(ctx, c, { scope: scopes.join(" ") })).code as string;
 }
-
-type ClientAuth = "body" | "basic" | "both";
-
-/** POST {api_root}/oauth/token with a form body; the client's credentials as HTTP Basic, in the body, or both. */
-async function token(ctx: RuleContext, c: Client, fields: Record<string, string>, how: ClientAuth): Promise<Reply> {
-  const form = new URLSearchParams(fields);
-  const headers: Record<string, string> = {};
-  if (how !== "basic") {
-    form.set("client_id", c.clientId);
-    form.set("client_secret", c.clientSecret);
-  }
-  // RFC 6749 2.3.1: Basic credentials are form-encoded before base64.
-  if (how !== "body") headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(c.clientId)}:${encodeURIComponent(c.clientSecret)}`).toString("base64")}`;
-  const reply = await ctx.send("POST", `${c.apiRoot}/oauth/token`, { raw: form.toString(), contentType: "application/x-www-form-urlencoded", token: null, headers });
-  secret(ctx, reply.json?.access_token, reply.json?.refresh_token);
-  return reply;
-}
-
-const exchange = (ctx: RuleContext, c: Client, code: string, how: ClientAuth = "body") =>
-  token(ctx, c, { grant_type: "authorization_code", code, redirect_uri: c.redirectUri }, how);
-const refresh = (ctx: RuleContext, c: Client, refreshToken: string, how: ClientAuth = "body") =>
-  token(ctx, c, { grant_type: "refresh_token", refresh_token: refreshToken }, how);
 
 /** A URL without a trailing slash (URL already writes scheme and host in lower case), for comparison. */
 function normalUrl(value: unknown): string | undefined {
@@ -105,8 +58,6 @@ async function works(ctx: RuleContext, base: string, access: string, what: strin
   ctx.check(me.status === 200 && typeof me.json?.data === "object", `GET ${base}/me with the access token of ${what}: 200 with an Identity`, `status ${me.status} ${me.text.slice(0, 160)}`);
 }
 
-const INVALID_GRANT_STATUSES = [400, 401];
-
 /** Spec, Authentication 5: both at once is refused, 400 invalid_request (RFC 6749 2.3.1) or 401 invalid_client, with no tokens. */
 function refusedBothWays(ctx: RuleContext, both: Reply, what: string): void {
   ctx.check(
@@ -124,11 +75,10 @@ function refusedBothWays(ctx: RuleContext, both: Reply, what: string): void {
  * invalid_grant and not invalid_client (Authentication 8: a wrong token answers invalid_grant).
  */
 async function withoutCode(ctx: RuleContext): Promise<void> {
-  const g = givenClient(ctx);
-  const c: Client = { apiRoot: g.apiRoot, userId: "", clientId: g.clientId, clientSecret: g.clientSecret, redirectUri: g.redirectUri ?? "" };
+  const c = givenOAuthClient(ctx);
   const madeUp = ctx.name("no-such-refresh-token");
   for (const how of ["basic", "body"] as const) {
-    const alone = await refresh(ctx, c, madeUp, how);
+    const alone = await refreshGrant(ctx, c, madeUp, how);
     ctx.check(
       INVALID_GRANT_STATUSES.includes(alone.status) && alone.json?.error === "invalid_grant",
       `a made-up refresh token with the client's credentials ${how === "basic" ? "as HTTP Basic" : "in the body"}: the client accepted and the token not, 400 or 401 invalid_grant`,
@@ -136,9 +86,9 @@ async function withoutCode(ctx: RuleContext): Promise<void> {
     );
     oauthError(ctx, alone, "invalid_grant", INVALID_GRANT_STATUSES);
   }
-  refusedBothWays(ctx, await refresh(ctx, c, madeUp, "both"), "a refresh");
+  refusedBothWays(ctx, await refreshGrant(ctx, c, madeUp, "both"), "a refresh");
   const wrong = { ...c, clientSecret: `${c.clientSecret}x` };
-  for (const how of ["basic", "body"] as const) oauthError(ctx, await refresh(ctx, wrong, madeUp, how), "invalid_client", [401]);
+  for (const how of ["basic", "body"] as const) oauthError(ctx, await refreshGrant(ctx, wrong, madeUp, how), "invalid_client", [401]);
 }
 
 /** Scopes the consent grants: a non-empty subset of the table, in table order. */
@@ -155,14 +105,14 @@ export const tokenAnswerRules = [
     leniency:
       "scope may also list the read scopes implied by granted write scopes, in any order; api_base_url may end in a slash; a refresh answer may leave refresh_token out (RFC 6749 6), and when present it is the same token.",
     async run(ctx) {
-      const c = await client(ctx);
+      const c = await oauthClient(ctx);
       await ctx.property(scopeSets, async (scopes) => {
         const me = await ctx.call("GET", "/me");
         ctx.status(me, 200);
         const want = { scopes, storeName: me.json?.data?.store_name };
         const first = tokenValues(ctx, await exchange(ctx, c, await codeFor(ctx, c, scopes)), "the code exchange", want);
         await works(ctx, first.base, first.access, "the code exchange");
-        const renewed = tokenValues(ctx, await refresh(ctx, c, first.refresh), "the refresh", { ...want, heldRefresh: first.refresh });
+        const renewed = tokenValues(ctx, await refreshGrant(ctx, c, first.refresh), "the refresh", { ...want, heldRefresh: first.refresh });
         await works(ctx, renewed.base, renewed.access, "the refresh");
       }, Math.min(ctx.run.runs, 4));
     },
@@ -178,22 +128,22 @@ export const tokenAnswerRules = [
       "The spec does not say how both at once are refused: 400 invalid_request (RFC 6749 2.3.1: one method per request) or 401 invalid_client, in the OAuth error shape and without tokens. WWW-Authenticate on a refused Basic attempt is not checked. Without a control plane (no code without a browser) the client given to --oauth-client is checked on a made-up refresh token: each way alone answers invalid_grant (400 or 401), not invalid_client; both at once and a wrong secret are refused as above; that an exchange and a refresh succeed each way needs the control plane.",
     async run(ctx) {
       if (!ctx.hasControl) return withoutCode(ctx);
-      const c = await client(ctx);
+      const c = await oauthClient(ctx);
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);
       const want = { scopes: ["catalog:read"], storeName: me.json?.data?.store_name };
-      const first = tokenValues(ctx, await exchange(ctx, c, await codeFor(ctx, c, want.scopes), "basic"), "a code exchange with HTTP Basic", want);
+      const first = tokenValues(ctx, await exchange(ctx, c, await codeFor(ctx, c, want.scopes), {}, "basic"), "a code exchange with HTTP Basic", want);
       for (const how of ["basic", "body"] as const) {
-        const renewed = await refresh(ctx, c, first.refresh, how);
+        const renewed = await refreshGrant(ctx, c, first.refresh, how);
         ctx.check(renewed.status === 200 && typeof renewed.json?.access_token === "string", `a refresh with the client's credentials ${how === "basic" ? "as HTTP Basic" : "in the body"}: 200 with an access_token`, `status ${renewed.status} ${renewed.text.slice(0, 160)}`);
         ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
       }
-      refusedBothWays(ctx, await refresh(ctx, c, first.refresh, "both"), "a refresh");
-      const both2 = await exchange(ctx, c, await codeFor(ctx, c, want.scopes), "both");
+      refusedBothWays(ctx, await refreshGrant(ctx, c, first.refresh, "both"), "a refresh");
+      const both2 = await exchange(ctx, c, await codeFor(ctx, c, want.scopes), {}, "both");
       ctx.check([400, 401].includes(both2.status) && both2.json?.access_token === undefined, "a code exchange with the client's credentials both ways: refused (400 or 401), no tokens", `status ${both2.status} ${both2.text.slice(0, 160)}`);
       const wrong = { ...c, clientSecret: `${c.clientSecret}x` };
       for (const how of ["basic", "body"] as const) {
-        oauthError(ctx, await refresh(ctx, wrong, first.refresh, how), "invalid_client", [401]);
+        oauthError(ctx, await refreshGrant(ctx, wrong, first.refresh, how), "invalid_client", [401]);
       }
     },
   }),
