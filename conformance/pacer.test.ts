@@ -51,6 +51,17 @@ describe("Pacer", () => {
     expect(pacer.pick(["a", "b"])).toBe("a");
   });
 
+  it("when no key has what a rule needs to spare, picks the one whose low window ends soonest", async () => {
+    const c = clock();
+    const pacer = new Pacer({ sleep: c.sleep, now: c.now });
+    await pacer.after("a", 200, rate(120, 30, 50));
+    await pacer.after("b", 200, rate(120, 12, 5));
+    // 25 requests: a has 20 to spare (30 less the reserve of 10), b has 2: neither has them; b's window ends first.
+    expect(pacer.pick(["a", "b"], 25)).toBe("b");
+    // 15 requests: a has them to spare, and is picked over b.
+    expect(pacer.pick(["a", "b"], 15)).toBe("a");
+  });
+
   it("a 429 it did not ask for is counted and its Retry-After waited out; with a control plane the clock moves instead", async () => {
     const c = clock();
     const moved: number[] = [];

@@ -49,21 +49,32 @@ export class Pacer {
     return this.options.now() + this.moved;
   }
 
-  /** The full key among `tokens` with the most requests left in its open windows. */
-  pick(tokens: readonly string[]): string {
+  /**
+   * The full key a rule of about `need` requests should run with: one that has them to spare now
+   * (the one with the most left, so the keys run down side by side); when none has, the one whose
+   * low window ends soonest, so the wait is the shortest any key offers.
+   */
+  pick(tokens: readonly string[], need = 1): string {
     let best = tokens[0] as string;
-    let bestLeft = -Infinity;
+    let bestScore = -Infinity;
     for (const token of tokens) {
-      const left = this.left(token);
-      if (left > bestLeft) [best, bestLeft] = [token, left];
+      const { left, endsAt } = this.state(token);
+      const score = left - RESERVE >= need ? left : -(endsAt - this.time());
+      if (score > bestScore) [best, bestScore] = [token, score];
     }
     return best;
   }
 
-  private left(token: string): number {
+  /** Requests left in a credential's open windows (Infinity when none is open), and when the lowest one ends. */
+  private state(token: string): { left: number; endsAt: number } {
     let left = Infinity;
-    for (const w of this.windows.get(token)?.values() ?? []) if (w.endsAt > this.time()) left = Math.min(left, w.remaining);
-    return left;
+    let endsAt = 0;
+    for (const w of this.windows.get(token)?.values() ?? []) {
+      if (w.endsAt <= this.time() || w.remaining >= left) continue;
+      left = w.remaining;
+      endsAt = w.endsAt;
+    }
+    return { left, endsAt };
   }
 
   /** Before a request with `token`: waits while one of its windows is about to run dry, and spaces requests to --rate. */

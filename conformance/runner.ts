@@ -175,7 +175,7 @@ async function runRule(run: RunState, rule: Rule, now: () => number): Promise<Ru
   // change data the run did not create, are skipped with the reason rather than run or dropped.
   const missing = missingNeed(run, rule);
   if (missing) return notRun(rule, missing.reason, missing.unlock);
-  const ctx = new RuleContext(run, rule, run.pacer.pick(run.fullTokens));
+  const ctx = new RuleContext(run, rule, run.pacer.pick(run.fullTokens, Math.min(rule.cost, 100)));
   const started = now();
   const finish = (partial: Pick<RuleResult, "status"> & Partial<RuleResult>): RuleResult => ({ ...base(rule), ...partial, duration_ms: now() - started, requests: ctx.requests });
   try {
