@@ -126,6 +126,20 @@ describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
     expect(existsSync(join(dir, "r"))).toBe(false);
   }, 60_000);
 
+  it("a key short of scopes stops the run before any rule with one message naming what it lacks (Identity: GET /me lists its scopes)", async () => {
+    served = await startServe();
+    const ready = await (await fetch(`${served.apiRoot}/_sim/credentials`)).json();
+    const read = ready.stores.find((st: { prefix: string }) => st.prefix === "demo").keys.find((k: { name: string }) => k.name === "read").token;
+    const dir = out();
+    const run = await runCli(["--target", served.baseUrl, "--token", read, "--out", join(dir, "r")]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("the credential given to --token lacks catalog:write, inventory:write, customers:write (GET /me lists");
+    expect(run.stderr).toContain("Give a full-scope key to --token, and keys with fewer scopes to --key SCOPES=TOKEN.");
+    expect(run.stderr.split("\n").filter((l) => /^\[\s*\d+\//.test(l))).toEqual([]);
+    expect(run.stderr + run.stdout).not.toContain(read);
+    expect(existsSync(join(dir, "r"))).toBe(false);
+  }, 60_000);
+
   it("a URL that is not a store's base_url exits 2 and says so", async () => {
     served = await startServe();
     const dir = out();
