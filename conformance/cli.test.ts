@@ -128,8 +128,8 @@ describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
 
   it("a key short of scopes stops the run before any rule with one message naming what it lacks (Identity: GET /me lists its scopes)", async () => {
     served = await startServe();
-    const ready = await (await fetch(`${served.apiRoot}/_sim/credentials`)).json();
-    const read = ready.stores.find((st: { prefix: string }) => st.prefix === "demo").keys.find((k: { name: string }) => k.name === "read").token;
+    const ready = (await (await fetch(`${served.apiRoot}/_sim/credentials`)).json()) as { stores: { prefix: string; keys: { name: string; token: string }[] }[] };
+    const read = ready.stores.find((st) => st.prefix === "demo")!.keys.find((k) => k.name === "read")!.token;
     const dir = out();
     const run = await runCli(["--target", served.baseUrl, "--token", read, "--out", join(dir, "r")]);
     expect(run.code).toBe(2);

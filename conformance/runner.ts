@@ -31,7 +31,8 @@ export interface RunOptions {
   readonly onRule?: (result: RuleResult, index: number, total: number) => void;
   /** Called with the report so far after every rule, so a run that dies still leaves one. */
   readonly onReport?: (report: Report) => void;
-  readonly onWait?: (notice: WaitNotice & { rule: string; index: number; total: number }) => void;
+  /** While the run waits for a rate-limit window: what for, where the run is, and about how long it has left. */
+  readonly onWait?: (notice: WaitNotice & { rule: string; index: number; total: number; left_seconds: number }) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -63,7 +64,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       sleep: (ms) => Promise.race([(options.sleep ?? realSleep)(ms), ...(stop.stopped ? [stop.stopped] : [])]),
       now,
       advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
-      onWait: (n) => options.onWait?.({ ...n, ...current, total: options.rules.length }),
+      onWait: (n) => options.onWait?.({ ...n, ...current, total: options.rules.length, left_seconds: timeLeft(n.seconds) }),
     }),
     cleanup: [],
     secrets: new Set([options.token, ...credentialSecrets(credentials)]),
@@ -74,6 +75,18 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     counter: 0,
   };
   if (target.controlToken) run.secrets.add(target.controlToken);
+  // The time left: the requests the remaining rules should need (their announced cost, scaled by how
+  // many requests the rules so far needed per unit of cost), at what the keys' windows allow per
+  // second; never less than the pace of the rules so far gives.
+  const done = { cost: 0, requests: 0 };
+  const timeLeft = (waiting: number): number => {
+    const rest = options.rules.slice(current.index);
+    const cost = rest.reduce((n, r) => n + (missingNeed(run, r) ? 0 : r.cost), 0);
+    const perCost = done.cost > 0 ? done.requests / done.cost : 1;
+    const perSecond = (run.fullTokens.length * 110) / 60;
+    const byPace = current.index > 0 ? ((now() - started) / 1000 / current.index) * rest.length : 0;
+    return Math.round(Math.max(waiting + (cost * perCost) / perSecond, byPace));
+  };
   await preflight(run, options.rules);
   const results: RuleResult[] = [];
   const report = (): Report => ({
@@ -98,6 +111,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         if (result.status === "failed" && target.live && !stop.requested) result = await runAgain(run, rule, now, result);
       }
       results.push(result);
+      if (result.requests > 0) {
+        done.cost += rule.cost;
+        done.requests += result.requests;
+      }
       notify(() => options.onRule?.(result, index, options.rules.length));
       notify(() => options.onReport?.(report()));
     }

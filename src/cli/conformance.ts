@@ -126,7 +126,6 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
     process.on("SIGTERM", onSignal);
     // A stray promise of a rule must not end the run.
     process.on("unhandledRejection", (error) => process.stderr.write(`retail-sim conformance: ${(error as Error)?.message ?? String(error)}\n`));
-    const started = Date.now();
     let report;
     try {
       report = await conformance({
@@ -154,10 +153,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
           save();
         },
         onWait: (w) => {
-          const done = Math.max(1, w.index);
-          // The time left, from the pace so far: the rules done took this long each, on average.
-          const left = (((Date.now() - started) / done) * (w.total - w.index)) / 1000 + w.seconds;
-          const eta = left < 90 ? `about ${Math.round(left)} s left` : `about ${Math.round(left / 60)} min left`;
+          const eta = w.left_seconds < 90 ? `about ${w.left_seconds} s left` : `about ${Math.round(w.left_seconds / 60)} min left`;
           process.stderr.write(`        waiting ${w.seconds} s for ${w.why} (rule ${w.index + 1} of ${w.total}, ${w.rule}; ${eta})\n`);
         },
       });
