@@ -140,8 +140,8 @@ const clockSeconds = (path: string, body: unknown): number => {
 export class RuleContext {
   readonly exchanges: Exchange[] = [];
   requests = 0;
-  /** The full key this rule runs with (the one with most rate budget left when it started). */
-  readonly token: string;
+  /** The full key this rule runs with (the one with most rate budget left when it started, or when its property case started). */
+  token: string;
   /** Requests this rule may send. */
   budget: number;
   /** The first expectation that failed in this rule, kept when shrinking runs out of budget. */
@@ -303,8 +303,13 @@ export class RuleContext {
     };
     // Skips and interruptions end the property at once; fast-check must not shrink them.
     let halt: Error | undefined;
+    // Each case is a scenario of its own (it creates what it uses, and retries with its own key), so
+    // with several full keys each case takes the one with the most budget: a property larger than one
+    // key's window does not wait for that window while the others sit idle.
+    const perCase = Math.max(1, Math.ceil(this.rule.cost / Math.max(1, numRuns)));
     const guarded = async (value: T) => {
       if (halt) throw halt;
+      if (this.token !== null && this.run.fullTokens.includes(this.token) && this.run.fullTokens.length > 1) this.token = this.run.pacer.pick(this.run.fullTokens, perCase);
       try {
         await check(value);
       } catch (error) {
