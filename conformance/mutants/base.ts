@@ -14,6 +14,27 @@ export interface Mutant {
 
 export const API = /^\/[^/]+\/v1\//;
 
+/** A request's body as text ("" when it has none). */
+export const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
+
+/** A request's body as JSON, or undefined when it has none or it is not JSON. */
+export const bodyOf = (req: SimRequest): any => {
+  try {
+    return req.body ? JSON.parse(bodyText(req)) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The request with this raw body (and a Content-Length that says so). */
+export const withRaw = (req: SimRequest, text: string): SimRequest => {
+  const bytes = new TextEncoder().encode(text);
+  return { ...req, body: bytes, headers: { ...req.headers, "content-length": String(bytes.length) } };
+};
+
+/** The request with this JSON body. */
+export const withBody = (req: SimRequest, body: unknown): SimRequest => withRaw(req, JSON.stringify(body));
+
 /** Rewrites JSON bodies of API responses. */
 export const mapJson = (res: SimResponse, f: (body: any) => any): SimResponse => {
   if (typeof res.body !== "string" || !res.headers["content-type"]?.startsWith("application/json")) return res;

@@ -1,5 +1,5 @@
 import type { SimRequest, SimResponse } from "../../src/http/types.js";
-import { API, mapJson, type Mutant } from "./base.js";
+import { API, bodyOf, mapJson, type Mutant } from "./base.js";
 
 // Broken simulators for images, the image-write limit, page sizes, has_more, cursors with
 // order=desc and tenant isolation. State a mutant keeps lives inside wrap(), so each simulator gets
@@ -14,14 +14,6 @@ const LIST = /^\/[^/]+\/v1\/(?:[a-z-]+\/)*[a-z-]+$/;
 
 type Next = (req: SimRequest) => Promise<SimResponse>;
 
-const bodyOf = (req: SimRequest): any => {
-  if (!req.body) return undefined;
-  try {
-    return JSON.parse(Buffer.from(req.body).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-};
 const json = (res: SimResponse): any => {
   if (typeof res.body !== "string" || res.body === "") return undefined;
   try {

@@ -1,5 +1,5 @@
 import type { SimRequest, SimResponse } from "../../src/http/types.js";
-import { mapJson, type Mutant } from "./base.js";
+import { bodyOf, mapJson, withBody, type Mutant } from "./base.js";
 
 // Broken catalogs: each violates one catalog rule of the spec. State a mutant keeps lives inside
 // wrap(), so each simulator gets its own.
@@ -10,18 +10,6 @@ const VARIANTS = /^\/[^/]+\/v1\/products\/([^/]+)\/variants$/;
 const TAG = /^\/[^/]+\/v1\/tags\/([^/]+)$/;
 const UNDER_PRODUCTS = /^\/[^/]+\/v1\/products(\/|$)/;
 
-const bodyOf = (req: SimRequest): any => {
-  if (!req.body) return undefined;
-  try {
-    return JSON.parse(Buffer.from(req.body).toString("utf8"));
-  } catch {
-    return undefined;
-  }
-};
-const withBody = (req: SimRequest, body: unknown): SimRequest => {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
-  return { ...req, body: bytes, headers: { ...req.headers, "content-length": String(bytes.length) } };
-};
 /** Another request of the same caller, made by the mutant behind the client's back. */
 const sideRequest = (req: SimRequest, method: string, path: string, query: string, body?: unknown): SimRequest => {
   const { "content-length": _l, "content-type": _t, "idempotency-key": _k, ...headers } = req.headers;

@@ -1,5 +1,5 @@
 import type { SimRequest, SimResponse } from "../../src/http/types.js";
-import { API, mapJson, type Mutant } from "./base.js";
+import { API, bodyText, mapJson, type Mutant } from "./base.js";
 
 // Broken simulators for unit costs, the sales outlet filter, the customers limit, token answers,
 // client credentials and remembered 500s: each violates one spec sentence as a real server might.
@@ -9,7 +9,6 @@ const ADJUSTMENTS = /^\/[^/]+\/v1\/inventory\/adjustments$/;
 const SALES = /^\/[^/]+\/v1\/sales$/;
 const CUSTOMERS = /^\/([^/]+)\/v1\/customers(\/|$)/;
 
-const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
 const withText = (req: SimRequest, text: string): SimRequest => ({ ...req, body: new TextEncoder().encode(text) });
 
 /** The JSON body of a request, or undefined when it is not a JSON object. */

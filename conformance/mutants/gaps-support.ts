@@ -1,27 +1,11 @@
 import type { SimRequest, SimResponse } from "../../src/http/types.js";
+export { bodyOf, bodyText as textOf, withBody, withRaw } from "./base.js";
 
 // Helpers of the mutants for the gap rules (conformance/rules/gaps-*.ts): reading and rewriting
 // requests and responses, and requests a mutant makes behind the client's back.
 
 export const API_PATH = (rest: string): RegExp => new RegExp(`^/[^/]+/v1${rest}$`);
 export const CONTROL_PATH = (rest: string): RegExp => new RegExp(`^/_sim${rest}$`);
-
-export const textOf = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
-
-export const bodyOf = (req: SimRequest): any => {
-  try {
-    return req.body ? JSON.parse(textOf(req)) : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-export const withRaw = (req: SimRequest, text: string): SimRequest => {
-  const bytes = new TextEncoder().encode(text);
-  return { ...req, body: bytes, headers: { ...req.headers, "content-length": String(bytes.length) } };
-};
-
-export const withBody = (req: SimRequest, body: unknown): SimRequest => withRaw(req, JSON.stringify(body));
 
 export const jsonOf = (res: SimResponse): any => {
   if (typeof res.body !== "string" || res.body === "") return undefined;

@@ -1,13 +1,11 @@
 import type { SimRequest } from "../../src/http/types.js";
-import { mapJson, type Mutant } from "./base.js";
+import { bodyText, mapJson, withBody, type Mutant } from "./base.js";
 
 // Broken stock writes: each violates one inventory rule of the spec.
 
 const BATCH = /^\/[^/]+\/v1\/inventory\/batch$/;
 const STOCK_SET = /^\/[^/]+\/v1\/products\/[^/]+\/inventory\/[^/]+$/;
 
-const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
-const withBody = (req: SimRequest, body: unknown): SimRequest => ({ ...req, body: new TextEncoder().encode(JSON.stringify(body)) });
 
 export const inventoryMutants: readonly Mutant[] = [
   {

@@ -1,4 +1,5 @@
 import type { SimRequest, SimResponse } from "../../../src/http/types.js";
+export { bodyOf as bodyJson, bodyText, withBody } from "../base.js";
 
 // Shared mechanics of the blind mutants: request and response rewriting, nothing spec-specific.
 
@@ -18,18 +19,6 @@ export const on = (req: SimRequest, method: string, pattern: RegExp): boolean =>
 
 export const ID = "[^/]+";
 export const re = (p: string): RegExp => new RegExp(`^${p.replace(/:id/g, ID)}$`);
-
-export const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
-
-export const bodyJson = (req: SimRequest): any => {
-  try {
-    return JSON.parse(bodyText(req));
-  } catch {
-    return undefined;
-  }
-};
-
-export const withBody = (req: SimRequest, body: unknown): SimRequest => ({ ...req, body: new TextEncoder().encode(JSON.stringify(body)) });
 
 export const params = (req: SimRequest): URLSearchParams => new URLSearchParams(req.query);
 

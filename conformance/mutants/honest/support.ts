@@ -1,6 +1,8 @@
 import type { SimRequest, SimResponse } from "../../../src/http/types.js";
 import { OPERATIONS } from "../../../src/contract/operations/index.js";
 import { Router } from "../../../src/contract/router.js";
+export { bodyText } from "../base.js";
+import { bodyText } from "../base.js";
 
 // Shared mechanics of the honest variants: rewriting request and response text, nothing spec-specific.
 // An honest variant is a server that chose differently where the spec leaves the choice open; it
@@ -13,8 +15,6 @@ export const sub = (req: SimRequest): string | null => /^\/[^/]+\/v1(\/.*)$/.exe
 
 /** True for the simulator's control plane (`/_sim/...`), which stands for the operator's back office. */
 export const isControl = (req: SimRequest): boolean => req.path.startsWith("/_sim/");
-
-export const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
 
 export const withText = (req: SimRequest, text: string): SimRequest => ({ ...req, body: new TextEncoder().encode(text) });
 
