@@ -79,7 +79,7 @@ export function buildCounterexample(run: RunState, found: Found): Counterexample
     controlUrl: run.target.controlUrl,
     runId: run.runId,
     env: reproEnv(run),
-    secrets: run.secrets,
+    scrub,
     defaultBaseUrl: inProcess ? "http://127.0.0.1:4747/demo/v1" : run.target.baseUrl,
     note: inProcess ? `against \`npx retail-sim --seed ${run.seed} --clock manual\`: RETAIL_TOKEN is the demo store's full key it prints, RETAIL_CONTROL_URL its /_sim` : undefined,
   });

@@ -13,8 +13,8 @@ export interface ReproSetting {
   readonly runId: string;
   /** Secrets the environment provides, by variable: RETAIL_TOKEN → the run's token, ... */
   readonly env: ReadonlyArray<readonly [name: string, value: string, what: string]>;
-  /** Every other secret of the run: never printed. */
-  readonly secrets: ReadonlySet<string>;
+  /** Replaces every other secret of the run (the reports' own redaction): never printed. */
+  readonly scrub: (text: string) => string;
   /** What the script's default base URL is (an in-process run names the `retail-sim` a person starts). */
   readonly defaultBaseUrl: string;
   readonly note?: string;
@@ -67,8 +67,8 @@ function parse(text: string): unknown {
   }
 }
 
-/** The exchanges worth replaying: the last ones, and every earlier one whose answer they use. */
-export function chooseExchanges(exchanges: readonly Exchange[]): number[] {
+/** The exchanges worth replaying (the last ones, and every earlier one whose answer they use), and what each answer gave. */
+export function chooseExchanges(exchanges: readonly Exchange[]): { chosen: number[]; produced: Produced[][] } {
   const chosen = new Set<number>();
   for (let i = Math.max(0, exchanges.length - CORE); i < exchanges.length; i++) chosen.add(i);
   const produced = exchanges.map((e, i) => leaves(parse(e.responseBody), i));
@@ -85,7 +85,7 @@ export function chooseExchanges(exchanges: readonly Exchange[]): number[] {
       }
     }
   }
-  return [...chosen].sort((a, b) => a - b);
+  return { chosen: [...chosen].sort((a, b) => a - b), produced };
 }
 
 const single = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -126,7 +126,7 @@ function variableName(expr: string, n: number): string {
 
 /** The script: one line per statement. */
 export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): string[] {
-  const chosen = chooseExchanges(exchanges);
+  const { chosen, produced } = chooseExchanges(exchanges);
   const lines: string[] = [];
   if (s.note) lines.push(`# ${s.note}`);
   const needed = new Set<string>();
@@ -134,20 +134,18 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
   const known: [string, string][] = [];
   for (const [name, value] of s.env) if (value) known.push([value, name]);
   const captured = new Map<string, string>();
-  const producedBy = new Map<number, Produced[]>();
-  chosen.forEach((i) => producedBy.set(i, leaves(parse(exchanges[i]!.responseBody), i)));
   chosen.forEach((i, n) => {
     const e = exchanges[i] as Exchange;
     // Values later chosen requests use, captured from this answer.
     const later = chosen.slice(n + 1).map((k) => requestText(exchanges[k] as Exchange));
-    const captures = (producedBy.get(i) ?? []).filter((p) => !captured.has(p.value) && !known.some(([v]) => v === p.value) && later.some((t) => t.includes(p.value)));
+    const captures = (produced[i] ?? []).filter((p) => !captured.has(p.value) && !known.some(([v]) => v === p.value) && later.some((t) => t.includes(p.value)));
     const uniq = captures.filter((p, k) => captures.findIndex((q) => q.value === p.value) === k);
     const table: [string, string][] = [...known, ...[...captured].map(([v, name]) => [v, name] as [string, string]), [s.baseUrl, "RETAIL_BASE_URL"], ...(s.controlUrl ? [[s.controlUrl, "RETAIL_CONTROL_URL"] as [string, string]] : []), [apiRoot(s.baseUrl), "RETAIL_API_ROOT"], [s.runId, "RS_RUN"]];
     table.sort((a, b) => b[0].length - a[0].length);
     const word = (text: string) => {
       const parts = substitute(text, table);
       for (const p of parts) if (typeof p !== "string") needed.add(p.v);
-      return shellWord(parts.map((p) => (typeof p === "string" ? redact(p, s.secrets) : p)));
+      return shellWord(parts.map((p) => (typeof p === "string" ? s.scrub(p) : p)));
     };
     const args = ["curl", uniq.length > 0 ? "-sS" : "-i", "-X", e.method, word(e.url)];
     for (const [k, v] of Object.entries(e.requestHeaders)) args.push("-H", word(`${k}: ${v}`));
@@ -173,10 +171,3 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
 }
 
 const apiRoot = (baseUrl: string) => baseUrl.replace(/\/[^/]+\/v1\/?$/, "");
-
-/** Secrets the environment does not provide are never printed. */
-function redact(text: string, secrets: ReadonlySet<string>): string {
-  let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= MIN && out.includes(secret)) out = out.split(secret).join("<redacted>");
-  return out.replace(/\b(Bearer|Basic) (?!<redacted>)([\x21-\x7E]+)/gi, (m, scheme, cred) => (cred.startsWith("$") ? m : `${scheme} <redacted>`));
-}
