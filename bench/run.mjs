@@ -18,7 +18,11 @@ function ensureWrk() {
   if (spawnSync("wrk", ["--version"]).error === undefined) return;
   if (process.getuid?.() === 0) {
     console.error("Installing Debian's wrk (the load generator)...");
-    execFileSync("bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null"], { stdio: "inherit" });
+    execFileSync(
+      "bash",
+      ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null"],
+      { stdio: "inherit" },
+    );
     return;
   }
   throw new Error("wrk is needed: apt-get install -y wrk");
@@ -53,7 +57,12 @@ function wrk(url, { token, script } = {}) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const summary = (runs) => ({ rps: median(runs.map((x) => x.rps)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)), non2xx: Math.max(...runs.map((x) => x.non2xx)) });
+const summary = (runs) => ({
+  rps: median(runs.map((x) => x.rps)),
+  p50: median(runs.map((x) => x.p50)),
+  p99: median(runs.map((x) => x.p99)),
+  non2xx: Math.max(...runs.map((x) => x.non2xx)),
+});
 
 /** The world built from the seed, in a fresh process each time (no warm heap), median of 3. */
 function worldBuild() {
@@ -62,13 +71,21 @@ const t0 = performance.now();
 createSimulator({ fixture: ${JSON.stringify(FIXTURE)} });
 const ms = performance.now() - t0;
 process.stdout.write(JSON.stringify({ ms, rss: process.memoryUsage().rss }));`;
-  const runs = Array.from({ length: 3 }, () => JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })));
-  return { ms: Math.round(median(runs.map((r) => r.ms))), rss_mb: Math.round(median(runs.map((r) => r.rss)) / 2 ** 20) };
+  const runs = Array.from({ length: 3 }, () =>
+    JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })),
+  );
+  return {
+    ms: Math.round(median(runs.map((r) => r.ms))),
+    rss_mb: Math.round(median(runs.map((r) => r.rss)) / 2 ** 20),
+  };
 }
 
 function lua(name, method, body, extra = "") {
   const path = join(tmp, `${name}.lua`);
-  writeFileSync(path, `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\ncounter = 0\n${extra}\nrequest = function()\n  counter = counter + 1\n  ${body}\nend\n`);
+  writeFileSync(
+    path,
+    `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\ncounter = 0\n${extra}\nrequest = function()\n  counter = counter + 1\n  ${body}\nend\n`,
+  );
   return path;
 }
 
@@ -79,7 +96,9 @@ async function coldStart() {
     const { child, line } = await start(process.execPath, [CLI, "--port", "0", "--json"]);
     const ready = JSON.parse(line);
     const demo = ready.stores[0];
-    await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } }).then((r) => r.text());
+    await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } }).then((r) =>
+      r.text(),
+    );
     times.push(performance.now() - t0);
     child.kill();
   }
@@ -88,19 +107,38 @@ async function coldStart() {
 
 async function main() {
   ensureWrk();
-  const figures = { machine: { cpus: (await import("node:os")).cpus().length, node: process.version }, fixture: FIXTURE, seconds: SECONDS, rounds: ROUNDS, scenarios: {} };
+  const figures = {
+    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+    fixture: FIXTURE,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    scenarios: {},
+  };
   const buildStart = performance.now();
-  const sim = await start(process.execPath, [CLI, "--port", "0", "--json", "--clock", "manual", "--no-rate-limits", "--fixture", FIXTURE]);
+  const sim = await start(process.execPath, [
+    CLI,
+    "--port",
+    "0",
+    "--json",
+    "--clock",
+    "manual",
+    "--no-rate-limits",
+    "--fixture",
+    FIXTURE,
+  ]);
   figures.fixture_start_ms = Math.round(performance.now() - buildStart);
   const ready = JSON.parse(sim.line);
   const base = ready.stores[0].base_url;
   const token = ready.stores[0].keys[0].token;
-  const page = await (await fetch(`${base}/products?limit=200`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const page = await (
+    await fetch(`${base}/products?limit=200`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
   writeFileSync(join(tmp, "products.json"), JSON.stringify(page.data));
   const raw = await start(process.execPath, [join(ROOT, "bench/raw-server.mjs"), join(tmp, "products.json")]);
   const rawBase = `http://127.0.0.1:${raw.line}`;
   const id = page.data[0].id;
-  const outlet = (await (await fetch(`${base}/outlets`, { headers: { authorization: `Bearer ${token}` } })).json()).data[0].id;
+  const outlet = (await (await fetch(`${base}/outlets`, { headers: { authorization: `Bearer ${token}` } })).json())
+    .data[0].id;
 
   const paired = [
     ["GET /products/{id}", `${base}/products/${id}`, `${rawBase}/products/${id}`],
@@ -114,21 +152,69 @@ async function main() {
       s.push(wrk(simUrl, { token }));
       r.push(wrk(rawUrl));
     }
-    const sim = { rps: median(s.map((x) => x.rps)), p50: median(s.map((x) => x.p50)), p99: median(s.map((x) => x.p99)), non2xx: Math.max(...s.map((x) => x.non2xx)) };
-    const baseline = { rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)) };
-    figures.scenarios[name] = { simulator: sim, baseline, ratio: Number((sim.rps / baseline.rps).toFixed(3)), paired_ratios: s.map((x, i) => Number((x.rps / r[i].rps).toFixed(3))) };
-    console.error(`${name}: ${sim.rps.toFixed(0)} req/s vs raw ${baseline.rps.toFixed(0)} (${(sim.rps / baseline.rps).toFixed(2)}x)`);
+    const sim = {
+      rps: median(s.map((x) => x.rps)),
+      p50: median(s.map((x) => x.p50)),
+      p99: median(s.map((x) => x.p99)),
+      non2xx: Math.max(...s.map((x) => x.non2xx)),
+    };
+    const baseline = {
+      rps: median(r.map((x) => x.rps)),
+      p50: median(r.map((x) => x.p50)),
+      p99: median(r.map((x) => x.p99)),
+    };
+    figures.scenarios[name] = {
+      simulator: sim,
+      baseline,
+      ratio: Number((sim.rps / baseline.rps).toFixed(3)),
+      paired_ratios: s.map((x, i) => Number((x.rps / r[i].rps).toFixed(3))),
+    };
+    console.error(
+      `${name}: ${sim.rps.toFixed(0)} req/s vs raw ${baseline.rps.toFixed(0)} (${(sim.rps / baseline.rps).toFixed(2)}x)`,
+    );
   }
   const ids = page.data.slice(0, 100).map((p) => p.id);
   const writes = [
-    ["POST /products", `${base}/products`, lua("create", "POST", `return wrk.format(nil, nil, nil, '{"name":"Bench item ' .. counter .. '","retail_price":' .. (100 + counter % 900) .. '}')`)],
-    ["PATCH /products/{id}", `${base}/products/${id}`, lua("patch", "PATCH", `return wrk.format(nil, nil, nil, '{"retail_price":' .. (100 + counter % 900) .. '}')`)],
-    ["PUT stock", `${base}/products/${id}/inventory/${outlet}`, lua("put", "PUT", `return wrk.format(nil, nil, nil, '{"on_hand":' .. (counter % 500) .. '}')`)],
-    ["POST /inventory/batch (100 lines)", `${base}/inventory/batch`, lua("batch", "POST", `wrk.headers["Idempotency-Key"] = "bench-" .. counter\n  local lines = {}\n  for i, pid in ipairs(ids) do lines[i] = '{"product_id":"' .. pid .. '","outlet_id":"${outlet}","set":{"on_hand":' .. ((counter + i) % 500) .. '}}' end\n  return wrk.format(nil, nil, nil, '{"lines":[' .. table.concat(lines, ",") .. ']}')`, `ids = {${ids.map((x) => `"${x}"`).join(",")}}`)],
+    [
+      "POST /products",
+      `${base}/products`,
+      lua(
+        "create",
+        "POST",
+        `return wrk.format(nil, nil, nil, '{"name":"Bench item ' .. counter .. '","retail_price":' .. (100 + counter % 900) .. '}')`,
+      ),
+    ],
+    [
+      "PATCH /products/{id}",
+      `${base}/products/${id}`,
+      lua("patch", "PATCH", `return wrk.format(nil, nil, nil, '{"retail_price":' .. (100 + counter % 900) .. '}')`),
+    ],
+    [
+      "PUT stock",
+      `${base}/products/${id}/inventory/${outlet}`,
+      lua("put", "PUT", `return wrk.format(nil, nil, nil, '{"on_hand":' .. (counter % 500) .. '}')`),
+    ],
+    [
+      "POST /inventory/batch (100 lines)",
+      `${base}/inventory/batch`,
+      lua(
+        "batch",
+        "POST",
+        `wrk.headers["Idempotency-Key"] = "bench-" .. counter\n  local lines = {}\n  for i, pid in ipairs(ids) do lines[i] = '{"product_id":"' .. pid .. '","outlet_id":"${outlet}","set":{"on_hand":' .. ((counter + i) % 500) .. '}}' end\n  return wrk.format(nil, nil, nil, '{"lines":[' .. table.concat(lines, ",") .. ']}')`,
+        `ids = {${ids.map((x) => `"${x}"`).join(",")}}`,
+      ),
+    ],
   ];
   for (const [name, url, script] of writes) {
     const runs = Array.from({ length: ROUNDS }, () => wrk(url, { token, script }));
-    figures.scenarios[name] = { simulator: { rps: median(runs.map((x) => x.rps)), p50: median(runs.map((x) => x.p50)), p99: median(runs.map((x) => x.p99)), non2xx: Math.max(...runs.map((x) => x.non2xx)) } };
+    figures.scenarios[name] = {
+      simulator: {
+        rps: median(runs.map((x) => x.rps)),
+        p50: median(runs.map((x) => x.p50)),
+        p99: median(runs.map((x) => x.p99)),
+        non2xx: Math.max(...runs.map((x) => x.non2xx)),
+      },
+    };
     console.error(`${name}: ${figures.scenarios[name].simulator.rps.toFixed(0)} req/s`);
   }
   const sales = Array.from({ length: ROUNDS }, () => wrk(`${base}/sales?limit=200`, { token }));
@@ -142,12 +228,24 @@ async function main() {
   // A version is the change sequence number and a cursor names the last one seen (docs/spec-choices.md);
   // the bench builds one 60 sales from the end with the simulator's own encoder.
   const { encodeCursor } = await import(join(ROOT, "dist/src/engine/cursor.js"));
-  const deepCursor = encodeCursor(`${ready.stores[0].prefix}/sales`, Number(newest.data[newest.data.length - 1].version) - 1);
+  const deepCursor = encodeCursor(
+    `${ready.stores[0].prefix}/sales`,
+    Number(newest.data[newest.data.length - 1].version) - 1,
+  );
   const customers = (await get("/customers?limit=20")).data.filter((c) => !c.is_walk_in);
   const comparisons = [
-    ["GET /sales?limit=50 from a deep cursor (vs from the start)", `${base}/sales?limit=50&cursor=${encodeURIComponent(deepCursor)}`, `${base}/sales?limit=50`],
+    [
+      "GET /sales?limit=50 from a deep cursor (vs from the start)",
+      `${base}/sales?limit=50&cursor=${encodeURIComponent(deepCursor)}`,
+      `${base}/sales?limit=50`,
+    ],
   ];
-  if (customers.length > 0) comparisons.push(["GET /sales?customer_id=…&limit=50 (vs unfiltered)", `${base}/sales?customer_id=${customers[0].id}&limit=50`, `${base}/sales?limit=50`]);
+  if (customers.length > 0)
+    comparisons.push([
+      "GET /sales?customer_id=…&limit=50 (vs unfiltered)",
+      `${base}/sales?customer_id=${customers[0].id}&limit=50`,
+      `${base}/sales?limit=50`,
+    ]);
   for (const [name, url, against] of comparisons) {
     const a = [];
     const b = [];
@@ -155,10 +253,17 @@ async function main() {
       a.push(wrk(url, { token }));
       b.push(wrk(against, { token }));
     }
-    figures.scenarios[name] = { simulator: summary(a), baseline: summary(b), baseline_kind: "simulator", ratio: Number((median(a.map((x) => x.rps)) / median(b.map((x) => x.rps))).toFixed(3)) };
+    figures.scenarios[name] = {
+      simulator: summary(a),
+      baseline: summary(b),
+      baseline_kind: "simulator",
+      ratio: Number((median(a.map((x) => x.rps)) / median(b.map((x) => x.rps))).toFixed(3)),
+    };
     console.error(`${name}: ${figures.scenarios[name].ratio}x`);
   }
-  figures.simulator_peak_rss_mb = Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))[1]) / 1024);
+  figures.simulator_peak_rss_mb = Math.round(
+    Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${sim.child.pid}/status`, "utf8"))[1]) / 1024,
+  );
   sim.child.kill();
   raw.child.kill();
   figures.cold_start_ms = Math.round(await coldStart());
@@ -166,7 +271,11 @@ async function main() {
   const { conformance } = await import(join(ROOT, "dist/conformance/run.js"));
   const t0 = performance.now();
   const report = await conformance({ seed: 1 });
-  figures.conformance = { ms: Math.round(performance.now() - t0), passed: report.summary.passed, failed: report.summary.failed };
+  figures.conformance = {
+    ms: Math.round(performance.now() - t0),
+    passed: report.summary.passed,
+    failed: report.summary.failed,
+  };
   const out = join(ROOT, "reports/bench");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "bench.json"), `${JSON.stringify(figures, null, 2)}\n`);
@@ -177,7 +286,10 @@ async function main() {
     "",
     "| scenario | simulator req/s | p50 ms | p99 ms | baseline req/s | ratio |",
     "|---|---|---|---|---|---|",
-    ...Object.entries(figures.scenarios).map(([name, f]) => `| ${name} | ${f.simulator.rps.toFixed(0)} | ${f.simulator.p50} | ${f.simulator.p99} | ${f.baseline ? f.baseline.rps.toFixed(0) : "—"} | ${f.ratio ?? "—"}${f.baseline_kind === "simulator" ? " (sim)" : ""} |`),
+    ...Object.entries(figures.scenarios).map(
+      ([name, f]) =>
+        `| ${name} | ${f.simulator.rps.toFixed(0)} | ${f.simulator.p50} | ${f.simulator.p99} | ${f.baseline ? f.baseline.rps.toFixed(0) : "—"} | ${f.ratio ?? "—"}${f.baseline_kind === "simulator" ? " (sim)" : ""} |`,
+    ),
     "",
     "Ratios marked (sim) compare the simulator with itself in the same run (the baseline column is then the simulator's unfiltered or from-the-start page).",
     "",
@@ -198,13 +310,21 @@ function targets(f) {
   const ratio = (name) => f.scenarios[name]?.ratio;
   const rows = [
     ["GET /products/{id} ≥ 0.70 of the raw baseline", ratio("GET /products/{id}"), ratio("GET /products/{id}") >= 0.7],
-    ["GET /products?limit=50 ≥ 1.0 of the raw baseline", ratio("GET /products?limit=50"), ratio("GET /products?limit=50") >= 1],
+    [
+      "GET /products?limit=50 ≥ 1.0 of the raw baseline",
+      ratio("GET /products?limit=50"),
+      ratio("GET /products?limit=50") >= 1,
+    ],
     ["cold start to the first answer < 300 ms", `${f.cold_start_ms} ms`, f.cold_start_ms < 300],
     ["conformance default run in process < 2 minutes", `${f.conformance.ms} ms`, f.conformance.ms < 120_000],
   ];
   if (FIXTURE === "large") {
     rows.push(["large fixture built from the seed < 3 s", `${f.world_build.ms} ms`, f.world_build.ms < 3_000]);
-    rows.push(["resident memory with the large fixture < 1 GB", `${f.world_build.rss_mb} MB`, f.world_build.rss_mb < 1_024]);
+    rows.push([
+      "resident memory with the large fixture < 1 GB",
+      `${f.world_build.rss_mb} MB`,
+      f.world_build.rss_mb < 1_024,
+    ]);
   }
   const deep = ratio("GET /sales?limit=50 from a deep cursor (vs from the start)");
   rows.push(["polling from a deep cursor as fast as from the start (≥ 0.77, i.e. within 1.3x)", deep, deep >= 1 / 1.3]);

@@ -15,7 +15,9 @@ const RUNS = process.env.STAGING_RUNS ?? "20";
 
 /** `retail-sim serve --port 0 --json`: resolves with the process and its ready line. */
 function serve() {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--json"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--json"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
@@ -28,7 +30,11 @@ function serve() {
 }
 
 async function control(apiRoot, method, path, body) {
-  const res = await fetch(`${apiRoot}/_sim${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${apiRoot}/_sim${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} /_sim${path} answered ${res.status}`);
   return res.json();
 }
@@ -39,12 +45,23 @@ async function credentials(apiRoot, fullKeys) {
   const store = (prefix) => creds.stores.find((s) => s.prefix === prefix);
   const demo = store("demo");
   const key = (s, name) => s.keys.find((k) => k.name === name);
-  const scopes = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
+  const scopes = [
+    "catalog:read",
+    "catalog:write",
+    "inventory:read",
+    "inventory:write",
+    "customers:read",
+    "customers:write",
+    "sales:read",
+  ];
   const args = ["--token", key(demo, "full").token];
   for (const scope of scopes) args.push("--key", `${scope}=${key(demo, scope).token}`);
   args.push("--key", `none=${key(demo, "none").token}`);
   for (let i = 1; i < fullKeys; i++) {
-    const made = await control(apiRoot, "POST", "/stores/demo/keys", { name: `qa-full-${i}`, scopes: ["catalog:write", "inventory:write", "customers:write", "sales:read"] });
+    const made = await control(apiRoot, "POST", "/stores/demo/keys", {
+      name: `qa-full-${i}`,
+      scopes: ["catalog:write", "inventory:write", "customers:write", "sales:read"],
+    });
     args.push("--extra-token", made.token);
   }
   const revoked = await control(apiRoot, "POST", "/stores/demo/keys", { name: "qa-revoked", scopes: ["catalog:read"] });
@@ -53,7 +70,12 @@ async function credentials(apiRoot, fullKeys) {
   args.push("--other-store-token", `other=${key(store("other"), "full").token}`);
   args.push("--lite-token", `lite=${key(store("lite"), "full").token}`);
   const client = creds.oauth_clients[0];
-  args.push("--oauth-client", `${client.client_id}:${client.client_secret}`, "--oauth-redirect-uri", client.redirect_uris[0]);
+  args.push(
+    "--oauth-client",
+    `${client.client_id}:${client.client_secret}`,
+    "--oauth-redirect-uri",
+    client.redirect_uris[0],
+  );
   return { base: demo.base_url, args };
 }
 
@@ -65,7 +87,9 @@ function run(args) {
     stderr += c;
     process.stderr.write(c);
   });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, seconds: (Date.now() - started) / 1000, stderr })));
+  return new Promise((resolve) =>
+    child.on("close", (code) => resolve({ code, seconds: (Date.now() - started) / 1000, stderr })),
+  );
 }
 
 const results = [];
@@ -74,11 +98,22 @@ for (const keys of KEYS) {
   try {
     const { base, args } = await credentials(ready.api_root, keys);
     const out = mkdtempSync(join(tmpdir(), "retail-sim-staging-"));
-    console.error(`\n== ${keys} full key${keys === 1 ? "" : "s"}: retail-sim conformance --target ${base} (no --control), --runs ${RUNS}`);
+    console.error(
+      `\n== ${keys} full key${keys === 1 ? "" : "s"}: retail-sim conformance --target ${base} (no --control), --runs ${RUNS}`,
+    );
     const r = await run(["--target", base, ...args, "--runs", RUNS, "--out", out, "--format", "json"]);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
     const requests = report.rules.reduce((n, x) => n + x.requests, 0);
-    results.push({ keys, exit: r.code, seconds: r.seconds, waited_seconds: report.pacing.waited_ms / 1000, unrequested_429: report.pacing.unrequested_429, requests, summary: report.summary, not_checked: report.not_checked });
+    results.push({
+      keys,
+      exit: r.code,
+      seconds: r.seconds,
+      waited_seconds: report.pacing.waited_ms / 1000,
+      unrequested_429: report.pacing.unrequested_429,
+      requests,
+      summary: report.summary,
+      not_checked: report.not_checked,
+    });
   } finally {
     child.kill("SIGTERM");
   }
@@ -92,7 +127,10 @@ const lines = [
   "",
   "| full keys | exit | time (s) | waiting (s) | requests | unrequested 429 | verdict | vs one key |",
   "|---|---|---|---|---|---|---|---|",
-  ...results.map((r) => `| ${r.keys} | ${r.exit} | ${r.seconds.toFixed(0)} | ${r.waited_seconds.toFixed(0)} | ${r.requests} | ${r.unrequested_429} | ${r.summary.verdict} | ${one ? (r.seconds / one.seconds).toFixed(2) : "-"} |`),
+  ...results.map(
+    (r) =>
+      `| ${r.keys} | ${r.exit} | ${r.seconds.toFixed(0)} | ${r.waited_seconds.toFixed(0)} | ${r.requests} | ${r.unrequested_429} | ${r.summary.verdict} | ${one ? (r.seconds / one.seconds).toFixed(2) : "-"} |`,
+  ),
   "",
 ];
 mkdirSync(join(ROOT, "reports/bench"), { recursive: true });

@@ -7,27 +7,42 @@ import { CATALOG } from "./rules/index.js";
 // The suite passes against the real simulator and catches every deliberately broken one.
 
 describe("The conformance suite against the in-process simulator", () => {
-  it.each([1, 2, 3, 4, 5])("seed %i: every rule of the catalog passes", async (seed) => {
-    const report = await conformance({ seed, runs: 5 });
-    const failed = report.rules.filter((r) => r.status === "failed").map((r) => `${r.id}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
-    expect(failed).toEqual([]);
-    expect(report.summary.catalog).toBe(CATALOG.length);
-    expect(report.summary.passed + report.summary.skipped).toBe(CATALOG.length);
-  }, 120_000);
+  it.each([1, 2, 3, 4, 5])(
+    "seed %i: every rule of the catalog passes",
+    async (seed) => {
+      const report = await conformance({ seed, runs: 5 });
+      const failed = report.rules
+        .filter((r) => r.status === "failed")
+        .map((r) => `${r.id}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
+      expect(failed).toEqual([]);
+      expect(report.summary.catalog).toBe(CATALOG.length);
+      expect(report.summary.passed + report.summary.skipped).toBe(CATALOG.length);
+    },
+    120_000,
+  );
 });
 
 describe("Proof of detection power (mutants)", () => {
-  it.each(MUTANTS.map((m) => [m.name, m] as const))("mutant %s is caught by a rule that explains it", async (_name, mutant) => {
-    const report = await conformance({ seed: 1, runs: 5, rules: mutant.caughtBy.join(","), simulator: mutantSimulator(mutant) });
-    const failed = report.rules.filter((r) => r.status === "failed").map((r) => r.id);
-    expect(failed.length).toBeGreaterThan(0);
-    expect(failed.every((id) => mutant.caughtBy.includes(id))).toBe(true);
-    const failure = report.rules.find((r) => r.status === "failed")!;
-    expect(failure.counterexample!.requests.length).toBeGreaterThan(0);
-    // The reproduction is a script: credentials from the environment, never from the report.
-    expect(failure.counterexample!.curl.some((line) => /^(R\d+=\$\()?curl -(i|sS) -X [A-Z]+ /.test(line))).toBe(true);
-    expect(JSON.stringify(failure)).not.toContain("rsk_");
-  }, 60_000);
+  it.each(MUTANTS.map((m) => [m.name, m] as const))(
+    "mutant %s is caught by a rule that explains it",
+    async (_name, mutant) => {
+      const report = await conformance({
+        seed: 1,
+        runs: 5,
+        rules: mutant.caughtBy.join(","),
+        simulator: mutantSimulator(mutant),
+      });
+      const failed = report.rules.filter((r) => r.status === "failed").map((r) => r.id);
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.every((id) => mutant.caughtBy.includes(id))).toBe(true);
+      const failure = report.rules.find((r) => r.status === "failed")!;
+      expect(failure.counterexample!.requests.length).toBeGreaterThan(0);
+      // The reproduction is a script: credentials from the environment, never from the report.
+      expect(failure.counterexample!.curl.some((line) => /^(R\d+=\$\()?curl -(i|sS) -X [A-Z]+ /.test(line))).toBe(true);
+      expect(JSON.stringify(failure)).not.toContain("rsk_");
+    },
+    60_000,
+  );
 });
 
 // Blind mutants (written from the spec alone, without reading the rules): each is caught by the rules
@@ -45,15 +60,27 @@ describe("Proof of detection power (blind mutants)", () => {
   });
 
   const proven = BLIND_MUTANTS.filter((m) => !NOT_OBSERVABLE.includes(m.name));
-  it.each(proven.map((m) => [m.name, m] as const))("blind mutant %s fails every rule of its caughtBy", async (name, mutant) => {
-    const timeoutMs = TIMEOUT_MS[name];
-    const report = await conformance({ seed: 1, runs: 5, rules: mutant.caughtBy.join(","), simulator: mutantSimulator(mutant), ...(timeoutMs ? { timeoutMs } : {}) });
-    expect(report.rules.map((r) => r.id).sort()).toEqual([...mutant.caughtBy].sort());
-    expect(report.rules.filter((r) => r.status !== "failed").map((r) => `${r.id}: ${r.status}`)).toEqual([]);
-    for (const failure of report.rules) {
-      expect(failure.counterexample!.requests.length).toBeGreaterThan(0);
-      expect(failure.counterexample!.curl.some((line) => /^(R\d+=\$\()?curl -(i|sS) -X [A-Z]+ /.test(line))).toBe(true);
-      expect(JSON.stringify(failure)).not.toContain("rsk_");
-    }
-  }, 60_000);
+  it.each(proven.map((m) => [m.name, m] as const))(
+    "blind mutant %s fails every rule of its caughtBy",
+    async (name, mutant) => {
+      const timeoutMs = TIMEOUT_MS[name];
+      const report = await conformance({
+        seed: 1,
+        runs: 5,
+        rules: mutant.caughtBy.join(","),
+        simulator: mutantSimulator(mutant),
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      expect(report.rules.map((r) => r.id).sort()).toEqual([...mutant.caughtBy].sort());
+      expect(report.rules.filter((r) => r.status !== "failed").map((r) => `${r.id}: ${r.status}`)).toEqual([]);
+      for (const failure of report.rules) {
+        expect(failure.counterexample!.requests.length).toBeGreaterThan(0);
+        expect(failure.counterexample!.curl.some((line) => /^(R\d+=\$\()?curl -(i|sS) -X [A-Z]+ /.test(line))).toBe(
+          true,
+        );
+        expect(JSON.stringify(failure)).not.toContain("rsk_");
+      }
+    },
+    60_000,
+  );
 });

@@ -4,7 +4,7 @@ import type { Target } from "./target.js";
 import type { Credentials } from "./credentials.js";
 import type { Pacer } from "./pacer.js";
 import { judge, type AmbientViolation } from "./ambient/judge.js";
-import { IdempotencyMemory } from "./ambient/replay.js";
+import type { IdempotencyMemory } from "./ambient/replay.js";
 
 /** A rule's expectation did not hold. `expected` and `observed` are what the report shows. */
 export class Mismatch extends Error {
@@ -170,7 +170,10 @@ export class RuleContext {
   /** A request to the control plane; skips the rule when the target has none. */
   control(method: string, path: string, body?: unknown): Promise<Reply> {
     if (!this.run.target.controlUrl) throw new Skip("needs the target's control plane (--control)", "--control");
-    return this.send(method, `${this.run.target.controlUrl}${path}`, { body, token: this.run.target.controlToken ?? null });
+    return this.send(method, `${this.run.target.controlUrl}${path}`, {
+      body,
+      token: this.run.target.controlToken ?? null,
+    });
   }
 
   get hasControl(): boolean {
@@ -185,8 +188,13 @@ export class RuleContext {
   async send(method: string, url: string, options: CallOptions = {}): Promise<Reply> {
     if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
     if (this.requests >= this.budget) {
-      const first = this.firstMismatch ? `; the first mismatch seen: expected ${this.firstMismatch.expected}; observed ${this.firstMismatch.observed}` : "";
-      throw new BudgetExceeded(`the rule to finish within ${this.budget} requests`, `it needed more: the target kept answering (a cursor that never ends, a list that keeps growing?)${first}`);
+      const first = this.firstMismatch
+        ? `; the first mismatch seen: expected ${this.firstMismatch.expected}; observed ${this.firstMismatch.observed}`
+        : "";
+      throw new BudgetExceeded(
+        `the rule to finish within ${this.budget} requests`,
+        `it needed more: the target kept answering (a cursor that never ends, a list that keeps growing?)${first}`,
+      );
     }
     const headers: Record<string, string> = { ...options.headers };
     const token = this.tokenOf(options);
@@ -195,7 +203,8 @@ export class RuleContext {
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
-    if (body !== undefined && headers["content-type"] === undefined) headers["content-type"] = options.contentType ?? "application/json";
+    if (body !== undefined && headers["content-type"] === undefined)
+      headers["content-type"] = options.contentType ?? "application/json";
     const controlUrl = this.run.target.controlUrl;
     const controlCall = controlUrl !== undefined && url.startsWith(controlUrl);
     const paced = !controlCall && options.paced !== false;
@@ -208,14 +217,37 @@ export class RuleContext {
     try {
       const answer = withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
       const stopped = this.interruptible ? this.run.stop.stopped : undefined;
-      res = await (stopped ? Promise.race([answer, stopped.then((): never => { throw new Interrupted("the run was interrupted"); })]) : answer);
+      res = await (stopped
+        ? Promise.race([
+            answer,
+            stopped.then((): never => {
+              throw new Interrupted("the run was interrupted");
+            }),
+          ])
+        : answer);
     } catch (error) {
       if (error instanceof Interrupted) throw error;
-      this.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: 0, responseHeaders: {}, responseBody: "" });
+      this.exchanges.push({
+        method,
+        url,
+        requestHeaders: headers,
+        requestBody: body,
+        status: 0,
+        responseHeaders: {},
+        responseBody: "",
+      });
       throw new NoAnswer(`an answer to ${method} ${url}`, `no answer: ${(error as Error)?.message ?? String(error)}`);
     }
     if (paced) await this.run.pacer.after(token, res.status, res.headers);
-    this.exchanges.push({ method, url, requestHeaders: headers, requestBody: body, status: res.status, responseHeaders: res.headers, responseBody: res.body });
+    this.exchanges.push({
+      method,
+      url,
+      requestHeaders: headers,
+      requestBody: body,
+      status: res.status,
+      responseHeaders: res.headers,
+      responseBody: res.body,
+    });
     let json: unknown;
     try {
       json = res.body === "" ? undefined : JSON.parse(res.body);
@@ -243,10 +275,27 @@ export class RuleContext {
   }
 
   /** The ambient checks: a violation fails the rule whatever it was about, naming the check. True for a keyed success seen first. */
-  private judgeAmbient(method: string, url: string, headers: Record<string, string>, body: string | undefined, token: string | null, reply: Reply, ticket: number): boolean {
+  private judgeAmbient(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    token: string | null,
+    reply: Reply,
+    ticket: number,
+  ): boolean {
     const violations = judge({ method, url, status: reply.status, headers: reply.headers, body: reply.text });
     const key = Object.entries(headers).find(([name]) => name.toLowerCase() === "idempotency-key")?.[1];
-    const replay = this.run.idempotency.answer({ token, key, method, url, body, reply, ticket, clock: this.run.clockMoved });
+    const replay = this.run.idempotency.answer({
+      token,
+      key,
+      method,
+      url,
+      body,
+      reply,
+      ticket,
+      clock: this.run.clockMoved,
+    });
     if (replay.violation) violations.push(replay.violation);
     const first = violations[0];
     if (first) throw new Mismatch(first.expected, first.observed, first);
@@ -271,28 +320,51 @@ export class RuleContext {
   }
 
   status(reply: Reply, ...allowed: number[]): void {
-    this.check(allowed.includes(reply.status), `status ${allowed.join(" or ")}`, `status ${reply.status}${errorSummary(reply)}`);
+    this.check(
+      allowed.includes(reply.status),
+      `status ${allowed.join(" or ")}`,
+      `status ${reply.status}${errorSummary(reply)}`,
+    );
   }
 
   /** The spec's error envelope with this status and code (and, when given, these field names). */
   error(reply: Reply, status: number, code: string, fields?: readonly string[]): void {
-    this.check(reply.status === status && reply.json?.error?.code === code, `${status} ${code}`, `status ${reply.status}${errorSummary(reply)}`);
+    this.check(
+      reply.status === status && reply.json?.error?.code === code,
+      `${status} ${code}`,
+      `status ${reply.status}${errorSummary(reply)}`,
+    );
     this.envelope(reply);
     if (fields) {
       const got = ((reply.json.error.fields ?? []) as { field: string }[]).map((f) => f.field);
-      this.check(fields.every((f) => got.includes(f)), `fields naming ${fields.join(", ")}`, `fields ${JSON.stringify(got)}`);
+      this.check(
+        fields.every((f) => got.includes(f)),
+        `fields naming ${fields.join(", ")}`,
+        `fields ${JSON.stringify(got)}`,
+      );
     }
   }
 
   /** Spec, Errors: `{"error": {"code", "message", "fields"?}}`. */
   envelope(reply: Reply): void {
     const e = reply.json?.error;
-    const ok = typeof e === "object" && e !== null && typeof e.code === "string" && typeof e.message === "string" && (e.fields === undefined || (Array.isArray(e.fields) && e.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string")));
+    const ok =
+      typeof e === "object" &&
+      e !== null &&
+      typeof e.code === "string" &&
+      typeof e.message === "string" &&
+      (e.fields === undefined ||
+        (Array.isArray(e.fields) &&
+          e.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string")));
     this.check(ok, "the error envelope {error: {code, message, fields?}}", reply.text.slice(0, 300));
   }
 
   /** Runs a fast-check property; a failure carries the minimal case, its seed and path, and its requests. */
-  async property<T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, numRuns = this.run.runs): Promise<void> {
+  async property<T>(
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void>,
+    numRuns = this.run.runs,
+  ): Promise<void> {
     const check = async (value: T) => {
       try {
         await predicate(value);
@@ -309,7 +381,8 @@ export class RuleContext {
     const perCase = Math.max(1, Math.ceil(this.rule.cost / Math.max(1, numRuns)));
     const guarded = async (value: T) => {
       if (halt) throw halt;
-      if (this.token !== null && this.run.fullTokens.includes(this.token) && this.run.fullTokens.length > 1) this.token = this.run.pacer.pick(this.run.fullTokens, perCase);
+      if (this.token !== null && this.run.fullTokens.includes(this.token) && this.run.fullTokens.length > 1)
+        this.token = this.run.pacer.pick(this.run.fullTokens, perCase);
       try {
         await check(value);
       } catch (error) {
@@ -322,7 +395,12 @@ export class RuleContext {
     let result = await fc.check(fc.asyncProperty(arbitrary, guarded), { ...params, path: this.run.replay });
     if (halt) throw halt;
     // A path from another run of the rule (the target's data changed since) does not fit: run from the seed.
-    if (this.run.replay && result.failed && result.counterexample === null && /path/i.test(String(result.errorInstance ?? ""))) {
+    if (
+      this.run.replay &&
+      result.failed &&
+      result.counterexample === null &&
+      /path/i.test(String(result.errorInstance ?? ""))
+    ) {
       result = await fc.check(fc.asyncProperty(arbitrary, guarded), params);
       if (halt) throw halt;
     }
@@ -341,12 +419,31 @@ export class RuleContext {
     } catch (error) {
       if (error instanceof Skip || error instanceof Interrupted) throw error;
       // A case that breaks the rule's own code (a body it cannot read) still carries its seed and path.
-      const mismatch = error instanceof Mismatch ? error : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`);
-      throw new PropertyFailure(mismatch, this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), record());
+      const mismatch =
+        error instanceof Mismatch
+          ? error
+          : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`);
+      throw new PropertyFailure(
+        mismatch,
+        this.run.seed,
+        result.counterexamplePath ?? undefined,
+        fc.stringify(value),
+        record(),
+      );
     }
     const first = result.errorInstance;
     const mismatch = first instanceof Mismatch ? first : new Mismatch("the property to hold", String(first));
-    throw new PropertyFailure(new Mismatch(mismatch.expected, `${mismatch.observed} (the minimal case passed when run again: flaky)`, mismatch.ambient), this.run.seed, result.counterexamplePath ?? undefined, fc.stringify(value), record());
+    throw new PropertyFailure(
+      new Mismatch(
+        mismatch.expected,
+        `${mismatch.observed} (the minimal case passed when run again: flaky)`,
+        mismatch.ambient,
+      ),
+      this.run.seed,
+      result.counterexamplePath ?? undefined,
+      fc.stringify(value),
+      record(),
+    );
   }
 }
 

@@ -54,19 +54,36 @@ describe("Issue: a property rule's counterexample", () => {
     expect(commands).toHaveLength(c.requests.length);
     commands.forEach((cmd, i) => {
       const path = c.requests[i]!.url.slice(base.length).replace(/cursor=[^&]+/, "cursor='\"$NEXT_CURSOR_1\"'");
-      const curl = `curl ${i === commands.length - 2 ? "-sS" : "-i"} -X GET "$RETAIL_BASE_URL"'${path}' -H 'authorization: Bearer '"$RETAIL_TOKEN"`.replace(`"'' -H`, `" -H`);
+      const curl =
+        `curl ${i === commands.length - 2 ? "-sS" : "-i"} -X GET "$RETAIL_BASE_URL"'${path}' -H 'authorization: Bearer '"$RETAIL_TOKEN"`.replace(
+          `"'' -H`,
+          `" -H`,
+        );
       expect(cmd).toBe(i === commands.length - 2 ? `R${i + 1}=$(${curl}); printf '%s\\n' "$R${i + 1}"` : curl);
     });
-    expect(c.curl).toContain(`NEXT_CURSOR_1=$(printf '%s' "$R${commands.length - 1}" | node -p 'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); j["next_cursor"]')`);
+    expect(c.curl).toContain(
+      `NEXT_CURSOR_1=$(printf '%s' "$R${commands.length - 1}" | node -p 'const j = JSON.parse(require("fs").readFileSync(0, "utf8")); j["next_cursor"]')`,
+    );
   });
 
   it("--seed with --replay runs the printed case again and fails the same way", async () => {
     const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
     const c = report.rules[0]!.counterexample!;
-    const again = await conformance({ seed: c.seed, runs: 5, rules: RULE, replay: c.path, simulator: mutantSimulator(MUTANT) });
+    const again = await conformance({
+      seed: c.seed,
+      runs: 5,
+      rules: RULE,
+      replay: c.path,
+      simulator: mutantSimulator(MUTANT),
+    });
     const r = again.rules[0]!;
     expect(r.status).toBe("failed");
-    expect(r.counterexample).toMatchObject({ expected: c.expected, observed: c.observed, input: c.input, seed: c.seed });
+    expect(r.counterexample).toMatchObject({
+      expected: c.expected,
+      observed: c.observed,
+      input: c.input,
+      seed: c.seed,
+    });
     expect(r.counterexample!.curl).toEqual(c.curl);
     // Replaying goes straight to the case: fewer requests than the search that found it.
     expect(r.requests).toBeLessThan(report.rules[0]!.requests);
@@ -77,13 +94,23 @@ describe("Issue: a property rule's counterexample", () => {
 
   it("a rule that is not a property replays by its seed: the same failure, no path", async () => {
     const mutant = MUTANTS.find((m) => m.name === "empty-page-keeps-cursor")!;
-    const first = await conformance({ seed: 4, runs: 3, rules: "pagination.empty-page-null-cursor", simulator: mutantSimulator(mutant) });
+    const first = await conformance({
+      seed: 4,
+      runs: 3,
+      rules: "pagination.empty-page-null-cursor",
+      simulator: mutantSimulator(mutant),
+    });
     const c = first.rules[0]!.counterexample!;
     expect(first.rules[0]!.status).toBe("failed");
     expect(c.seed).toBe(4);
     expect(c.path).toBeUndefined();
     expect(c.input).toBeUndefined();
-    const again = await conformance({ seed: c.seed, runs: 3, rules: "pagination.empty-page-null-cursor", simulator: mutantSimulator(mutant) });
+    const again = await conformance({
+      seed: c.seed,
+      runs: 3,
+      rules: "pagination.empty-page-null-cursor",
+      simulator: mutantSimulator(mutant),
+    });
     expect(again.rules[0]!.counterexample).toEqual(c);
   });
 
@@ -98,7 +125,13 @@ describe("Issue: a property rule's counterexample", () => {
     expect(report.summary.failed).toBe(1);
     const c = report.rules[0]!.counterexample!;
     expect(c.seed).toBe(seed);
-    const again = await conformance({ seed: c.seed, runs: 5, rules: RULE, replay: c.path, simulator: mutantSimulator(MUTANT) });
+    const again = await conformance({
+      seed: c.seed,
+      runs: 5,
+      rules: RULE,
+      replay: c.path,
+      simulator: mutantSimulator(MUTANT),
+    });
     expect(again.rules[0]!.counterexample).toMatchObject({ input: c.input, observed: c.observed });
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { BudgetExceeded, Mismatch, NoAnswer, type RunState } from "./context.js";
+import { BudgetExceeded, type Mismatch, NoAnswer, type RunState } from "./context.js";
 import { storeKeyParts } from "./credentials.js";
 import { reproScript } from "./repro.js";
 import type { Counterexample, Exchange } from "./types.js";
@@ -18,7 +18,8 @@ export interface Found {
 const BODY_MAX = 4000;
 const TEXT_MAX = 2000;
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text);
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 
 /** Replaces every secret of the run, and anything sent as a Bearer or Basic credential, by `<redacted>`. */
 export function scrubber(secrets: ReadonlySet<string>): (text: unknown) => string {
@@ -44,7 +45,13 @@ function redactCredential(value: string): string {
 
 /** Credentials never reach a report: not in headers, URLs, bodies, nor in what a rule says it observed. */
 function redact(e: Exchange, scrub: (text: unknown) => string): Exchange {
-  const headers = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, CREDENTIAL_HEADERS.has(k.toLowerCase()) ? redactCredential(String(v)) : clip(scrub(v), TEXT_MAX)]));
+  const headers = (h: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(h).map(([k, v]) => [
+        k,
+        CREDENTIAL_HEADERS.has(k.toLowerCase()) ? redactCredential(String(v)) : clip(scrub(v), TEXT_MAX),
+      ]),
+    );
   return {
     method: e.method,
     url: clip(scrub(e.url), TEXT_MAX),
@@ -59,14 +66,27 @@ function redact(e: Exchange, scrub: (text: unknown) => string): Exchange {
 /** The environment variables a reproduction reads its credentials from. */
 export function reproEnv(run: RunState): [string, string, string][] {
   const c = run.credentials;
-  const env: [string, string, string][] = [["RETAIL_TOKEN", run.token, "a full-scope API key of the store (the one given to --token)"]];
-  if (run.target.controlToken) env.push(["RETAIL_CONTROL_TOKEN", run.target.controlToken, "the control plane's token (--control-token)"]);
-  c.extra.forEach((t, i) => env.push([`RETAIL_TOKEN_${i + 2}`, t, `the full key given as --extra-token number ${i + 1}`]));
-  c.keys.forEach((k, i) => env.push([`RETAIL_KEY_${i + 1}`, k.token, `the key given to --key ${k.scopes.join(",") || "none"}`]));
-  if (c.otherStore) env.push(["RETAIL_OTHER_STORE_TOKEN", storeKeyParts(c.otherStore).token, "a key of another store (--other-store-token)"]);
+  const env: [string, string, string][] = [
+    ["RETAIL_TOKEN", run.token, "a full-scope API key of the store (the one given to --token)"],
+  ];
+  if (run.target.controlToken)
+    env.push(["RETAIL_CONTROL_TOKEN", run.target.controlToken, "the control plane's token (--control-token)"]);
+  c.extra.forEach((t, i) => {
+    env.push([`RETAIL_TOKEN_${i + 2}`, t, `the full key given as --extra-token number ${i + 1}`]);
+  });
+  c.keys.forEach((k, i) => {
+    env.push([`RETAIL_KEY_${i + 1}`, k.token, `the key given to --key ${k.scopes.join(",") || "none"}`]);
+  });
+  if (c.otherStore)
+    env.push([
+      "RETAIL_OTHER_STORE_TOKEN",
+      storeKeyParts(c.otherStore).token,
+      "a key of another store (--other-store-token)",
+    ]);
   if (c.revoked) env.push(["RETAIL_REVOKED_TOKEN", c.revoked, "the revoked key (--revoked-token)"]);
   if (c.lite) env.push(["RETAIL_LITE_TOKEN", storeKeyParts(c.lite).token, "a key of a Lite-plan store (--lite-token)"]);
-  if (c.oauthClient) env.push(["RETAIL_OAUTH_CLIENT_SECRET", c.oauthClient.client_secret, "the OAuth client's secret (--oauth-client)"]);
+  if (c.oauthClient)
+    env.push(["RETAIL_OAUTH_CLIENT_SECRET", c.oauthClient.client_secret, "the OAuth client's secret (--oauth-client)"]);
   return env;
 }
 
@@ -81,7 +101,9 @@ export function buildCounterexample(run: RunState, found: Found): Counterexample
     env: reproEnv(run),
     scrub,
     defaultBaseUrl: inProcess ? "http://127.0.0.1:4747/demo/v1" : run.target.baseUrl,
-    note: inProcess ? `against \`npx retail-sim --seed ${run.seed} --clock manual\`: RETAIL_TOKEN is the demo store's full key it prints, RETAIL_CONTROL_URL its /_sim` : undefined,
+    note: inProcess
+      ? `against \`npx retail-sim --seed ${run.seed} --clock manual\`: RETAIL_TOKEN is the demo store's full key it prints, RETAIL_CONTROL_URL its /_sim`
+      : undefined,
   });
   const chosen = found.exchanges.slice(-12);
   return {
@@ -103,6 +125,7 @@ export function buildCounterexample(run: RunState, found: Found): Counterexample
 export function failureCause(m: Mismatch): { ambient?: string; cause?: string } {
   if (m.ambient) return { ambient: m.ambient.check, cause: `${m.ambient.check}: expected ${m.ambient.expected}` };
   if (m instanceof NoAnswer) return { cause: "the target did not answer" };
-  if (m instanceof BudgetExceeded) return { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };
+  if (m instanceof BudgetExceeded)
+    return { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };
   return {};
 }

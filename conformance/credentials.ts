@@ -35,11 +35,17 @@ const SCOPE = /^(catalog|inventory|customers):(read|write)$|^sales:read$/;
 /** `catalog:read,sales:read=<token>` or `none=<token>`: a key and the scopes it was given. */
 export function parseKeyOption(text: string): GivenKey {
   const at = text.indexOf("=");
-  if (at <= 0 || at === text.length - 1) throw new Error(`--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…), not ${JSON.stringify(text.slice(0, 40))}`);
+  if (at <= 0 || at === text.length - 1)
+    throw new Error(
+      `--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…), not ${JSON.stringify(text.slice(0, 40))}`,
+    );
   const list = text.slice(0, at).trim();
   const scopes = list === "none" ? [] : list.split(",").map((s) => s.trim());
   const bad = scopes.filter((s) => !SCOPE.test(s));
-  if (bad.length > 0) throw new Error(`--key names unknown scopes ${bad.join(", ")}; scopes are catalog:read, catalog:write, inventory:read, inventory:write, customers:read, customers:write, sales:read, or none`);
+  if (bad.length > 0)
+    throw new Error(
+      `--key names unknown scopes ${bad.join(", ")}; scopes are catalog:read, catalog:write, inventory:read, inventory:write, customers:read, customers:write, sales:read, or none`,
+    );
   return { token: text.slice(at + 1).trim(), scopes };
 }
 
@@ -47,7 +53,11 @@ export function parseKeyOption(text: string): GivenKey {
 export function parseOAuthClient(text: string, redirectUri?: string): OAuthClient {
   const at = text.indexOf(":");
   if (at <= 0 || at === text.length - 1) throw new Error("--oauth-client takes CLIENT_ID:CLIENT_SECRET");
-  return { client_id: text.slice(0, at), client_secret: text.slice(at + 1), ...(redirectUri ? { redirect_uri: redirectUri } : {}) };
+  return {
+    client_id: text.slice(0, at),
+    client_secret: text.slice(at + 1),
+    ...(redirectUri ? { redirect_uri: redirectUri } : {}),
+  };
 }
 
 /** `PREFIX=TOKEN` of another store's key (--other-store-token, --lite-token). */
@@ -55,19 +65,35 @@ export function parseStoreKey(text: string, option: string): { prefix: string; t
   const at = text.indexOf("=");
   const prefix = at > 0 ? text.slice(0, at).trim() : "";
   const token = at > 0 ? text.slice(at + 1).trim() : "";
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(prefix) || token === "") throw new Error(`${option} takes PREFIX=TOKEN, the store's prefix and a key of it (the key alone does not say which {base_url} it belongs to)`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(prefix) || token === "")
+    throw new Error(
+      `${option} takes PREFIX=TOKEN, the store's prefix and a key of it (the key alone does not say which {base_url} it belongs to)`,
+    );
   return { prefix, token };
 }
 
-const tokenOf = (storeKey: string | undefined) => (storeKey === undefined ? undefined : storeKey.slice(storeKey.indexOf("=") + 1));
+const tokenOf = (storeKey: string | undefined) =>
+  storeKey === undefined ? undefined : storeKey.slice(storeKey.indexOf("=") + 1);
 
 /** Every secret among the credentials, for redaction. */
 export function credentialSecrets(c: Credentials): string[] {
-  return [...c.keys.map((k) => k.token), ...c.extra, tokenOf(c.otherStore), c.otherStore, c.revoked, tokenOf(c.lite), c.lite, c.oauthClient?.client_secret].filter((s): s is string => typeof s === "string" && s.length > 0);
+  return [
+    ...c.keys.map((k) => k.token),
+    ...c.extra,
+    tokenOf(c.otherStore),
+    c.otherStore,
+    c.revoked,
+    tokenOf(c.lite),
+    c.lite,
+    c.oauthClient?.client_secret,
+  ].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
 
 /** The key of a `PREFIX=TOKEN` option, and the prefix (which is no secret). */
-export const storeKeyParts = (storeKey: string): { prefix: string; token: string } => ({ prefix: storeKey.slice(0, Math.max(0, storeKey.indexOf("="))), token: tokenOf(storeKey) as string });
+export const storeKeyParts = (storeKey: string): { prefix: string; token: string } => ({
+  prefix: storeKey.slice(0, Math.max(0, storeKey.indexOf("="))),
+  token: tokenOf(storeKey) as string,
+});
 
 /** Which option gives what a skipped rule needs, for the verdict's "what would let it run". */
 export const CREDENTIAL_OPTIONS = {

@@ -20,13 +20,23 @@ describe("Honest variants: the spec's open choices made differently", () => {
     }
   });
 
-  it.each([...HONEST_VARIANTS, EVERY_CHOICE].map((v) => [v.name, v] as const))("%s: every rule of the catalog passes or skips", async (_name, variant) => {
-    const report = await conformance({ seed: 1, runs: 5, simulator: mutantSimulator(variant) });
-    const failed = report.rules
-      .filter((r) => r.status === "failed")
-      .map((r) => `${r.id}${r.ambient ? ` [${r.ambient}]` : ""}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
-    expect(failed, `${variant.name} makes a choice the spec leaves open (${variant.breaks}), yet rules failed`).toEqual([]);
-    expect(report.summary.catalog).toBe(CATALOG.length);
-    expect(report.summary.passed + report.summary.skipped).toBe(CATALOG.length);
-  }, 60_000);
+  it.each([...HONEST_VARIANTS, EVERY_CHOICE].map((v) => [v.name, v] as const))(
+    "%s: every rule of the catalog passes or skips",
+    async (_name, variant) => {
+      const report = await conformance({ seed: 1, runs: 5, simulator: mutantSimulator(variant) });
+      const failed = report.rules
+        .filter((r) => r.status === "failed")
+        .map(
+          (r) =>
+            `${r.id}${r.ambient ? ` [${r.ambient}]` : ""}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`,
+        );
+      expect(
+        failed,
+        `${variant.name} makes a choice the spec leaves open (${variant.breaks}), yet rules failed`,
+      ).toEqual([]);
+      expect(report.summary.catalog).toBe(CATALOG.length);
+      expect(report.summary.passed + report.summary.skipped).toBe(CATALOG.length);
+    },
+    60_000,
+  );
 });

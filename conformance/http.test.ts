@@ -26,7 +26,8 @@ import type { Rule } from "./types.js";
 const CONTROL_REASON = "needs the target's control plane (--control)";
 const CLOCK_REASON = "needs to move the target's clock, which only a control plane can (--control)";
 const reasonOf = (r: Rule) => (r.needs?.clock ? CLOCK_REASON : CONTROL_REASON);
-const DESTRUCTIVE_REASON = "changes shared data beyond what the run creates: runs only with the target's control plane (--control)";
+const DESTRUCTIVE_REASON =
+  "changes shared data beyond what the run creates: runs only with the target's control plane (--control)";
 const reports = tempDirs("rsconf-http-");
 const out = reports.out;
 let served: Served | undefined;
@@ -43,47 +44,100 @@ afterAll(() => reports.removeAll());
 const needsControl = (r: Rule) => Boolean(r.needs?.control || r.needs?.clock);
 
 describe("Issue: against `retail-sim serve` over HTTP", () => {
-  it.each([1, 2, 3, 4, 5])("seed %i: with --target, --token and --control the whole catalog holds, and the run leaves no rsconf- product behind", async (seed) => {
-    served = await startServe(["--seed", String(seed)]);
-    const before = await productNames(served.baseUrl, served.token);
-    const dir = out();
-    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--control", served.controlUrl, "--seed", String(seed), "--runs", "3", "--out", dir], 110_000);
-    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
-    const failed = report.rules.filter((r: { status: string }) => r.status === "failed").map((r: any) => `${r.id}: expected ${r.counterexample.expected}; observed ${r.counterexample.observed}`);
-    expect(failed).toEqual([]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(report.target).toBe(served.baseUrl);
-    expect(report.rules.map((r: { id: string }) => r.id)).toEqual(CATALOG.map((r) => r.id));
-    // With the control plane nothing is skipped for want of it.
-    for (const r of report.rules) if (r.status === "skipped") expect(r.reason, r.id).not.toBe(CONTROL_REASON);
-    expect(run.stderr.split("\n").filter((l) => /^\[\s*\d+\/\d+\] /.test(l))).toHaveLength(CATALOG.length);
-    const after = await productNames(served.baseUrl, served.token);
-    expect(after.filter((n) => n.startsWith("rsconf-"))).toEqual([]);
-    expect(after.sort()).toEqual(before.sort());
-    expect(readFileSync(join(dir, "report.json"), "utf8")).not.toContain(served.token);
-  }, 120_000);
+  it.each([1, 2, 3, 4, 5])(
+    "seed %i: with --target, --token and --control the whole catalog holds, and the run leaves no rsconf- product behind",
+    async (seed) => {
+      served = await startServe(["--seed", String(seed)]);
+      const before = await productNames(served.baseUrl, served.token);
+      const dir = out();
+      const run = await runCli(
+        [
+          "--target",
+          served.baseUrl,
+          "--token",
+          served.token,
+          "--control",
+          served.controlUrl,
+          "--seed",
+          String(seed),
+          "--runs",
+          "3",
+          "--out",
+          dir,
+        ],
+        110_000,
+      );
+      const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+      const failed = report.rules
+        .filter((r: { status: string }) => r.status === "failed")
+        .map((r: any) => `${r.id}: expected ${r.counterexample.expected}; observed ${r.counterexample.observed}`);
+      expect(failed).toEqual([]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(report.target).toBe(served.baseUrl);
+      expect(report.rules.map((r: { id: string }) => r.id)).toEqual(CATALOG.map((r) => r.id));
+      // With the control plane nothing is skipped for want of it.
+      for (const r of report.rules) if (r.status === "skipped") expect(r.reason, r.id).not.toBe(CONTROL_REASON);
+      expect(run.stderr.split("\n").filter((l) => /^\[\s*\d+\/\d+\] /.test(l))).toHaveLength(CATALOG.length);
+      const after = await productNames(served.baseUrl, served.token);
+      expect(after.filter((n) => n.startsWith("rsconf-"))).toEqual([]);
+      expect(after.sort()).toEqual(before.sort());
+      expect(readFileSync(join(dir, "report.json"), "utf8")).not.toContain(served.token);
+    },
+    120_000,
+  );
 
   it("without --control the rules that need it are skipped with the reason, and the run still exits 0", async () => {
     served = await startServe();
     const declared = CATALOG.filter((r) => needsControl(r) && !r.needs?.orCredentials?.length).map((r) => r.id);
     // Rules that given credentials let run instead (conformance/staging.test.ts): skipped naming the option.
-    const byCredentials = CATALOG.filter((r) => needsControl(r) && !r.needs?.clock && Boolean(r.needs?.orCredentials?.length)).map((r) => r.id);
+    const byCredentials = CATALOG.filter(
+      (r) => needsControl(r) && !r.needs?.clock && Boolean(r.needs?.orCredentials?.length),
+    ).map((r) => r.id);
     const destructive = CATALOG.filter((r) => !needsControl(r) && r.needs?.destructive).map((r) => r.id);
     const plain = ["envelope.success-data", "pagination.desc-one-page"];
     const dir = out();
-    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--rules", [...plain, ...declared, ...byCredentials, ...destructive].join(","), "--runs", "3", "--out", dir], 110_000);
+    const run = await runCli(
+      [
+        "--target",
+        served.baseUrl,
+        "--token",
+        served.token,
+        "--rules",
+        [...plain, ...declared, ...byCredentials, ...destructive].join(","),
+        "--runs",
+        "3",
+        "--out",
+        dir,
+      ],
+      110_000,
+    );
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
     for (const r of report.rules) {
-      if (declared.includes(r.id)) expect(r, r.id).toMatchObject({ status: "skipped", reason: reasonOf(CATALOG.find((c) => c.id === r.id)!), unlock: "--control", requests: 0 });
-      else if (byCredentials.includes(r.id)) expect(r, r.id).toMatchObject({ status: "skipped", reason: expect.stringMatching(/, or the target's control plane \(--control\)$/), unlock: expect.stringMatching(/^--[a-z-]+$/), requests: 0 });
-      else if (destructive.includes(r.id)) expect(r, r.id).toMatchObject({ status: "skipped", reason: DESTRUCTIVE_REASON, requests: 0 });
+      if (declared.includes(r.id))
+        expect(r, r.id).toMatchObject({
+          status: "skipped",
+          reason: reasonOf(CATALOG.find((c) => c.id === r.id)!),
+          unlock: "--control",
+          requests: 0,
+        });
+      else if (byCredentials.includes(r.id))
+        expect(r, r.id).toMatchObject({
+          status: "skipped",
+          reason: expect.stringMatching(/, or the target's control plane \(--control\)$/),
+          unlock: expect.stringMatching(/^--[a-z-]+$/),
+          requests: 0,
+        });
+      else if (destructive.includes(r.id))
+        expect(r, r.id).toMatchObject({ status: "skipped", reason: DESTRUCTIVE_REASON, requests: 0 });
       else expect(r.status, r.id).not.toBe("failed");
     }
     for (const id of plain) expect(report.rules.find((r: { id: string }) => r.id === id).status).toBe("passed");
     for (const id of declared) expect(run.stderr).toContain(`- ${id} (${reasonOf(CATALOG.find((c) => c.id === id)!)})`);
     // The verdict says what was not established, and what would let it run.
-    expect(report.summary.verdict).toMatch(new RegExp(`^\\d+ of \\d+ rules held; ${report.summary.skipped} not checked: \\d+ needs --control`));
+    expect(report.summary.verdict).toMatch(
+      new RegExp(`^\\d+ of \\d+ rules held; ${report.summary.skipped} not checked: \\d+ needs --control`),
+    );
     expect(report.summary.skipped).toBeGreaterThanOrEqual(declared.length + byCredentials.length);
   }, 120_000);
 
@@ -98,7 +152,8 @@ describe("Issue: against `retail-sim serve` over HTTP", () => {
       catalog: [...CATALOG, needsControlRule, usesControlRule, createsProductRule, destructiveRule],
       // While the run is on, the product it made is there.
       onRule: (r) => {
-        if (r.id === createsProductRule.id) void productNames(served!.baseUrl, served!.token).then((names) => seen.push(names));
+        if (r.id === createsProductRule.id)
+          void productNames(served!.baseUrl, served!.token).then((names) => seen.push(names));
       },
     });
     const status = Object.fromEntries(report.rules.map((r) => [r.id, [r.status, r.reason]]));
@@ -161,7 +216,14 @@ describe("interfaces.md 4, extended: a protected control plane (serve --control-
   it("without the token the run stops before any rule: the control plane does not answer /health", async () => {
     served = await startServe(["--control-token", secret]);
     await expect(
-      conformance({ target: served.baseUrl, token: served.token, control: served.controlUrl, runs: 2, rules: "zztest.*", catalog: [...CATALOG, needsControlRule] }),
+      conformance({
+        target: served.baseUrl,
+        token: served.token,
+        control: served.controlUrl,
+        runs: 2,
+        rules: "zztest.*",
+        catalog: [...CATALOG, needsControlRule],
+      }),
     ).rejects.toThrow(/does not answer \/health/);
   }, 60_000);
 });
@@ -196,7 +258,13 @@ describe("Issue: a failure on a live target is run once more", () => {
   it("a deterministic mutant fails again: reproducible true", async () => {
     const target = await listenSimulator(MUTANTS.find((m) => m.name === "cursor-skips-a-row"));
     try {
-      const report = await conformance({ target: target.baseUrl, token: target.token, control: target.controlUrl, runs: 5, rules: "pagination.each-row-once" });
+      const report = await conformance({
+        target: target.baseUrl,
+        token: target.token,
+        control: target.controlUrl,
+        runs: 5,
+        rules: "pagination.each-row-once",
+      });
       expect(report.rules[0]).toMatchObject({ id: "pagination.each-row-once", status: "failed", reproducible: true });
     } finally {
       await target.close();
@@ -219,21 +287,42 @@ describe("Issue: a failure on a live target is run once more", () => {
         ctx.check(flakyRuns > 1, "the second answer", "the first answer");
       },
     };
-    const steady: Rule = { ...flaky, id: "zztest.steady", title: "Always fails", run: async (ctx) => void (steadyRuns += 1, ctx.check(false, "something", "something else")) };
-    const report = await conformance({ target: served.baseUrl, token: served.token, runs: 2, rules: "zztest.*", catalog: [...CATALOG, flaky, steady] });
+    const steady: Rule = {
+      ...flaky,
+      id: "zztest.steady",
+      title: "Always fails",
+      run: async (ctx) => void ((steadyRuns += 1), ctx.check(false, "something", "something else")),
+    };
+    const report = await conformance({
+      target: served.baseUrl,
+      token: served.token,
+      runs: 2,
+      rules: "zztest.*",
+      catalog: [...CATALOG, flaky, steady],
+    });
     expect(report.rules.map((r) => [r.id, r.status, r.reproducible])).toEqual([
       ["zztest.flaky", "failed", false],
       ["zztest.steady", "failed", true],
     ]);
     expect([flakyRuns, steadyRuns]).toEqual([2, 2]);
     // The first run's counterexample is the one reported.
-    expect(report.rules[0]!.counterexample).toMatchObject({ expected: "the second answer", observed: "the first answer" });
+    expect(report.rules[0]!.counterexample).toMatchObject({
+      expected: "the second answer",
+      observed: "the first answer",
+    });
     expect((await productNames(served.baseUrl, served.token)).filter((n) => n.startsWith("rsconf-"))).toEqual([]);
   }, 60_000);
 
   it("in process a failure is not re-run and carries no reproducible mark", async () => {
     let runs = 0;
-    const once: Rule = { id: "zztest.once", area: "Catalog", title: "Fails", spec: { section: "Test", quote: "-" }, cost: 0, run: async (ctx) => void (runs += 1, ctx.check(false, "a", "b")) };
+    const once: Rule = {
+      id: "zztest.once",
+      area: "Catalog",
+      title: "Fails",
+      spec: { section: "Test", quote: "-" },
+      cost: 0,
+      run: async (ctx) => void ((runs += 1), ctx.check(false, "a", "b")),
+    };
     const report = await conformance({ rules: "zztest.once", catalog: [...CATALOG, once] });
     expect(runs).toBe(1);
     expect(report.rules[0]!.status).toBe("failed");

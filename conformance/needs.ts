@@ -27,16 +27,27 @@ export interface Missing {
 export function missingNeed(run: RunState, rule: Rule): Missing | undefined {
   const n = rule.needs;
   if (!n || run.target.controlUrl !== undefined) return undefined;
-  if (n.clock) return { reason: "needs to move the target's clock, which only a control plane can (--control)", unlock: "--control" };
+  if (n.clock)
+    return {
+      reason: "needs to move the target's clock, which only a control plane can (--control)",
+      unlock: "--control",
+    };
   if (n.control) {
     const alt = n.orCredentials ?? [];
     if (alt.length > 0 && alt.every((need) => hasCredential(run.credentials, need))) return undefined;
     if (alt.length > 0) {
       const options = alt.map((need) => CREDENTIAL_OPTIONS[need]).join(" and ");
-      return { reason: `needs ${options}, or the target's control plane (--control)`, unlock: alt.map((need) => CREDENTIAL_OPTIONS[need].split(" ")[0]).join(" and ") };
+      return {
+        reason: `needs ${options}, or the target's control plane (--control)`,
+        unlock: alt.map((need) => CREDENTIAL_OPTIONS[need].split(" ")[0]).join(" and "),
+      };
     }
     return { reason: "needs the target's control plane (--control)", unlock: "--control" };
   }
-  if (n.destructive) return { reason: "changes shared data beyond what the run creates: runs only with the target's control plane (--control)", unlock: "--control" };
+  if (n.destructive)
+    return {
+      reason: "changes shared data beyond what the run creates: runs only with the target's control plane (--control)",
+      unlock: "--control",
+    };
   return undefined;
 }

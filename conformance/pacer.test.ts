@@ -8,9 +8,16 @@ import { Pacer } from "./pacer.js";
 function clock() {
   let now = 0;
   const waits: number[] = [];
-  return { now: () => now, sleep: async (ms: number) => void (waits.push(ms), (now += ms)), waits, tick: (ms: number) => (now += ms) };
+  return {
+    now: () => now,
+    sleep: async (ms: number) => void (waits.push(ms), (now += ms)),
+    waits,
+    tick: (ms: number) => (now += ms),
+  };
 }
-const rate = (limit: number, remaining: number, reset: number) => ({ ratelimit: `limit=${limit}, remaining=${remaining}, reset=${reset}` });
+const rate = (limit: number, remaining: number, reset: number) => ({
+  ratelimit: `limit=${limit}, remaining=${remaining}, reset=${reset}`,
+});
 
 describe("Pacer", () => {
   it("waits out a credential's window before it runs dry, and only for that credential", async () => {

@@ -88,13 +88,21 @@ export class Pacer {
     for (const [limit, w] of this.windows.get(key) ?? []) {
       const reserve = limit <= 30 ? FAILED_AUTH_RESERVE : RESERVE;
       if (w.endsAt > this.time() && w.remaining <= Math.min(reserve, Math.floor(limit / 4))) {
-        await this.waitOut(Math.ceil((w.endsAt - this.time()) / 1000), `the rate-limit window (${limit} requests) of the credential in use`);
+        await this.waitOut(
+          Math.ceil((w.endsAt - this.time()) / 1000),
+          `the rate-limit window (${limit} requests) of the credential in use`,
+        );
       }
     }
   }
 
   /** After an answer: remembers the window it reports; after a 429 nobody asked for, waits Retry-After out. */
-  async after(token: string | null, status: number, headers: Record<string, string>, expected429 = false): Promise<void> {
+  async after(
+    token: string | null,
+    status: number,
+    headers: Record<string, string>,
+    expected429 = false,
+  ): Promise<void> {
     const value = headers["ratelimit"] ?? "";
     const limit = rateField(value, "limit");
     const remaining = rateField(value, "remaining");

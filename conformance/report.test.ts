@@ -17,11 +17,11 @@ import type { Report, Rule } from "./types.js";
 // The report holds passed, failed and skipped rules: the `cursor-skips-a-row` mutant served over HTTP,
 // run without --control, with two test rules that need the control plane.
 
-
 const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
 const FAILING = "pagination.each-row-once";
 // Few requests (the socket run has no control plane to move the rate-limit clock), and every status.
-const SELECTION = "envelope.success-data,auth.missing-credential,auth.malformed-or-unknown,pagination.each-row-once,pagination.desc-one-page,pagination.empty-page-null-cursor,pagination.include-deleted-desc,pagination.limit-range,pagination.unreadable-cursor,zztest.*";
+const SELECTION =
+  "envelope.success-data,auth.missing-credential,auth.malformed-or-unknown,pagination.each-row-once,pagination.desc-one-page,pagination.empty-page-null-cursor,pagination.include-deleted-desc,pagination.limit-range,pagination.unreadable-cursor,zztest.*";
 const catalog = [...CATALOG, needsControlRule, usesControlRule];
 
 interface Run {
@@ -35,7 +35,15 @@ interface Run {
 async function mixedRun(): Promise<Run> {
   const served = await listenSimulator(MUTANT);
   try {
-    const report = await conformance({ target: served.baseUrl, token: served.token, seed: 1, runs: 5, rules: SELECTION, catalog, version: "9.9.9" });
+    const report = await conformance({
+      target: served.baseUrl,
+      token: served.token,
+      seed: 1,
+      runs: 5,
+      rules: SELECTION,
+      catalog,
+      version: "9.9.9",
+    });
     const dir = mkdtempSync(join(tmpdir(), "rsconf-report-"));
     writeReports(report, dir, FORMATS);
     return { report, token: served.token, dir, json: JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) };
@@ -100,26 +108,81 @@ describe("Issue: report.json", () => {
       tool: Object.keys(json.tool),
       summary: Object.keys(json.summary),
       rules: Object.fromEntries(json.rules.map((r: any) => [r.id, Object.keys(r)])),
-      counterexamples: json.rules.filter((r: any) => r.counterexample).map((r: any) => [Object.keys(r.counterexample), ...r.counterexample.requests.map((e: any) => Object.keys(e))]),
+      counterexamples: json.rules
+        .filter((r: any) => r.counterexample)
+        .map((r: any) => [Object.keys(r.counterexample), ...r.counterexample.requests.map((e: any) => Object.keys(e))]),
     });
     expect(shape(second.json)).toEqual(shape(first.json));
     const s = shape(first.json);
-    expect(s.top).toEqual(["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "pacing", "failure_groups", "not_checked", "rules"]);
+    expect(s.top).toEqual([
+      "tool",
+      "target",
+      "seed",
+      "runs",
+      "options",
+      "started_at",
+      "duration_ms",
+      "summary",
+      "pacing",
+      "failure_groups",
+      "not_checked",
+      "rules",
+    ]);
     expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog", "verdict"]);
     for (const keys of Object.values(s.rules) as string[][]) {
       expect(keys.slice(0, 3)).toEqual(["id", "title", "status"]);
-      const present = ["id", "title", "status", "reason", "unlock", "spec_ref", "spec_quote", "area", "leniency", "cause", "ambient", "reproducible", "rerun", "duration_ms", "requests", "counterexample"].filter((k) => keys.includes(k));
+      const present = [
+        "id",
+        "title",
+        "status",
+        "reason",
+        "unlock",
+        "spec_ref",
+        "spec_quote",
+        "area",
+        "leniency",
+        "cause",
+        "ambient",
+        "reproducible",
+        "rerun",
+        "duration_ms",
+        "requests",
+        "counterexample",
+      ].filter((k) => keys.includes(k));
       expect(keys).toEqual(present);
     }
-    expect(s.rules[FAILING]).toEqual(["id", "title", "status", "spec_ref", "spec_quote", "area", "leniency", "reproducible", "duration_ms", "requests", "counterexample"]);
+    expect(s.rules[FAILING]).toEqual([
+      "id",
+      "title",
+      "status",
+      "spec_ref",
+      "spec_quote",
+      "area",
+      "leniency",
+      "reproducible",
+      "duration_ms",
+      "requests",
+      "counterexample",
+    ]);
     expect(s.counterexamples[0]![0]).toEqual(["expected", "observed", "seed", "path", "input", "requests", "curl"]);
-    expect(s.counterexamples[0]![1]).toEqual(["method", "url", "requestHeaders", "status", "responseHeaders", "responseBody"]);
+    expect(s.counterexamples[0]![1]).toEqual([
+      "method",
+      "url",
+      "requestHeaders",
+      "status",
+      "responseHeaders",
+      "responseBody",
+    ]);
   });
 });
 
 describe("Issue: JUnit XML", () => {
   const parse = () =>
-    new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: (name) => ["testsuite", "testcase"].includes(name) }).parse(read("junit.xml"));
+    new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      isArray: (name) => ["testsuite", "testcase"].includes(name),
+    }).parse(read("junit.xml"));
 
   it("is well-formed XML with one test case per rule", () => {
     expect(XMLValidator.validate(read("junit.xml"))).toBe(true);
@@ -129,7 +192,12 @@ describe("Issue: JUnit XML", () => {
     const ids = cases.map((c: { name: string }) => c.name.split(":")[0]);
     expect(ids.sort()).toEqual(first.report.rules.map((r) => r.id).sort());
     const s = first.report.summary;
-    expect(doc.testsuites).toMatchObject({ name: "retail-sim conformance", tests: String(first.report.rules.length), failures: String(s.failed), skipped: String(s.skipped) });
+    expect(doc.testsuites).toMatchObject({
+      name: "retail-sim conformance",
+      tests: String(first.report.rules.length),
+      failures: String(s.failed),
+      skipped: String(s.skipped),
+    });
     // Grouped by area, each suite counting its own.
     for (const suite of doc.testsuites.testsuite) {
       const rules = first.report.rules.filter((r) => r.area === suite.name);
@@ -162,8 +230,12 @@ describe("Issue: Markdown for a CI job summary", () => {
     expect(md.split("\n")[0]).toBe(`# Conformance: ${s.failed} rule${s.failed === 1 ? "" : "s"} failed`);
     // The verdict: what held, what failed, and what was not checked with what would let it run.
     expect(md.split("\n")[2]).toBe(`**${s.verdict}**`);
-    expect(s.verdict).toBe(`1 of ${s.passed + s.failed + s.skipped} rules failed; ${s.passed} held; ${s.skipped} not checked: ${s.skipped} needs --control.`);
-    expect(md).toContain(`| passed | failed | skipped | rules covered |\n|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`);
+    expect(s.verdict).toBe(
+      `1 of ${s.passed + s.failed + s.skipped} rules failed; ${s.passed} held; ${s.skipped} not checked: ${s.skipped} needs --control.`,
+    );
+    expect(md).toContain(
+      `| passed | failed | skipped | rules covered |\n|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`,
+    );
     const failed = first.report.rules.find((r) => r.id === FAILING)!;
     const c = failed.counterexample!;
     const section = md.slice(md.indexOf("## Failures"), md.indexOf("## Rules"));
@@ -171,13 +243,17 @@ describe("Issue: Markdown for a CI job summary", () => {
     expect(section).toContain(`> ${failed.spec_quote}`);
     expect(section).toContain(`- Expected: ${c.expected}`);
     expect(section).toContain(`- Observed: ${c.observed}`);
-    expect(section).toContain(`- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path}\``);
+    expect(section).toContain(
+      `- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path}\``,
+    );
     expect(section).toContain("Reproducible");
     expect(section).toContain(`\`\`\`sh\n: "\${RETAIL_TOKEN:?set RETAIL_TOKEN`);
     expect(section).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
     // Every rule in the table, skips with their reason.
     for (const r of first.report.rules) expect(md).toContain(`| \`${r.id}\` | ${r.area} | ${r.status} |`);
-    expect(md).toContain(`| \`${needsControlRule.id}\` | Store states | skipped | needs the target's control plane (--control) |`);
+    expect(md).toContain(
+      `| \`${needsControlRule.id}\` | Store states | skipped | needs the target's control plane (--control) |`,
+    );
   });
 });
 
@@ -197,10 +273,22 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH.`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH.`,
+      );
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   }, 60_000);
 
@@ -223,14 +311,29 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
     await expect.poll(() => page.locator(".verdict").textContent()).toBe(s.verdict);
     expect(s.verdict).toMatch(/^1 of \d+ rules failed; \d+ held; \d+ not checked: \d+ needs --control\.$/);
     const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
-    expect(totals).toEqual([`${s.passed} passed`, `${s.failed} failed`, `${s.skipped} skipped`, `${s.covered}/${s.catalog} rules covered`]);
+    expect(totals).toEqual([
+      `${s.passed} passed`,
+      `${s.failed} failed`,
+      `${s.skipped} skipped`,
+      `${s.covered}/${s.catalog} rules covered`,
+    ]);
 
     // Rules by area: one section per area, each rule once, its status at a glance.
     const areas = [...new Set(first.report.rules.map((r) => r.area))];
     const headings = await page.locator("section.area h2").allInnerTexts();
     // The failures lead, grouped by cause; then what was not checked; then every rule by area.
-    expect((await page.locator("section h2").allInnerTexts()).slice(0, 2)).toEqual(["Failures, by cause", "Not checked"]);
-    expect(headings.map((h) => h.split("\n")[0]!.replace(/\s+\S+$/, "").trim()).length).toBe(areas.length);
+    expect((await page.locator("section h2").allInnerTexts()).slice(0, 2)).toEqual([
+      "Failures, by cause",
+      "Not checked",
+    ]);
+    expect(
+      headings.map((h) =>
+        h
+          .split("\n")[0]!
+          .replace(/\s+\S+$/, "")
+          .trim(),
+      ).length,
+    ).toBe(areas.length);
     for (const area of areas) expect(headings.some((h) => h.startsWith(area))).toBe(true);
     for (const r of first.report.rules) {
       const item = page.locator(`li[data-rule="${r.id}"]`);
@@ -272,17 +375,20 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
   }, 60_000);
 
   it("with many failures each starts folded, one line of expected and observed showing, and opens on a click", async () => {
-    const failing = Array.from({ length: 7 }, (_, i): Rule => ({
-      id: `zztest.fails-${i}`,
-      area: "Catalog",
-      title: `Failing test rule ${i}`,
-      spec: { section: "Test", quote: "A rule that fails." },
-      cost: 1,
-      run: async (ctx) => {
-        await ctx.call("GET", "/me");
-        ctx.check(false, `answer ${i}`, `another answer ${i}`);
-      },
-    }));
+    const failing = Array.from(
+      { length: 7 },
+      (_, i): Rule => ({
+        id: `zztest.fails-${i}`,
+        area: "Catalog",
+        title: `Failing test rule ${i}`,
+        spec: { section: "Test", quote: "A rule that fails." },
+        cost: 1,
+        run: async (ctx) => {
+          await ctx.call("GET", "/me");
+          ctx.check(false, `answer ${i}`, `another answer ${i}`);
+        },
+      }),
+    );
     const report = await conformance({ seed: 1, runs: 2, rules: "zztest.*", catalog: [...CATALOG, ...failing] });
     const dir = mkdtempSync(join(tmpdir(), "rsconf-report-many-"));
     try {
@@ -312,7 +418,9 @@ describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page i
       const page = await browser.newPage();
       await page.goto(`file://${join(dir, "report.html")}`);
       expect(await page.locator(".verdict").textContent()).toMatch(/^All \d+ rules held\.$/);
-      expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe("rgb(10, 107, 45)");
+      expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe(
+        "rgb(10, 107, 45)",
+      );
       expect(await page.locator("details").count()).toBe(0);
       await page.close();
     } finally {

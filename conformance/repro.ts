@@ -45,13 +45,19 @@ function leaves(json: unknown, from: number): Produced[] {
       else if (key === "version" && v !== "") out.push({ value: JSON.stringify(v), expr, from });
       if (/^https?:\/\/\S+\?/.test(v)) {
         try {
-          for (const [k, p] of new URL(v).searchParams) if (p.length >= MIN) out.push({ value: p, expr: `new URL(${expr}).searchParams.get(${JSON.stringify(k)})`, from });
+          for (const [k, p] of new URL(v).searchParams)
+            if (p.length >= MIN)
+              out.push({ value: p, expr: `new URL(${expr}).searchParams.get(${JSON.stringify(k)})`, from });
         } catch {
           // not a URL after all
         }
       }
-    } else if (Array.isArray(v)) v.slice(0, 50).forEach((x, i) => walk(x, `${expr}[${i}]`, depth + 1));
-    else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, `${expr}[${JSON.stringify(k)}]`, depth + 1, k);
+    } else if (Array.isArray(v))
+      v.slice(0, 50).forEach((x, i) => {
+        walk(x, `${expr}[${i}]`, depth + 1);
+      });
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) walk(x, `${expr}[${JSON.stringify(k)}]`, depth + 1, k);
   };
   walk(json, "j", 0);
   return out;
@@ -120,7 +126,11 @@ function substitute(text: string, known: ReadonlyArray<readonly [string, string]
 
 function variableName(expr: string, n: number): string {
   const keys = [...expr.matchAll(/\["([A-Za-z_][A-Za-z0-9_]*)"\]|get\("([A-Za-z_]+)"\)/g)].map((m) => m[1] ?? m[2]);
-  const tail = keys.slice(-2).join("_").toUpperCase().replace(/^DATA_/, "");
+  const tail = keys
+    .slice(-2)
+    .join("_")
+    .toUpperCase()
+    .replace(/^DATA_/, "");
   return `${tail || "VALUE"}_${n}`;
 }
 
@@ -138,9 +148,18 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
     const e = exchanges[i] as Exchange;
     // Values later chosen requests use, captured from this answer.
     const later = chosen.slice(n + 1).map((k) => requestText(exchanges[k] as Exchange));
-    const captures = (produced[i] ?? []).filter((p) => !captured.has(p.value) && !known.some(([v]) => v === p.value) && later.some((t) => t.includes(p.value)));
+    const captures = (produced[i] ?? []).filter(
+      (p) => !captured.has(p.value) && !known.some(([v]) => v === p.value) && later.some((t) => t.includes(p.value)),
+    );
     const uniq = captures.filter((p, k) => captures.findIndex((q) => q.value === p.value) === k);
-    const table: [string, string][] = [...known, ...[...captured].map(([v, name]) => [v, name] as [string, string]), [s.baseUrl, "RETAIL_BASE_URL"], ...(s.controlUrl ? [[s.controlUrl, "RETAIL_CONTROL_URL"] as [string, string]] : []), [apiRoot(s.baseUrl), "RETAIL_API_ROOT"], [s.runId, "RS_RUN"]];
+    const table: [string, string][] = [
+      ...known,
+      ...[...captured].map(([v, name]) => [v, name] as [string, string]),
+      [s.baseUrl, "RETAIL_BASE_URL"],
+      ...(s.controlUrl ? [[s.controlUrl, "RETAIL_CONTROL_URL"] as [string, string]] : []),
+      [apiRoot(s.baseUrl), "RETAIL_API_ROOT"],
+      [s.runId, "RS_RUN"],
+    ];
     table.sort((a, b) => b[0].length - a[0].length);
     const word = (text: string) => {
       const parts = substitute(text, table);
@@ -159,13 +178,16 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
     for (const p of uniq) {
       const name = variableName(p.expr, captured.size + 1);
       captured.set(p.value, name);
-      body.push(`${name}=$(printf '%s' "$${answer}" | node -p ${single(`const j = JSON.parse(require("fs").readFileSync(0, "utf8")); ${p.expr}`)})`);
+      body.push(
+        `${name}=$(printf '%s' "$${answer}" | node -p ${single(`const j = JSON.parse(require("fs").readFileSync(0, "utf8")); ${p.expr}`)})`,
+      );
     }
   });
   for (const [name, , what] of s.env) if (needed.has(name)) lines.push(`: "\${${name}:?set ${name} to ${what}}"`);
   lines.push(`RETAIL_BASE_URL="\${RETAIL_BASE_URL:-${s.defaultBaseUrl}}"`);
   if (needed.has("RETAIL_API_ROOT")) lines.push(`RETAIL_API_ROOT="\${RETAIL_API_ROOT:-\${RETAIL_BASE_URL%/*/v1}}"`);
-  if (needed.has("RETAIL_CONTROL_URL")) lines.push(`RETAIL_CONTROL_URL="\${RETAIL_CONTROL_URL:-\${RETAIL_BASE_URL%/*/v1}/_sim}"`);
+  if (needed.has("RETAIL_CONTROL_URL"))
+    lines.push(`RETAIL_CONTROL_URL="\${RETAIL_CONTROL_URL:-\${RETAIL_BASE_URL%/*/v1}/_sim}"`);
   if (needed.has("RS_RUN")) lines.push(`RS_RUN="\${RS_RUN:-r$(date +%s)}"`);
   return [...lines, ...body];
 }

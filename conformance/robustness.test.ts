@@ -20,7 +20,10 @@ const SELECTION = "envelope.*,limits.headers,pagination.each-row-once,pagination
 const FILES = ["junit.xml", "report.html", "report.json", "report.md"];
 const API = /^\/[^/]+\/v1\//;
 
-const variant = (name: string, wrap: (next: (req: SimRequest) => Promise<SimResponse>, req: SimRequest) => Promise<SimResponse>): Mutant => ({
+const variant = (
+  name: string,
+  wrap: (next: (req: SimRequest) => Promise<SimResponse>, req: SimRequest) => Promise<SimResponse>,
+): Mutant => ({
   name,
   breaks: name,
   caughtBy: [],
@@ -41,12 +44,18 @@ const brokenEnvelope = variant("broken-envelope", async (next, req) => {
 const droppedHeaders = variant("dropped-headers", async (next, req) => {
   const res = await next(req);
   if (!API.test(req.path)) return res;
-  const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !["ratelimit", "ratelimit-policy", "retry-after", "idempotent-replayed"].includes(k.toLowerCase())));
+  const headers = Object.fromEntries(
+    Object.entries(res.headers).filter(
+      ([k]) => !["ratelimit", "ratelimit-policy", "retry-after", "idempotent-replayed"].includes(k.toLowerCase()),
+    ),
+  );
   return { ...res, headers };
 });
 
 /** GET /outlets never answers. */
-const hangs = variant("hangs", async (next, req) => (req.method === "GET" && /^\/[^/]+\/v1\/outlets$/.test(req.path) ? new Promise<SimResponse>(() => {}) : next(req)));
+const hangs = variant("hangs", async (next, req) =>
+  req.method === "GET" && /^\/[^/]+\/v1\/outlets$/.test(req.path) ? new Promise<SimResponse>(() => {}) : next(req),
+);
 
 const reports = tempDirs("rsconf-robust-");
 const out = reports.out;
@@ -73,31 +82,76 @@ describe("Spec, Errors and Limits, judged on every answer: a broken server costs
   it.each([
     ["a broken envelope", brokenEnvelope, "ambient.error-code", /the error envelope/],
     ["dropped headers", droppedHeaders, "ambient.rate-headers", /RateLimit-Policy and RateLimit headers/],
-  ] as const)("%s: exit 1, every selected rule reported, the ambient check named, all four reports complete", async (_name, mutant, check, expected) => {
-    const target = await listenSimulator(mutant);
-    served.push(target);
-    const dir = out();
-    const run = await runCli(["--target", target.baseUrl, "--token", target.token, "--control", target.controlUrl, "--rules", SELECTION, "--runs", "3", "--out", dir], 90_000);
-    expect(run.code, run.stderr).toBe(1);
-    const ids = selectRules(SELECTION).map((r) => r.id);
-    const report = expectCompleteReports(dir, ids);
-    const ambient = report.rules.filter((r: { ambient?: string }) => r.ambient === check);
-    expect(ambient.length).toBeGreaterThan(0);
-    for (const r of ambient) expect(r.counterexample.expected).toMatch(expected);
-    // One broken envelope reads as one problem: the failures it causes share a group.
-    const group = report.failure_groups.find((g: { cause: string }) => g.cause.startsWith(`${check}:`));
-    expect(group.rules).toEqual(expect.arrayContaining(ambient.map((r: { id: string }) => r.id)));
-    expect(report.summary.verdict).toMatch(new RegExp(`^${report.summary.failed} of ${ids.length} rules failed \\(\\d+ causes?\\); ${report.summary.passed} held`));
-  }, 120_000);
+  ] as const)(
+    "%s: exit 1, every selected rule reported, the ambient check named, all four reports complete",
+    async (_name, mutant, check, expected) => {
+      const target = await listenSimulator(mutant);
+      served.push(target);
+      const dir = out();
+      const run = await runCli(
+        [
+          "--target",
+          target.baseUrl,
+          "--token",
+          target.token,
+          "--control",
+          target.controlUrl,
+          "--rules",
+          SELECTION,
+          "--runs",
+          "3",
+          "--out",
+          dir,
+        ],
+        90_000,
+      );
+      expect(run.code, run.stderr).toBe(1);
+      const ids = selectRules(SELECTION).map((r) => r.id);
+      const report = expectCompleteReports(dir, ids);
+      const ambient = report.rules.filter((r: { ambient?: string }) => r.ambient === check);
+      expect(ambient.length).toBeGreaterThan(0);
+      for (const r of ambient) expect(r.counterexample.expected).toMatch(expected);
+      // One broken envelope reads as one problem: the failures it causes share a group.
+      const group = report.failure_groups.find((g: { cause: string }) => g.cause.startsWith(`${check}:`));
+      expect(group.rules).toEqual(expect.arrayContaining(ambient.map((r: { id: string }) => r.id)));
+      expect(report.summary.verdict).toMatch(
+        new RegExp(
+          `^${report.summary.failed} of ${ids.length} rules failed \\(\\d+ causes?\\); ${report.summary.passed} held`,
+        ),
+      );
+    },
+    120_000,
+  );
 
   it("a route that never answers: each rule that calls it fails with no answer within --timeout, the rest run, exit 1", async () => {
     const target = await listenSimulator(hangs);
     served.push(target);
     const dir = out();
     const selection = "envelope.success-data,catalog.create-minimal,limits.headers";
-    const run = await runCli(["--target", target.baseUrl, "--token", target.token, "--control", target.controlUrl, "--rules", selection, "--runs", "3", "--timeout", "1", "--out", dir], 90_000);
+    const run = await runCli(
+      [
+        "--target",
+        target.baseUrl,
+        "--token",
+        target.token,
+        "--control",
+        target.controlUrl,
+        "--rules",
+        selection,
+        "--runs",
+        "3",
+        "--timeout",
+        "1",
+        "--out",
+        dir,
+      ],
+      90_000,
+    );
     expect(run.code, run.stderr).toBe(1);
-    const report = expectCompleteReports(dir, selectRules(selection).map((r) => r.id));
+    const report = expectCompleteReports(
+      dir,
+      selectRules(selection).map((r) => r.id),
+    );
     const hung = report.rules.find((r: { id: string }) => r.id === "envelope.success-data");
     expect(hung).toMatchObject({ status: "failed", cause: "the target did not answer" });
     expect(hung.counterexample.observed).toBe("no answer: no answer within 1 s");
@@ -110,22 +164,52 @@ describe("Spec, Errors and Limits, judged on every answer: a broken server costs
     const dir = out();
     let sent = false;
     const started = Date.now();
-    const run = await runCli(["--target", target.baseUrl, "--token", target.token, "--control", target.controlUrl, "--rules", "envelope.success-data,catalog.create-minimal,pagination.*", "--runs", "3", "--timeout", "60", "--out", dir], 60_000, (_stderr, child) => {
-      // The first rule (envelope.success-data) waits on the route that never answers.
-      if (!sent) {
-        sent = true;
-        setTimeout(() => child.kill("SIGINT"), 2_000);
-      }
-    });
+    const run = await runCli(
+      [
+        "--target",
+        target.baseUrl,
+        "--token",
+        target.token,
+        "--control",
+        target.controlUrl,
+        "--rules",
+        "envelope.success-data,catalog.create-minimal,pagination.*",
+        "--runs",
+        "3",
+        "--timeout",
+        "60",
+        "--out",
+        dir,
+      ],
+      60_000,
+      (_stderr, child) => {
+        // The first rule (envelope.success-data) waits on the route that never answers.
+        if (!sent) {
+          sent = true;
+          setTimeout(() => child.kill("SIGINT"), 2_000);
+        }
+      },
+    );
     expect(run.code, run.stderr).toBe(2);
     // Well before the request's 60 s timeout: the request in flight is abandoned.
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.stderr).toContain("interrupted; finishing the clean-up and writing the reports");
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
     expect(report.interrupted).toBe(true);
-    expect(report.rules[0]).toMatchObject({ id: "envelope.success-data", status: "skipped", reason: "not finished: the run was interrupted (SIGINT) during this rule" });
+    expect(report.rules[0]).toMatchObject({
+      id: "envelope.success-data",
+      status: "skipped",
+      reason: "not finished: the run was interrupted (SIGINT) during this rule",
+    });
     expect(report.rules.length).toBeGreaterThan(1);
-    expect(report.rules.slice(1).every((r: { status: string; reason: string }) => r.status === "skipped" && r.reason.startsWith("not run: the run was interrupted"))).toBe(true);
+    expect(
+      report.rules
+        .slice(1)
+        .every(
+          (r: { status: string; reason: string }) =>
+            r.status === "skipped" && r.reason.startsWith("not run: the run was interrupted"),
+        ),
+    ).toBe(true);
     expect(report.summary.verdict).toMatch(/the run was interrupted\.$/);
     expect(readdirSync(dir).sort()).toEqual(FILES);
   }, 90_000);
@@ -136,13 +220,27 @@ describe("Each rule bounds its requests: a server that never stops paging costs 
     /** Every page says there is more, and hands back the cursor it was given (or one to the first page). */
     const endless = variant("endless-pages", async (next, req) => {
       const res = await next(req);
-      if (!API.test(req.path) || req.method !== "GET" || typeof res.body !== "string" || !res.body.startsWith('{"data":[')) return res;
+      if (
+        !API.test(req.path) ||
+        req.method !== "GET" ||
+        typeof res.body !== "string" ||
+        !res.body.startsWith('{"data":[')
+      )
+        return res;
       const body = JSON.parse(res.body);
       if (!Array.isArray(body.data) || body.data.length === 0 || !("has_more" in body)) return res;
       const given = new URLSearchParams(req.query).get("cursor");
-      return { ...res, body: JSON.stringify({ ...body, has_more: true, next_cursor: given ?? body.next_cursor ?? "again" }) };
+      return {
+        ...res,
+        body: JSON.stringify({ ...body, has_more: true, next_cursor: given ?? body.next_cursor ?? "again" }),
+      };
     });
-    const report = await conformance({ seed: 1, runs: 5, rules: "pagination.each-row-once,catalog.feed-model,sales.polling-each-change-once", simulator: mutantSimulator(endless) });
+    const report = await conformance({
+      seed: 1,
+      runs: 5,
+      rules: "pagination.each-row-once,catalog.feed-model,sales.polling-each-change-once",
+      simulator: mutantSimulator(endless),
+    });
     expect(report.rules.map((r) => r.status)).toEqual(["failed", "failed", "failed"]);
     for (const r of report.rules) {
       const rule = selectRules(r.id)[0]!;
@@ -170,9 +268,20 @@ describe("A failure on a live target is flaky only when a run again from a clean
     };
     const target = await listenSimulator();
     served.push(target);
-    const report = await conformance({ target: target.baseUrl, token: target.token, control: target.controlUrl, seed: 1, runs: 2, rules: "zztest.*", catalog: [usesUp] });
+    const report = await conformance({
+      target: target.baseUrl,
+      token: target.token,
+      control: target.controlUrl,
+      seed: 1,
+      runs: 2,
+      rules: "zztest.*",
+      catalog: [usesUp],
+    });
     expect(runs).toBe(2);
-    expect(report.rules[0]).toMatchObject({ status: "failed", rerun: "could not run again from a clean set-up: needs at least 3 outlet(s); GET /outlets lists 2" });
+    expect(report.rules[0]).toMatchObject({
+      status: "failed",
+      rerun: "could not run again from a clean set-up: needs at least 3 outlet(s); GET /outlets lists 2",
+    });
     expect(report.rules[0]!.reproducible).toBeUndefined();
   }, 60_000);
 });
@@ -182,28 +291,47 @@ describe("Reproductions run as printed: the script of a failing rule, pasted int
     // The last page, cut short by the mutant: one row where the rule expected two.
     ["cursor-skips-a-row", "pagination.each-row-once", /"data":\[\{[^[\]]*\}\],"next_cursor"/],
     // The refused update's description, saved nonetheless, read back by the last request.
-    ["refused-update-saves-scalars", "catalog.atomic-write", /HTTP\/1\.1 200 [^]*"description":"must not be saved"[^]*$/],
-  ])("mutant %s, rule %s: the same statuses, request by request, and the same failure, after the run cleaned up what it made", async (name, rule, failure) => {
-    const target = await listenSimulator(MUTANTS.find((m) => m.name === name));
-    served.push(target);
-    const report = await conformance({ target: target.baseUrl, token: target.token, control: target.controlUrl, seed: 1, runs: 5, rules: rule });
-    const c = report.rules[0]!.counterexample!;
-    expect(report.rules[0]!.status).toBe("failed");
-    const script = c.curl.join("\n");
-    expect(script).not.toContain(target.token);
-    // Asynchronously: the target answers from this very process.
-    const run = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-      execFile("bash", ["--noprofile", "--norc", "-e", "-c", script], { env: { PATH: process.env.PATH, RETAIL_TOKEN: target.token }, timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-      ),
-    );
-    expect(run.status, run.stderr).toBe(0);
-    // Every `curl -i` prints its status line (right after the previous body); the captured ones print only the body.
-    const statuses = [...run.stdout.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
-    const shown = c.curl.filter((l) => l.startsWith("curl -i ")).length;
-    expect(statuses).toHaveLength(shown);
-    const last = c.requests.at(-1)!;
-    expect(statuses.at(-1)).toBe(last.status);
-    expect(run.stdout.slice(run.stdout.lastIndexOf("HTTP/1.1 "))).toMatch(failure);
-  }, 60_000);
+    [
+      "refused-update-saves-scalars",
+      "catalog.atomic-write",
+      /HTTP\/1\.1 200 [\s\S]*"description":"must not be saved"[\s\S]*$/,
+    ],
+  ])(
+    "mutant %s, rule %s: the same statuses, request by request, and the same failure, after the run cleaned up what it made",
+    async (name, rule, failure) => {
+      const target = await listenSimulator(MUTANTS.find((m) => m.name === name));
+      served.push(target);
+      const report = await conformance({
+        target: target.baseUrl,
+        token: target.token,
+        control: target.controlUrl,
+        seed: 1,
+        runs: 5,
+        rules: rule,
+      });
+      const c = report.rules[0]!.counterexample!;
+      expect(report.rules[0]!.status).toBe("failed");
+      const script = c.curl.join("\n");
+      expect(script).not.toContain(target.token);
+      // Asynchronously: the target answers from this very process.
+      const run = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          "bash",
+          ["--noprofile", "--norc", "-e", "-c", script],
+          { env: { PATH: process.env.PATH, RETAIL_TOKEN: target.token }, timeout: 30_000 },
+          (error, stdout, stderr) =>
+            resolve({ status: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        ),
+      );
+      expect(run.status, run.stderr).toBe(0);
+      // Every `curl -i` prints its status line (right after the previous body); the captured ones print only the body.
+      const statuses = [...run.stdout.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      const shown = c.curl.filter((l) => l.startsWith("curl -i ")).length;
+      expect(statuses).toHaveLength(shown);
+      const last = c.requests.at(-1)!;
+      expect(statuses.at(-1)).toBe(last.status);
+      expect(run.stdout.slice(run.stdout.lastIndexOf("HTTP/1.1 "))).toMatch(failure);
+    },
+    60_000,
+  );
 });

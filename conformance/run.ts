@@ -38,7 +38,10 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
   const catalog = options.catalog ?? CATALOG;
   const rules = selectRules(options.rules, catalog);
   // Nothing to run is a run that cannot be carried out, found before the target is touched.
-  if (rules.length === 0) throw new RunAborted(`--rules ${options.rules} selects no rule (rule ids look like ${catalog[0]?.id ?? "area.what"})`);
+  if (rules.length === 0)
+    throw new RunAborted(
+      `--rules ${options.rules} selects no rule (rule ids look like ${catalog[0]?.id ?? "area.what"})`,
+    );
   let target: Target;
   let token: string;
   if (options.target) {
@@ -78,7 +81,14 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
 function reportOptions(o: ConformanceOptions): ReportOptions {
   const c = o.credentials;
   const credentials = c
-    ? [...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`), ...c.extra.map(() => "--extra-token"), ...(c.otherStore ? [`--other-store-token ${storeKeyParts(c.otherStore).prefix}`] : []), ...(c.revoked ? ["--revoked-token"] : []), ...(c.lite ? [`--lite-token ${storeKeyParts(c.lite).prefix}`] : []), ...(c.oauthClient ? ["--oauth-client"] : [])]
+    ? [
+        ...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`),
+        ...c.extra.map(() => "--extra-token"),
+        ...(c.otherStore ? [`--other-store-token ${storeKeyParts(c.otherStore).prefix}`] : []),
+        ...(c.revoked ? ["--revoked-token"] : []),
+        ...(c.lite ? [`--lite-token ${storeKeyParts(c.lite).prefix}`] : []),
+        ...(c.oauthClient ? ["--oauth-client"] : []),
+      ]
     : [];
   return {
     ...(o.target ? { target: o.target } : {}),

@@ -1,4 +1,12 @@
-import { Interrupted, Mismatch, PropertyFailure, RuleContext, Skip, type RunState, type StopSwitch } from "./context.js";
+import {
+  Interrupted,
+  Mismatch,
+  PropertyFailure,
+  RuleContext,
+  Skip,
+  type RunState,
+  type StopSwitch,
+} from "./context.js";
 import { NO_CREDENTIALS, credentialSecrets, type Credentials } from "./credentials.js";
 import { Pacer, type WaitNotice } from "./pacer.js";
 import { IdempotencyMemory } from "./ambient/replay.js";
@@ -64,7 +72,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       sleep: (ms) => Promise.race([(options.sleep ?? realSleep)(ms), ...(stop.stopped ? [stop.stopped] : [])]),
       now,
       advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
-      onWait: (n) => options.onWait?.({ ...n, ...current, total: options.rules.length, left_seconds: timeLeft(n.seconds) }),
+      onWait: (n) =>
+        options.onWait?.({ ...n, ...current, total: options.rules.length, left_seconds: timeLeft(n.seconds) }),
     }),
     cleanup: [],
     secrets: new Set([options.token, ...credentialSecrets(credentials)]),
@@ -108,7 +117,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       if (stop.requested) result = notRun(rule, "not run: the run was interrupted (SIGINT) before this rule");
       else {
         result = await runRule(run, rule, now);
-        if (result.status === "failed" && target.live && !stop.requested) result = await runAgain(run, rule, now, result);
+        if (result.status === "failed" && target.live && !stop.requested)
+          result = await runAgain(run, rule, now, result);
       }
       results.push(result);
       if (result.requests > 0) {
@@ -121,7 +131,9 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   } finally {
     // Whatever happened, the run leaves the target's data as it found it.
     current = { rule: "the clean-up", index: options.rules.length - 1 };
-    await cleanUp(run).catch((error) => process.stderr.write(`conformance: the clean-up stopped: ${(error as Error).message}\n`));
+    await cleanUp(run).catch((error) =>
+      process.stderr.write(`conformance: the clean-up stopped: ${(error as Error).message}\n`),
+    );
   }
   return report();
 }
@@ -142,7 +154,14 @@ async function advanceClock(run: RunState, seconds: number): Promise<boolean> {
   return moved?.status === 200;
 }
 
-const internalRule = (id: string): Rule => ({ id, area: "Envelope", title: "", spec: { section: "", quote: "" }, cost: 1000, run: async () => {} });
+const internalRule = (id: string): Rule => ({
+  id,
+  area: "Envelope",
+  title: "",
+  spec: { section: "", quote: "" },
+  cost: 1000,
+  run: async () => {},
+});
 
 /** The spec's scopes a full-scope credential holds (a write scope satisfies its read scope). */
 const FULL = ["catalog:write", "inventory:write", "customers:write", "sales:read"];
@@ -156,13 +175,20 @@ async function preflight(run: RunState, rules: readonly Rule[]): Promise<void> {
   try {
     reply = await probe.call("GET", "/me");
   } catch (error) {
-    throw new RunAborted(`the target ${run.target.baseUrl} cannot be reached: ${error instanceof Mismatch ? error.observed : (error as Error).message}`);
+    throw new RunAborted(
+      `the target ${run.target.baseUrl} cannot be reached: ${error instanceof Mismatch ? error.observed : (error as Error).message}`,
+    );
   }
   if (reply.status === 401 || reply.status === 402 || reply.status === 403) {
     const code = reply.json?.error?.code;
-    throw new RunAborted(`GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${typeof code === "string" ? ` ${code}` : ""}: the credential is refused`);
+    throw new RunAborted(
+      `GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${typeof code === "string" ? ` ${code}` : ""}: the credential is refused`,
+    );
   }
-  if (reply.status === 404) throw new RunAborted(`GET ${run.target.baseUrl}/me answered 404: is ${run.target.baseUrl} a store's base_url (…/{prefix}/v1)?`);
+  if (reply.status === 404)
+    throw new RunAborted(
+      `GET ${run.target.baseUrl}/me answered 404: is ${run.target.baseUrl} a store's base_url (…/{prefix}/v1)?`,
+    );
   // Spec, Identity: GET /me lists the key's scopes. A key short of what the rules need would fail
   // them one by one with 403s; one clear message instead.
   const scopes = reply.json?.data?.scopes;
@@ -170,17 +196,27 @@ async function preflight(run: RunState, rules: readonly Rule[]): Promise<void> {
     const held = new Set(scopes.filter((s: unknown): s is string => typeof s === "string"));
     const missing = FULL.filter((s) => !held.has(s) && !(s === "sales:read" && held.has("sales:write")));
     if (missing.length > 0) {
-      throw new RunAborted(`the credential given to --token lacks ${missing.join(", ")} (GET /me lists ${[...held].join(", ") || "no scope"}): the rules write and read every area, so they need a key with every scope. Give a full-scope key to --token, and keys with fewer scopes to --key SCOPES=TOKEN.`);
+      throw new RunAborted(
+        `the credential given to --token lacks ${missing.join(", ")} (GET /me lists ${[...held].join(", ") || "no scope"}): the rules write and read every area, so they need a key with every scope. Give a full-scope key to --token, and keys with fewer scopes to --key SCOPES=TOKEN.`,
+      );
     }
   }
   if (run.target.controlUrl) {
     const health = await probe.control("GET", "/health").catch(() => undefined);
-    if (health?.status !== 200) throw new RunAborted(`the control plane ${run.target.controlUrl} does not answer /health`);
+    if (health?.status !== 200)
+      throw new RunAborted(`the control plane ${run.target.controlUrl} does not answer /health`);
   }
 }
 
 function base(rule: Rule) {
-  return { id: rule.id, area: rule.area, title: rule.title, spec_ref: rule.spec.section, spec_quote: rule.spec.quote, ...(rule.leniency ? { leniency: rule.leniency } : {}) };
+  return {
+    id: rule.id,
+    area: rule.area,
+    title: rule.title,
+    spec_ref: rule.spec.section,
+    spec_quote: rule.spec.quote,
+    ...(rule.leniency ? { leniency: rule.leniency } : {}),
+  };
 }
 
 function notRun(rule: Rule, reason: string, unlock?: string): RuleResult {
@@ -194,23 +230,55 @@ async function runRule(run: RunState, rule: Rule, now: () => number): Promise<Ru
   if (missing) return notRun(rule, missing.reason, missing.unlock);
   const ctx = new RuleContext(run, rule, run.pacer.pick(run.fullTokens, Math.min(rule.cost, 100)));
   const started = now();
-  const finish = (partial: Pick<RuleResult, "status"> & Partial<RuleResult>): RuleResult => ({ ...base(rule), ...partial, duration_ms: now() - started, requests: ctx.requests });
+  const finish = (partial: Pick<RuleResult, "status"> & Partial<RuleResult>): RuleResult => ({
+    ...base(rule),
+    ...partial,
+    duration_ms: now() - started,
+    requests: ctx.requests,
+  });
   try {
     await rule.run(ctx);
     return finish({ status: "passed" });
   } catch (error) {
-    if (error instanceof Interrupted) return finish({ status: "skipped", reason: "not finished: the run was interrupted (SIGINT) during this rule" });
-    if (error instanceof Skip) return finish({ status: "skipped", reason: error.message, ...(error.unlock ? { unlock: error.unlock } : {}) });
+    if (error instanceof Interrupted)
+      return finish({ status: "skipped", reason: "not finished: the run was interrupted (SIGINT) during this rule" });
+    if (error instanceof Skip)
+      return finish({ status: "skipped", reason: error.message, ...(error.unlock ? { unlock: error.unlock } : {}) });
     try {
       const found =
         error instanceof PropertyFailure
-          ? { mismatch: error.mismatch, exchanges: error.exchanges, seed: error.seed, path: error.path, input: error.input }
-          : { mismatch: error instanceof Mismatch ? error : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`), exchanges: ctx.exchanges, seed: run.seed };
+          ? {
+              mismatch: error.mismatch,
+              exchanges: error.exchanges,
+              seed: error.seed,
+              path: error.path,
+              input: error.input,
+            }
+          : {
+              mismatch:
+                error instanceof Mismatch
+                  ? error
+                  : new Mismatch(
+                      "the rule to run to the end",
+                      `it stopped: ${(error as Error)?.message ?? String(error)}`,
+                    ),
+              exchanges: ctx.exchanges,
+              seed: run.seed,
+            };
       const counterexample = buildCounterexample(run, found);
       return finish({ status: "failed", counterexample, ...failureCause(found.mismatch) });
     } catch (broken) {
       // Even a failure the report cannot describe in full is a failure, never a crash.
-      return finish({ status: "failed", counterexample: { expected: "the rule to run to the end", observed: `it stopped: ${String((error as Error)?.message ?? error).slice(0, 300)} (and its report could not be built: ${(broken as Error).message})`, seed: run.seed, requests: [], curl: [] } });
+      return finish({
+        status: "failed",
+        counterexample: {
+          expected: "the rule to run to the end",
+          observed: `it stopped: ${String((error as Error)?.message ?? error).slice(0, 300)} (and its report could not be built: ${(broken as Error).message})`,
+          seed: run.seed,
+          requests: [],
+          curl: [],
+        },
+      });
     }
   }
 }
@@ -244,8 +312,13 @@ async function cleanUp(run: RunState): Promise<void> {
     if (done?.status === 204 || done?.status === 404) continue;
     const gone = done === undefined ? undefined : await ctx.call("GET", path, key()).catch(() => undefined);
     // Some resources refuse deletion by rule (409, 422); anything else left behind is reported.
-    if (done === undefined || (gone !== undefined && gone.status !== 404 && done.status !== 409 && done.status !== 422)) {
-      process.stderr.write(`conformance: could not delete ${path} (${done ? `status ${done.status}, then GET answered ${gone?.status}` : "no answer"}); delete it by hand\n`);
+    if (
+      done === undefined ||
+      (gone !== undefined && gone.status !== 404 && done.status !== 409 && done.status !== 422)
+    ) {
+      process.stderr.write(
+        `conformance: could not delete ${path} (${done ? `status ${done.status}, then GET answered ${gone?.status}` : "no answer"}); delete it by hand\n`,
+      );
     }
   }
   run.cleanup.length = 0;

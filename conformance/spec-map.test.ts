@@ -15,7 +15,8 @@ const units = splitSpec(spec);
 const choices = normalize(readFileSync(resolve(root, "docs/spec-choices.md"), "utf8"));
 
 /** An entry's section is the unit's heading path, or that path and a label inside it ("Limits: Idempotency"). */
-const inSection = (entry: string, unit: SpecUnit): boolean => entry === unit.section || entry.startsWith(`${unit.section}: `);
+const inSection = (entry: string, unit: SpecUnit): boolean =>
+  entry === unit.section || entry.startsWith(`${unit.section}: `);
 /** The sentences of its section a quote identifies: the one it equals, else every one that contains it. */
 const matches = (entry: { section: string; quote: string }) => {
   const quote = normalize(entry.quote);
@@ -27,17 +28,24 @@ const where = (u: SpecUnit) => `line ${u.line} [${u.section}] ${u.text}`;
 const label = (e: { section: string; quote: string }) => `[${e.section}] ${e.quote}`;
 
 describe("Spec map: the spec the suite checks", () => {
-  it.skipIf(!existsSync(sharedSpec))("the repo's copy of the spec is byte-identical to ../shared/spec/retail-api-v1.md", () => {
-    expect(readFileSync(specPath).equals(readFileSync(sharedSpec))).toBe(true);
-  });
+  it.skipIf(!existsSync(sharedSpec))(
+    "the repo's copy of the spec is byte-identical to ../shared/spec/retail-api-v1.md",
+    () => {
+      expect(readFileSync(specPath).equals(readFileSync(sharedSpec))).toBe(true);
+    },
+  );
 
   it("the splitter finds the spec's sentences, list items and table rows", () => {
     expect(units.length).toBeGreaterThan(250);
     const texts = units.map((u) => u.text);
     expect(texts).toContain("A 500 is not remembered.");
-    expect(texts).toContain("UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days");
+    expect(texts).toContain(
+      "UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days",
+    );
     expect(texts).toContain("Null or omitted image_url leaves the image unchanged; an image cannot be removed.");
-    expect(units.find((u) => u.text === "Repeating the same on_hand changes nothing (changed false).")?.section).toBe("Endpoints: Inventory rules");
+    expect(units.find((u) => u.text === "Repeating the same on_hand changes nothing (changed false).")?.section).toBe(
+      "Endpoints: Inventory rules",
+    );
     // Table headers and separators, and plain headings, are structure, not sentences.
     expect(texts.some((t) => /^Field \| Type/.test(t) || /^-+( \| -+)*$/.test(t) || t === "Product")).toBe(false);
   });
@@ -45,7 +53,10 @@ describe("Spec map: the spec the suite checks", () => {
 
 describe("Spec map: every normative sentence of the spec maps to a rule or a reason", () => {
   it("every sentence, list item and table row is covered by an entry or is listed as non-normative", () => {
-    const covered = (u: SpecUnit) => [...SPEC_MAP, ...NON_NORMATIVE].some((e) => inSection(e.section, u) && normalize(u.text).includes(normalize(e.quote)));
+    const covered = (u: SpecUnit) =>
+      [...SPEC_MAP, ...NON_NORMATIVE].some(
+        (e) => inSection(e.section, u) && normalize(u.text).includes(normalize(e.quote)),
+      );
     expect(units.filter((u) => !covered(u)).map(where)).toEqual([]);
   });
 
@@ -61,7 +72,9 @@ describe("Spec map: every normative sentence of the spec maps to a rule or a rea
 
   it("every rule an entry names is in the CATALOG (or is the ambient checks)", () => {
     const known = new Set([...CATALOG.map((r) => r.id), AMBIENT]);
-    const unknown = SPEC_MAP.flatMap((e) => (e.rules ?? []).filter((id) => !known.has(id)).map((id) => `${id} (${label(e)})`));
+    const unknown = SPEC_MAP.flatMap((e) =>
+      (e.rules ?? []).filter((id) => !known.has(id)).map((id) => `${id} (${label(e)})`),
+    );
     expect([...new Set(unknown)]).toEqual([]);
   });
 

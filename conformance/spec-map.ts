@@ -36,22 +36,80 @@ export const AMBIENT = "ambient";
 
 /** What is not a normative sentence: the title's introduction, the conventions line and labels of the blocks that follow them. */
 export const NON_NORMATIVE: readonly { readonly section: string; readonly quote: string; readonly reason: string }[] = [
-  { section: "Retail Back-Office Public API, Version 1", quote: "This single document covers all nine parts", reason: "the document's table of contents" },
-  { section: "Retail Back-Office Public API, Version 1", quote: "Conventions: {api_root} is the API host root.", reason: "conventions line: notation used by the endpoint table" },
-  { section: "Retail Back-Office Public API, Version 1", quote: "{auth_url} is the host that serves the consent screen.", reason: "conventions line: notation used by the endpoint table" },
-  { section: "Retail Back-Office Public API, Version 1", quote: "{store_prefix} is the store's own path prefix.", reason: "conventions line: notation used by the endpoint table" },
-  { section: "Retail Back-Office Public API, Version 1", quote: "{base_url} = {api_root}/{store_prefix}/v1.", reason: "conventions line: notation used by the endpoint table" },
-  { section: "Retail Back-Office Public API, Version 1", quote: "Every path in the endpoint table is relative to {base_url}", reason: "conventions line: how to read the endpoint table" },
-  { section: "What the service does", quote: "The service is a JSON-over-HTTP API for a retailer's back office.", reason: "introduction; rule 5 of the same section states the JSON requirement" },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "This single document covers all nine parts",
+    reason: "the document's table of contents",
+  },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "Conventions: {api_root} is the API host root.",
+    reason: "conventions line: notation used by the endpoint table",
+  },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "{auth_url} is the host that serves the consent screen.",
+    reason: "conventions line: notation used by the endpoint table",
+  },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "{store_prefix} is the store's own path prefix.",
+    reason: "conventions line: notation used by the endpoint table",
+  },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "{base_url} = {api_root}/{store_prefix}/v1.",
+    reason: "conventions line: notation used by the endpoint table",
+  },
+  {
+    section: "Retail Back-Office Public API, Version 1",
+    quote: "Every path in the endpoint table is relative to {base_url}",
+    reason: "conventions line: how to read the endpoint table",
+  },
+  {
+    section: "What the service does",
+    quote: "The service is a JSON-over-HTTP API for a retailer's back office.",
+    reason: "introduction; rule 5 of the same section states the JSON requirement",
+  },
   { section: "What the service does", quote: "It has these areas:", reason: "label of the list of areas" },
-  { section: "What the service does", quote: "Catalog: products, brands, categories, tags, suppliers.", reason: "overview of an area; its endpoints and rules are stated in Endpoints" },
-  { section: "What the service does", quote: "Inventory: stock levels per outlet, absolute sets, relative adjustments, batch writes.", reason: "overview of an area; its endpoints and rules are stated in Endpoints" },
-  { section: "What the service does", quote: "Customers.", reason: "overview of an area; its endpoints and rules are stated in Endpoints" },
-  { section: "What the service does", quote: "Account and store reference data: the caller's identity", reason: "overview of an area; its endpoints are stated in Endpoints" },
-  { section: "What the service does", quote: "Rules that hold across the API:", reason: "label of the numbered list that follows" },
+  {
+    section: "What the service does",
+    quote: "Catalog: products, brands, categories, tags, suppliers.",
+    reason: "overview of an area; its endpoints and rules are stated in Endpoints",
+  },
+  {
+    section: "What the service does",
+    quote: "Inventory: stock levels per outlet, absolute sets, relative adjustments, batch writes.",
+    reason: "overview of an area; its endpoints and rules are stated in Endpoints",
+  },
+  {
+    section: "What the service does",
+    quote: "Customers.",
+    reason: "overview of an area; its endpoints and rules are stated in Endpoints",
+  },
+  {
+    section: "What the service does",
+    quote: "Account and store reference data: the caller's identity",
+    reason: "overview of an area; its endpoints are stated in Endpoints",
+  },
+  {
+    section: "What the service does",
+    quote: "Rules that hold across the API:",
+    reason: "label of the numbered list that follows",
+  },
   { section: "Resources and their fields: Product", quote: "Sub-records:", reason: "label of the table that follows" },
-  { section: "States and transitions", quote: "Credential (API key or OAuth connection)", reason: "label of the state table that follows" },
+  {
+    section: "States and transitions",
+    quote: "Credential (API key or OAuth connection)",
+    reason: "label of the state table that follows",
+  },
   { section: "Authentication", quote: "Scopes:", reason: "label of the scope table that follows" },
 ];
 
-export const SPEC_MAP: readonly SpecSentence[] = [...overviewMap, ...resourceMap, ...endpointMap, ...ruleMap, ...accessMap];
+export const SPEC_MAP: readonly SpecSentence[] = [
+  ...overviewMap,
+  ...resourceMap,
+  ...endpointMap,
+  ...ruleMap,
+  ...accessMap,
+];

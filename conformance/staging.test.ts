@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, listenSimulator, runCli, startServe, tempDirs, type Served } from "../src/test-support/conformance.js";
+import {
+  ensureBuilt,
+  listenSimulator,
+  runCli,
+  startServe,
+  tempDirs,
+  type Served,
+} from "../src/test-support/conformance.js";
 import { parseKeyOption, type Credentials } from "./credentials.js";
 import { MUTANTS } from "./mutants/index.js";
 import { CATALOG } from "./rules/index.js";
@@ -49,7 +56,16 @@ afterEach(async () => {
 
 afterAll(() => reports.removeAll());
 
-const SCOPED = ["none", "catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
+const SCOPED = [
+  "none",
+  "catalog:read",
+  "catalog:write",
+  "inventory:read",
+  "inventory:write",
+  "customers:read",
+  "customers:write",
+  "sales:read",
+];
 
 async function fixture(s: { controlUrl: string }): Promise<Fixture> {
   const res = await fetch(`${s.controlUrl}/credentials`);
@@ -86,22 +102,37 @@ describe("Staging: rules that only needed a credential run from credentials give
     const dir = out();
     const run = await runCli(
       [
-        "--target", served.baseUrl,
-        "--token", served.token,
+        "--target",
+        served.baseUrl,
+        "--token",
+        served.token,
         ...keys,
-        "--revoked-token", revoked,
-        "--other-store-token", `other=${keyOf(f, "other", "full").token}`,
-        "--lite-token", `lite=${keyOf(f, "lite", "full").token}`,
-        "--oauth-client", `${client.client_id}:${client.client_secret}`,
-        "--oauth-redirect-uri", client.redirect_uris[0]!,
-        "--rules", CONVERTED.join(","),
-        "--runs", "3",
-        "--out", dir,
+        "--revoked-token",
+        revoked,
+        "--other-store-token",
+        `other=${keyOf(f, "other", "full").token}`,
+        "--lite-token",
+        `lite=${keyOf(f, "lite", "full").token}`,
+        "--oauth-client",
+        `${client.client_id}:${client.client_secret}`,
+        "--oauth-redirect-uri",
+        client.redirect_uris[0]!,
+        "--rules",
+        CONVERTED.join(","),
+        "--runs",
+        "3",
+        "--out",
+        dir,
       ],
       110_000,
     );
     const r = report(dir);
-    const notPassed = r.rules.filter((x: any) => x.status !== "passed").map((x: any) => `${x.id}: ${x.status} ${x.reason ?? `expected ${x.counterexample?.expected}; observed ${x.counterexample?.observed}`}`);
+    const notPassed = r.rules
+      .filter((x: any) => x.status !== "passed")
+      .map(
+        (x: any) =>
+          `${x.id}: ${x.status} ${x.reason ?? `expected ${x.counterexample?.expected}; observed ${x.counterexample?.observed}`}`,
+      );
     expect(notPassed).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
     expect(r.rules.map((x: any) => x.id).sort()).toEqual([...CONVERTED].sort());
@@ -110,7 +141,14 @@ describe("Staging: rules that only needed a credential run from credentials give
     // Each rule sent requests of its own: it was run, not passed over.
     for (const x of r.rules) expect(x.requests, x.id).toBeGreaterThan(0);
     const text = readFileSync(join(dir, "report.json"), "utf8");
-    for (const secret of [served.token, revoked, keyOf(f, "other", "full").token, keyOf(f, "lite", "full").token, client.client_secret, ...scoped.map((n) => keyOf(f, "demo", n).token)]) {
+    for (const secret of [
+      served.token,
+      revoked,
+      keyOf(f, "other", "full").token,
+      keyOf(f, "lite", "full").token,
+      client.client_secret,
+      ...scoped.map((n) => keyOf(f, "demo", n).token),
+    ]) {
       expect(text).not.toContain(secret);
     }
   }, 120_000);
@@ -118,7 +156,21 @@ describe("Staging: rules that only needed a credential run from credentials give
   it("without those options each is skipped before it sends a request, its unlock naming the option, and the verdict groups them by it", async () => {
     served = await startServe();
     const dir = out();
-    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--rules", CONVERTED.join(","), "--runs", "3", "--out", dir], 110_000);
+    const run = await runCli(
+      [
+        "--target",
+        served.baseUrl,
+        "--token",
+        served.token,
+        "--rules",
+        CONVERTED.join(","),
+        "--runs",
+        "3",
+        "--out",
+        dir,
+      ],
+      110_000,
+    );
     expect(run.code, run.stderr).toBe(0);
     const r = report(dir);
     for (const x of r.rules) {
@@ -127,15 +179,22 @@ describe("Staging: rules that only needed a credential run from credentials give
       expect(x.reason, x.id).toContain(UNLOCKED_BY[x.id]);
     }
     // Grouped by the option that would let them run, largest group first.
-    const groups = Object.fromEntries(r.not_checked.map((g: { unlock: string; rules: string[] }) => [g.unlock, [...g.rules].sort()]));
+    const groups = Object.fromEntries(
+      r.not_checked.map((g: { unlock: string; rules: string[] }) => [g.unlock, [...g.rules].sort()]),
+    );
     const expected: Record<string, string[]> = {};
     for (const [id, option] of Object.entries(UNLOCKED_BY)) (expected[`needs ${option}`] ??= []).push(id);
     for (const ids of Object.values(expected)) ids.sort();
     expect(groups).toEqual(expected);
     expect(r.summary).toMatchObject({ passed: 0, failed: 0, skipped: CONVERTED.length });
     // The verdict names the four largest groups (ties in catalog order) and counts the rest.
-    expect(r.summary.verdict).toMatch(new RegExp(`^0 of ${CONVERTED.length} rules held; ${CONVERTED.length} not checked: 5 needs --key; 2 needs --(other-store-token|oauth-client); 2 needs --(other-store-token|oauth-client); 1 needs --(revoked-token|lite-token); 1 for other reasons\\.$`));
-    for (const group of ["5 needs --key", "2 needs --other-store-token", "2 needs --oauth-client"]) expect(r.summary.verdict).toContain(group);
+    expect(r.summary.verdict).toMatch(
+      new RegExp(
+        `^0 of ${CONVERTED.length} rules held; ${CONVERTED.length} not checked: 5 needs --key; 2 needs --(other-store-token|oauth-client); 2 needs --(other-store-token|oauth-client); 1 needs --(revoked-token|lite-token); 1 for other reasons\\.$`,
+      ),
+    );
+    for (const group of ["5 needs --key", "2 needs --other-store-token", "2 needs --oauth-client"])
+      expect(r.summary.verdict).toContain(group);
     expect(run.stdout).toMatch(/^PASSED, WITH RULES NOT CHECKED: /);
   }, 120_000);
 
@@ -145,12 +204,18 @@ describe("Staging: rules that only needed a credential run from credentials give
     const dir = out();
     const run = await runCli(
       [
-        "--target", served.baseUrl,
-        "--token", served.token,
-        "--key", `catalog:read=${keyOf(f, "demo", "catalog:read").token}`,
-        "--rules", "scopes.scopeless-endpoints,scopes.write-satisfies-read,stores.foreign-credential,isolation.foreign-ids",
-        "--runs", "3",
-        "--out", dir,
+        "--target",
+        served.baseUrl,
+        "--token",
+        served.token,
+        "--key",
+        `catalog:read=${keyOf(f, "demo", "catalog:read").token}`,
+        "--rules",
+        "scopes.scopeless-endpoints,scopes.write-satisfies-read,stores.foreign-credential,isolation.foreign-ids",
+        "--runs",
+        "3",
+        "--out",
+        dir,
       ],
       110_000,
     );
@@ -167,7 +232,18 @@ describe("Staging: rules that only needed a credential run from credentials give
   it("another store's key without its prefix is refused before the run: the key alone does not say which {base_url} it belongs to (exit 2)", async () => {
     served = await startServe();
     const f = await fixture(served);
-    const run = await runCli(["--target", served.baseUrl, "--token", served.token, "--other-store-token", keyOf(f, "other", "full").token, "--rules", "isolation.foreign-ids", "--out", out()]);
+    const run = await runCli([
+      "--target",
+      served.baseUrl,
+      "--token",
+      served.token,
+      "--other-store-token",
+      keyOf(f, "other", "full").token,
+      "--rules",
+      "isolation.foreign-ids",
+      "--out",
+      out(),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("--other-store-token takes PREFIX=TOKEN, the store's prefix and a key of it");
     expect(run.stderr).not.toContain(keyOf(f, "other", "full").token);
@@ -193,26 +269,34 @@ describe("Staging: the checks made from given credentials catch a server that br
     ["client-credentials-both-accepted", "oauth.client-credentials-both-ways"],
   ];
 
-  it.each(caught)("mutant %s fails %s without a control plane", async (name, id) => {
-    const mutant = MUTANTS.find((m) => m.name === name);
-    expect(mutant?.caughtBy, name).toContain(id);
-    const target = await listenSimulator(mutant);
-    try {
-      const f = await fixture(target);
-      const client = f.oauth_clients[0]!;
-      const credentials: Credentials = {
-        keys: SCOPED.map((n) => parseKeyOption(`${n}=${keyOf(f, "demo", n).token}`)),
-        extra: [],
-        revoked: await revokeReadKey(target, f),
-        otherStore: `other=${keyOf(f, "other", "full").token}`,
-        lite: `lite=${keyOf(f, "lite", "full").token}`,
-        oauthClient: { client_id: client.client_id, client_secret: client.client_secret, redirect_uri: client.redirect_uris[0]! },
-      };
-      // No `control`: the suite sees no control plane; the test used it only to read and revoke keys.
-      const r = await conformance({ target: target.baseUrl, token: target.token, runs: 5, rules: id, credentials });
-      expect(r.rules.map((x) => [x.id, x.status])).toEqual([[id, "failed"]]);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+  it.each(caught)(
+    "mutant %s fails %s without a control plane",
+    async (name, id) => {
+      const mutant = MUTANTS.find((m) => m.name === name);
+      expect(mutant?.caughtBy, name).toContain(id);
+      const target = await listenSimulator(mutant);
+      try {
+        const f = await fixture(target);
+        const client = f.oauth_clients[0]!;
+        const credentials: Credentials = {
+          keys: SCOPED.map((n) => parseKeyOption(`${n}=${keyOf(f, "demo", n).token}`)),
+          extra: [],
+          revoked: await revokeReadKey(target, f),
+          otherStore: `other=${keyOf(f, "other", "full").token}`,
+          lite: `lite=${keyOf(f, "lite", "full").token}`,
+          oauthClient: {
+            client_id: client.client_id,
+            client_secret: client.client_secret,
+            redirect_uri: client.redirect_uris[0]!,
+          },
+        };
+        // No `control`: the suite sees no control plane; the test used it only to read and revoke keys.
+        const r = await conformance({ target: target.baseUrl, token: target.token, runs: 5, rules: id, credentials });
+        expect(r.rules.map((x) => [x.id, x.status])).toEqual([[id, "failed"]]);
+      } finally {
+        await target.close();
+      }
+    },
+    60_000,
+  );
 });

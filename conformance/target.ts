@@ -43,7 +43,9 @@ export function inProcessTarget(sim: Simulator, label: string): Target {
     async send(req) {
       const res = await sim.fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
       const headers: Record<string, string> = {};
-      res.headers.forEach((v, k) => (headers[k] = v));
+      res.headers.forEach((v, k) => {
+        headers[k] = v;
+      });
       return { status: res.status, headers, body: await res.text() };
     },
   };
@@ -65,7 +67,8 @@ export function httpTarget(baseUrl: string, controlUrl?: string, controlToken?: 
         bodyTimeout: 30_000,
       });
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v;
       return { status: res.statusCode, headers, body: await res.body.text() };
     },
   };

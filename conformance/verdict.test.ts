@@ -5,25 +5,52 @@ import { summarize } from "./verdict.js";
 // An honest verdict: what was established and what was not, never a bare green; skips grouped by
 // what would let them run, failures by the cause they share.
 
-const rule = (id: string): Rule => ({ id, area: "Catalog", title: id, spec: { section: "s", quote: "q" }, cost: 1, run: async () => {} });
-const result = (id: string, status: RuleResult["status"], extra: Partial<RuleResult> = {}): RuleResult => ({ id, area: "Catalog", title: id, status, spec_ref: "s", spec_quote: "q", duration_ms: 1, requests: 1, ...extra });
+const rule = (id: string): Rule => ({
+  id,
+  area: "Catalog",
+  title: id,
+  spec: { section: "s", quote: "q" },
+  cost: 1,
+  run: async () => {},
+});
+const result = (id: string, status: RuleResult["status"], extra: Partial<RuleResult> = {}): RuleResult => ({
+  id,
+  area: "Catalog",
+  title: id,
+  status,
+  spec_ref: "s",
+  spec_quote: "q",
+  duration_ms: 1,
+  requests: 1,
+  ...extra,
+});
 
 describe("The verdict", () => {
   it("every rule held: says so, with the count", () => {
     const rules = ["a", "b"].map(rule);
-    expect(summarize([result("a", "passed"), result("b", "passed")], rules, 9, false).summary.verdict).toBe("All 2 rules held.");
+    expect(summarize([result("a", "passed"), result("b", "passed")], rules, 9, false).summary.verdict).toBe(
+      "All 2 rules held.",
+    );
   });
 
   it("rules not checked: how many held of how many, then the skips by what would let them run, the largest group first", () => {
     const rules = ["a", "b", "c", "d", "e"].map(rule);
     const s = summarize(
-      [result("a", "passed"), result("b", "skipped", { unlock: "--key none=TOKEN", reason: "r" }), result("c", "skipped", { unlock: "--control", reason: "r" }), result("d", "skipped", { unlock: "--control", reason: "r" }), result("e", "skipped", { reason: "the store has no sales" })],
+      [
+        result("a", "passed"),
+        result("b", "skipped", { unlock: "--key none=TOKEN", reason: "r" }),
+        result("c", "skipped", { unlock: "--control", reason: "r" }),
+        result("d", "skipped", { unlock: "--control", reason: "r" }),
+        result("e", "skipped", { reason: "the store has no sales" }),
+      ],
       rules,
       5,
       false,
     );
     expect(s.summary).toMatchObject({ passed: 1, failed: 0, skipped: 4, covered: 1, catalog: 5 });
-    expect(s.summary.verdict).toBe("1 of 5 rules held; 4 not checked: 2 needs --control; 1 needs --key none=TOKEN; 1 the store has no sales.");
+    expect(s.summary.verdict).toBe(
+      "1 of 5 rules held; 4 not checked: 2 needs --control; 1 needs --key none=TOKEN; 1 the store has no sales.",
+    );
     expect(s.not_checked).toEqual([
       { unlock: "needs --control", rules: ["c", "d"] },
       { unlock: "needs --key none=TOKEN", rules: ["b"] },
@@ -34,7 +61,17 @@ describe("The verdict", () => {
   it("failures: counted with their causes; failures of one ambient cause are one group", () => {
     const rules = ["a", "b", "c", "d"].map(rule);
     const cause = "ambient.error-code: expected the error envelope {error: {code, message, fields?}}";
-    const s = summarize([result("a", "failed", { cause }), result("b", "failed", { cause }), result("c", "failed"), result("d", "passed")], rules, 4, false);
+    const s = summarize(
+      [
+        result("a", "failed", { cause }),
+        result("b", "failed", { cause }),
+        result("c", "failed"),
+        result("d", "passed"),
+      ],
+      rules,
+      4,
+      false,
+    );
     expect(s.summary.verdict).toBe("3 of 4 rules failed (2 causes); 1 held.");
     expect(s.failure_groups).toEqual([
       { cause, rules: ["a", "b"] },

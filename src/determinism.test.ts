@@ -10,7 +10,11 @@ async function runScript(seed: number): Promise<string[]> {
   const send = async (method: string, path: string, token: string | null, body?: unknown) => {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
     if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await sim.fetch(`http://sim.test${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await sim.fetch(`http://sim.test${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const head = [...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
     const text = await res.text();
     transcript.push(`${method} ${path}\n${res.status}\n${head}\n\n${text}`);
@@ -30,7 +34,7 @@ async function runScript(seed: number): Promise<string[]> {
   await send("GET", "/demo/v1/me", "rsk_unknown_token_000000000000");
   await send("GET", "/demo/v1/nope", full);
   await send("GET", "/demo/v1/openapi.json", full);
-  await send("POST", "/_sim/keys/" + key.id + "/revoke", null);
+  await send("POST", `/_sim/keys/${key.id}/revoke`, null);
   await send("GET", "/demo/v1/me", key.token);
   return transcript;
 }

@@ -140,7 +140,9 @@ export class Simulator {
   }
 
   private build(seed: number, fixture: string | FixtureSpec): World {
-    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed), { rateLimits: this.options.rateLimits ?? true });
+    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed), {
+      rateLimits: this.options.rateLimits ?? true,
+    });
     world.log = this.options.log;
     return world;
   }

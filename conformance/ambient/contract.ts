@@ -24,10 +24,32 @@ const STORE_PATH = /^\/[^/]+\/v1(\/.*)$/;
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 /** Enums of values the spec does not show (spec-choices: outlet status, adjustment reason type). */
 const CHOICE_ENUMS = [JSON.stringify(["active", "inactive"]), JSON.stringify(["increase", "decrease", "any"])];
-const DROPPED = new Set(["maxLength", "minLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "description", "example", "examples"]);
+const DROPPED = new Set([
+  "maxLength",
+  "minLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "description",
+  "example",
+  "examples",
+]);
 
 /** The spec's named Sale fields (Resources: Sale, "Known fields"). */
-const SALE_FIELDS = ["id", "status", "completed_at", "outlet_id", "customer_id", "parent_sale_id", "version", "total", "tax_total", "paid_total"];
+const SALE_FIELDS = [
+  "id",
+  "status",
+  "completed_at",
+  "outlet_id",
+  "customer_id",
+  "parent_sale_id",
+  "version",
+  "total",
+  "tax_total",
+  "paid_total",
+];
 
 export interface OperationView {
   /** `GET /products/{id}`. */
@@ -61,7 +83,9 @@ function relax(schema: unknown, key = ""): unknown {
 
 /** Keeps only the named properties of an object schema (the rest of the document is not shown). */
 function only(schema: any, names: readonly string[]): any {
-  const properties = Object.fromEntries(names.filter((n) => schema?.properties?.[n]).map((n) => [n, schema.properties[n]]));
+  const properties = Object.fromEntries(
+    names.filter((n) => schema?.properties?.[n]).map((n) => [n, schema.properties[n]]),
+  );
   return { type: "object", required: names.filter((n) => properties[n]), properties };
 }
 
@@ -75,11 +99,13 @@ function narrowPayload(operationId: string, body: any): any {
     // Not shown: the adjustment's answer (spec-choices, Adjustment response: any data object).
     if (operationId === "createAdjustment") return { type: "object" };
     // Spec, Resources: "replayed (boolean) is true only on an idempotency replay" (spec-choices: absent when false).
-    if (operationId === "stockBatch") return { ...item, required: (item?.required ?? []).filter((n: string) => n !== "replayed") };
+    if (operationId === "stockBatch")
+      return { ...item, required: (item?.required ?? []).filter((n: string) => n !== "replayed") };
     return item;
   };
   // Not shown: the variants call's answer (spec-choices, Variants response: any payload under data).
-  if (operationId === "createVariants" && body?.properties?.data) return { ...body, properties: { ...body.properties, data: {} } };
+  if (operationId === "createVariants" && body?.properties?.data)
+    return { ...body, properties: { ...body.properties, data: {} } };
   const data = body?.properties?.data;
   if (!data) return body;
   const payload = data.type === "array" ? { ...data, items: narrow(data.items) } : narrow(data);
@@ -92,11 +118,15 @@ function build() {
   if (state) return state;
   const doc = buildOpenApi("http://judge.invalid/store/v1") as any;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addFormat("utc-date-time", { type: "string", validate: (v: string) => UTC.test(v) && !Number.isNaN(Date.parse(v)) });
+  ajv.addFormat("utc-date-time", {
+    type: "string",
+    validate: (v: string) => UTC.test(v) && !Number.isNaN(Date.parse(v)),
+  });
   ajv.addKeyword({ keyword: "x-decimals" });
   const components = relax(doc.components?.schemas ?? {}) as Record<string, unknown>;
   ajv.addSchema({ $id: "judge", components: { schemas: components } });
-  const resolve = (schema: any): any => JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\//g, '"judge#/components/schemas/'));
+  const resolve = (schema: any): any =>
+    JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\//g, '"judge#/components/schemas/'));
   const view = (path: string, method: string, op: any): OperationView => {
     const statuses = new Map<number, ValidateFunction | null>();
     let success = 200;
@@ -106,7 +136,14 @@ function build() {
       const schema = response?.content?.["application/json"]?.schema;
       statuses.set(status, schema ? ajv.compile(resolve(narrowPayload(op.operationId, relax(schema)))) : null);
     }
-    return { name: `${method.toUpperCase()} ${path}`, operationId: op.operationId, statuses, success, document: path === "/openapi.json", token: path === TOKEN_PATH };
+    return {
+      name: `${method.toUpperCase()} ${path}`,
+      operationId: op.operationId,
+      statuses,
+      success,
+      document: path === "/openapi.json",
+      token: path === TOKEN_PATH,
+    };
   };
   const router = new Router<OperationView>();
   let token: OperationView | undefined;

@@ -29,12 +29,16 @@ export const AMBIENT_QUOTES: Record<AmbientCheck, string> = {
   "ambient.status": "code is one of the values below (Errors); the statuses each operation can answer",
   "ambient.content-type": "All requests and responses are JSON.",
   "ambient.json": "All requests and responses are JSON.",
-  "ambient.schema": "All listed fields are always present in a read; nullable ones are marked. Money is always an integer number of minor units (cents). Timestamps are ISO 8601 date-times in UTC and end in Z. Ids are UUID strings.",
-  "ambient.error-code": 'Every failure other than the token endpoint returns {"error": {"code": string, "message": string, "fields"?: [{field, message}]}}. code is one of the values below.',
+  "ambient.schema":
+    "All listed fields are always present in a read; nullable ones are marked. Money is always an integer number of minor units (cents). Timestamps are ISO 8601 date-times in UTC and end in Z. Ids are UUID strings.",
+  "ambient.error-code":
+    'Every failure other than the token endpoint returns {"error": {"code": string, "message": string, "fields"?: [{field, message}]}}. code is one of the values below.',
   "ambient.fields": "fields appears only for field-specific problems",
-  "ambient.rate-headers": "Every response carries RateLimit-Policy and RateLimit (fields limit, remaining, reset in seconds).",
+  "ambient.rate-headers":
+    "Every response carries RateLimit-Policy and RateLimit (fields limit, remaining, reset in seconds).",
   "ambient.retry-after": "A 429 carries Retry-After (seconds).",
-  "ambient.replay": "A retry with the same key and same body returns the same status and data with header Idempotent-Replayed: true.",
+  "ambient.replay":
+    "A retry with the same key and same body returns the same status and data with header Idempotent-Replayed: true.",
 };
 
 export interface JudgedExchange {
@@ -48,7 +52,25 @@ export interface JudgedExchange {
 /** Statuses any route can answer: authentication, store state, an unknown path or method, limits, a server fault. */
 const ANY_ROUTE = new Set([401, 402, 403, 404, 405, 429, 500]);
 /** Error codes that are never about a field of the request (spec, Errors: "fields appears only for field-specific problems"). */
-const NEVER_FIELDS = new Set(["UNAUTHORIZED", "INSUFFICIENT_SCOPE", "PLAN_REQUIRED", "PLAN_USERS_EXCEEDED", "PRODUCT_LIMIT_REACHED", "RETAILER_PAUSED", "TRIAL_DECISION_REQUIRED", "RETAILER_CANCELLED", "RETAILER_SUSPENDED", "RETAILER_NOT_FOUND", "NOT_FOUND", "STALE_VERSION", "IDEMPOTENCY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED", "INTERNAL", "IMAGE_FETCH_FAILED"]);
+const NEVER_FIELDS = new Set([
+  "UNAUTHORIZED",
+  "INSUFFICIENT_SCOPE",
+  "PLAN_REQUIRED",
+  "PLAN_USERS_EXCEEDED",
+  "PRODUCT_LIMIT_REACHED",
+  "RETAILER_PAUSED",
+  "TRIAL_DECISION_REQUIRED",
+  "RETAILER_CANCELLED",
+  "RETAILER_SUSPENDED",
+  "RETAILER_NOT_FOUND",
+  "NOT_FOUND",
+  "STALE_VERSION",
+  "IDEMPOTENCY_IN_PROGRESS",
+  "IDEMPOTENCY_KEY_REUSED",
+  "RATE_LIMITED",
+  "INTERNAL",
+  "IMAGE_FETCH_FAILED",
+]);
 const CLIP = 160;
 const clip = (text: string) => (text.length > CLIP ? `${text.slice(0, CLIP)}…` : text);
 
@@ -79,27 +101,67 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
   // Limits: the rate-limit headers on every response, and Retry-After on a 429.
   const policy = e.headers["ratelimit-policy"];
   const rate = e.headers["ratelimit"];
-  if (!policy || !rate) out.push(v("ambient.rate-headers", "RateLimit-Policy and RateLimit headers", `${where} without ${!policy ? "RateLimit-Policy" : "RateLimit"}`));
+  if (!policy || !rate)
+    out.push(
+      v(
+        "ambient.rate-headers",
+        "RateLimit-Policy and RateLimit headers",
+        `${where} without ${!policy ? "RateLimit-Policy" : "RateLimit"}`,
+      ),
+    );
   else {
     const [limit, remaining, reset] = ["limit", "remaining", "reset"].map((n) => rateField(rate, n));
-    if (limit === undefined || remaining === undefined || reset === undefined) out.push(v("ambient.rate-headers", "RateLimit with limit, remaining and reset", `${where} with RateLimit: ${clip(rate)}`));
-    else if (remaining > limit) out.push(v("ambient.rate-headers", "remaining at most limit", `${where} with RateLimit: ${clip(rate)}`));
+    if (limit === undefined || remaining === undefined || reset === undefined)
+      out.push(
+        v(
+          "ambient.rate-headers",
+          "RateLimit with limit, remaining and reset",
+          `${where} with RateLimit: ${clip(rate)}`,
+        ),
+      );
+    else if (remaining > limit)
+      out.push(v("ambient.rate-headers", "remaining at most limit", `${where} with RateLimit: ${clip(rate)}`));
     else {
       // `reset` is in seconds: never more than the longest window the policy announces.
       const windows = [...policy.matchAll(/;\s*w\s*=\s*(\d+)/gi)].map((m) => Number(m[1]));
       const longest = Math.max(...windows);
-      if (windows.length > 0 && reset > longest) out.push(v("ambient.rate-headers", `reset in seconds, at most the policy's window (${longest} s)`, `${where} with RateLimit: ${clip(rate)} and RateLimit-Policy: ${clip(policy)}`));
+      if (windows.length > 0 && reset > longest)
+        out.push(
+          v(
+            "ambient.rate-headers",
+            `reset in seconds, at most the policy's window (${longest} s)`,
+            `${where} with RateLimit: ${clip(rate)} and RateLimit-Policy: ${clip(policy)}`,
+          ),
+        );
     }
   }
   if (e.status === 429) {
     const after = e.headers["retry-after"];
-    if (after === undefined || !/^\s*\d+\s*$/.test(after)) out.push(v("ambient.retry-after", "a 429 with Retry-After in whole seconds", `${where} with Retry-After: ${after ?? "(none)"}`));
+    if (after === undefined || !/^\s*\d+\s*$/.test(after))
+      out.push(
+        v(
+          "ambient.retry-after",
+          "a 429 with Retry-After in whole seconds",
+          `${where} with Retry-After: ${after ?? "(none)"}`,
+        ),
+      );
   }
 
   // The status: one the operation can give.
   const known = op !== "unknown";
-  const allowed = known ? op.statuses.has(e.status) || ANY_ROUTE.has(e.status) || (e.status >= 200 && e.status < 300 && [200, 201].includes(e.status) && [200, 201].includes(op.success)) : ANY_ROUTE.has(e.status) || e.status === 400;
-  if (!allowed) out.push(v("ambient.status", `a status ${known ? op.name : "an unknown path"} can answer (${known ? [...op.statuses.keys()].join(", ") : "404"})`, `${where}`));
+  const allowed = known
+    ? op.statuses.has(e.status) ||
+      ANY_ROUTE.has(e.status) ||
+      (e.status >= 200 && e.status < 300 && [200, 201].includes(e.status) && [200, 201].includes(op.success))
+    : ANY_ROUTE.has(e.status) || e.status === 400;
+  if (!allowed)
+    out.push(
+      v(
+        "ambient.status",
+        `a status ${known ? op.name : "an unknown path"} can answer (${known ? [...op.statuses.keys()].join(", ") : "404"})`,
+        `${where}`,
+      ),
+    );
 
   // The body: JSON, with a JSON content type; none on a 204.
   if (e.status === 204) {
@@ -107,7 +169,10 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
     return out;
   }
   const type = e.headers["content-type"] ?? "";
-  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) out.push(v("ambient.content-type", "Content-Type: application/json", `${where} with Content-Type: ${type || "(none)"}`));
+  if (!/^application\/([\w.+-]*\+)?json\b/i.test(type))
+    out.push(
+      v("ambient.content-type", "Content-Type: application/json", `${where} with Content-Type: ${type || "(none)"}`),
+    );
   let body: any;
   try {
     body = JSON.parse(e.body);
@@ -121,25 +186,70 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
   if (e.status >= 400 && !(known && op.token)) {
     const err = body?.error;
     if (typeof err !== "object" || err === null || typeof err.code !== "string" || typeof err.message !== "string") {
-      out.push(v("ambient.error-code", "the error envelope {error: {code, message, fields?}}", `${where} with ${clip(e.body)}`));
+      out.push(
+        v(
+          "ambient.error-code",
+          "the error envelope {error: {code, message, fields?}}",
+          `${where} with ${clip(e.body)}`,
+        ),
+      );
       return out;
     }
-    if (!isErrorCode(err.code)) out.push(v("ambient.error-code", "a code of the spec's Errors table", `${where} with code ${clip(JSON.stringify(err.code))}`));
+    if (!isErrorCode(err.code))
+      out.push(
+        v(
+          "ambient.error-code",
+          "a code of the spec's Errors table",
+          `${where} with code ${clip(JSON.stringify(err.code))}`,
+        ),
+      );
     // The catalog has no code for 405 (spec-choices: a wrong method may answer 404 or 405): any of its codes goes.
-    else if (e.status !== 405 && (ERROR_STATUS as Record<string, number>)[err.code] !== e.status) out.push(v("ambient.error-code", `${err.code} with status ${(ERROR_STATUS as Record<string, number>)[err.code]}`, `${where} with code ${err.code}`));
+    else if (e.status !== 405 && (ERROR_STATUS as Record<string, number>)[err.code] !== e.status)
+      out.push(
+        v(
+          "ambient.error-code",
+          `${err.code} with status ${(ERROR_STATUS as Record<string, number>)[err.code]}`,
+          `${where} with code ${err.code}`,
+        ),
+      );
     if (err.fields !== undefined) {
-      const wellFormed = Array.isArray(err.fields) && err.fields.length > 0 && err.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string");
-      if (!wellFormed) out.push(v("ambient.fields", "fields, when present, a non-empty list of {field, message}", `${where} with fields ${clip(JSON.stringify(err.fields))}`));
-      else if (NEVER_FIELDS.has(err.code)) out.push(v("ambient.fields", `no fields on ${err.code}, which is not a field-specific problem`, `${where} with fields ${clip(JSON.stringify(err.fields))}`));
+      const wellFormed =
+        Array.isArray(err.fields) &&
+        err.fields.length > 0 &&
+        err.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string");
+      if (!wellFormed)
+        out.push(
+          v(
+            "ambient.fields",
+            "fields, when present, a non-empty list of {field, message}",
+            `${where} with fields ${clip(JSON.stringify(err.fields))}`,
+          ),
+        );
+      else if (NEVER_FIELDS.has(err.code))
+        out.push(
+          v(
+            "ambient.fields",
+            `no fields on ${err.code}, which is not a field-specific problem`,
+            `${where} with fields ${clip(JSON.stringify(err.fields))}`,
+          ),
+        );
     }
   }
 
   // The schema of the body for this status (relaxed where the spec is silent).
   if (known) {
-    const validate = op.statuses.get(e.status) ?? (e.status >= 200 && e.status < 300 ? op.statuses.get(op.success) : undefined);
+    const validate =
+      op.statuses.get(e.status) ?? (e.status >= 200 && e.status < 300 ? op.statuses.get(op.success) : undefined);
     if (validate && !validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 3).map((x) => `${x.instancePath || "(body)"} ${x.message}${x.params && "missingProperty" in x.params ? ` ${x.params.missingProperty}` : ""}`);
-      out.push(v("ambient.schema", `the body the spec gives ${op.name} for ${e.status}`, `${where}: ${errors.join("; ")}`));
+      const errors = (validate.errors ?? [])
+        .slice(0, 3)
+        .map(
+          (x) =>
+            `${x.instancePath || "(body)"} ${x.message}${x.params && "missingProperty" in x.params ? ` ${x.params.missingProperty}` : ""}`,
+        );
+      out.push(
+        v("ambient.schema", `the body the spec gives ${op.name} for ${e.status}`, `${where}: ${errors.join("; ")}`),
+      );
     }
   }
   return out;

@@ -37,7 +37,16 @@ const NOT_AN_OUTCOME = new Set([401, 402, 403, 429, 500, 502, 503, 504]);
 const LIFETIME_S = 23 * 3600;
 
 const canon = (v: unknown, ignore?: string): string =>
-  JSON.stringify(v, (_k, x) => (x !== null && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).filter((k) => k !== ignore).sort().map((k) => [k, x[k]])) : x)) ?? "";
+  JSON.stringify(v, (_k, x) =>
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .filter((k) => k !== ignore)
+            .sort()
+            .map((k) => [k, x[k]]),
+        )
+      : x,
+  ) ?? "";
 
 function sameDocument(a: string, b: string): boolean {
   try {
@@ -88,11 +97,24 @@ export class IdempotencyMemory {
     const replayed = /^\s*true\s*$/i.test(a.reply.headers["idempotent-replayed"] ?? "");
     // Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`; the rest is the same data.
     const data = canon(a.reply.json?.data ?? a.reply.json?.error?.code ?? null, "replayed");
-    const fresh = before !== undefined && before.answered < a.ticket && a.clock - before.clock < LIFETIME_S && this.now() - before.at < LIFETIME_S * 1000;
+    const fresh =
+      before !== undefined &&
+      before.answered < a.ticket &&
+      a.clock - before.clock < LIFETIME_S &&
+      this.now() - before.at < LIFETIME_S * 1000;
     const inProgress = status === 409 && a.reply.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS";
     const remember = () => {
       this.firstOutcome = a;
-      this.memory.set(id, { method: a.method, path, body: a.body ?? "", status, data, answered: ++this.tickets, clock: a.clock, at: this.now() });
+      this.memory.set(id, {
+        method: a.method,
+        path,
+        body: a.body ?? "",
+        status,
+        data,
+        answered: ++this.tickets,
+        clock: a.clock,
+        at: this.now(),
+      });
     };
     if (!fresh || before.method !== a.method || before.path !== path) {
       if (!NOT_AN_OUTCOME.has(status) && !inProgress) remember();
@@ -105,14 +127,35 @@ export class IdempotencyMemory {
       // The same document spelled differently (key order, spaces) is not judged either way.
       if (sameDocument(before.body, body)) return undefined;
       if (status === 422 && a.reply.json?.error?.code === "IDEMPOTENCY_KEY_REUSED") return undefined;
-      return violation("422 IDEMPOTENCY_KEY_REUSED for a different body under a key already used", `${where} and another body answered ${status}${a.reply.json?.error?.code ? ` ${a.reply.json.error.code}` : ""}`);
+      return violation(
+        "422 IDEMPOTENCY_KEY_REUSED for a different body under a key already used",
+        `${where} and another body answered ${status}${a.reply.json?.error?.code ? ` ${a.reply.json.error.code}` : ""}`,
+      );
     }
     // A client error must replay the same failure; whether it is recorded before or after the checks
     // that refuse it is the server's order of checks (spec-choices), so only the status and code are judged.
-    if (before.status >= 400) return status === before.status && data === before.data ? undefined : violation(`the same failure as the first answer (${before.status} ${before.data})`, `${where} sent again answered ${status} ${data.slice(0, 80)}`);
-    if (!replayed) return violation(`the first answer replayed (${before.status}) with Idempotent-Replayed: true`, `${where} sent again with the same body answered ${status} without Idempotent-Replayed: true`);
-    if (status !== before.status) return violation(`the same status as the first answer (${before.status})`, `${where} replayed with status ${status}`);
-    if (data !== before.data) return violation("the same data as the first answer", `${where} replayed other data: ${data.slice(0, 120)} instead of ${before.data.slice(0, 120)}`);
+    if (before.status >= 400)
+      return status === before.status && data === before.data
+        ? undefined
+        : violation(
+            `the same failure as the first answer (${before.status} ${before.data})`,
+            `${where} sent again answered ${status} ${data.slice(0, 80)}`,
+          );
+    if (!replayed)
+      return violation(
+        `the first answer replayed (${before.status}) with Idempotent-Replayed: true`,
+        `${where} sent again with the same body answered ${status} without Idempotent-Replayed: true`,
+      );
+    if (status !== before.status)
+      return violation(
+        `the same status as the first answer (${before.status})`,
+        `${where} replayed with status ${status}`,
+      );
+    if (data !== before.data)
+      return violation(
+        "the same data as the first answer",
+        `${where} replayed other data: ${data.slice(0, 120)} instead of ${before.data.slice(0, 120)}`,
+      );
     return undefined;
   }
 }

@@ -4,7 +4,8 @@ import { API, mapJson, type Mutant } from "./base.js";
 // Broken simulators for the access rules: scopes, credentials, store states, idempotency, limits,
 // OAuth and the OpenAPI document.
 
-const isJson = (res: SimResponse) => typeof res.body === "string" && (res.headers["content-type"] ?? "").startsWith("application/json");
+const isJson = (res: SimResponse) =>
+  typeof res.body === "string" && (res.headers["content-type"] ?? "").startsWith("application/json");
 const errorCode = (res: SimResponse): unknown => {
   if (!isJson(res)) return undefined;
   try {
@@ -22,7 +23,8 @@ const withoutHeaders = (res: SimResponse, ...names: string[]): SimResponse => ({
 export const accessMutants: readonly Mutant[] = [
   {
     name: "insufficient-scope-404",
-    breaks: "Scopes: a call without the needed scope answers 403 INSUFFICIENT_SCOPE (this one hides the route with 404 NOT_FOUND)",
+    breaks:
+      "Scopes: a call without the needed scope answers 403 INSUFFICIENT_SCOPE (this one hides the route with 404 NOT_FOUND)",
     caughtBy: ["scopes.missing-scope"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -56,7 +58,8 @@ export const accessMutants: readonly Mutant[] = [
   },
   {
     name: "idempotency-key-ignored",
-    breaks: "Idempotency: a retry with the same key and body is replayed (this one never sees the Idempotency-Key header)",
+    breaks:
+      "Idempotency: a retry with the same key and body is replayed (this one never sees the Idempotency-Key header)",
     caughtBy: ["idempotency.replay", "idempotency.key-reused"],
     wrap: (next) => async (req) => {
       if (!API.test(req.path)) return next(req);
@@ -75,12 +78,15 @@ export const accessMutants: readonly Mutant[] = [
   },
   {
     name: "oauth-errors-in-envelope",
-    breaks: "Authentication 8: token endpoint errors use {error, error_description} (this one answers the API's error envelope)",
+    breaks:
+      "Authentication 8: token endpoint errors use {error, error_description} (this one answers the API's error envelope)",
     caughtBy: ["oauth.error-shape"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.path !== "/oauth/token" || res.status < 400) return res;
-      return mapJson(res, (b) => ({ error: { code: String(b?.error ?? "").toUpperCase(), message: String(b?.error_description ?? "") } }));
+      return mapJson(res, (b) => ({
+        error: { code: String(b?.error ?? "").toUpperCase(), message: String(b?.error_description ?? "") },
+      }));
     },
   },
   {

@@ -40,4 +40,3 @@ export const mapJson = (res: SimResponse, f: (body: any) => any): SimResponse =>
   if (typeof res.body !== "string" || !res.headers["content-type"]?.startsWith("application/json")) return res;
   return { ...res, body: JSON.stringify(f(JSON.parse(res.body))) };
 };
-

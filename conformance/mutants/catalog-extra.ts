@@ -22,8 +22,10 @@ const json = (res: SimResponse): any => {
     return undefined;
   }
 };
-const isProductWrite = (req: SimRequest): boolean => (req.method === "POST" && PRODUCTS.test(req.path)) || (req.method === "PATCH" && PRODUCT.test(req.path));
-const importsImage = (req: SimRequest): boolean => isProductWrite(req) && typeof bodyOf(req)?.image_url === "string" && bodyOf(req).image_url.startsWith("https://");
+const isProductWrite = (req: SimRequest): boolean =>
+  (req.method === "POST" && PRODUCTS.test(req.path)) || (req.method === "PATCH" && PRODUCT.test(req.path));
+const importsImage = (req: SimRequest): boolean =>
+  isProductWrite(req) && typeof bodyOf(req)?.image_url === "string" && bodyOf(req).image_url.startsWith("https://");
 const isProduct = (row: any): boolean => typeof row === "object" && row !== null && typeof row.sku === "string";
 const idOf = (id: unknown): string => String(id).toLowerCase();
 
@@ -40,13 +42,20 @@ const mapProducts = (req: SimRequest, res: SimResponse, f: (p: any) => any): Sim
 /** A control-plane or API request of the mutant's own. */
 const own = (req: SimRequest, method: string, path: string, body?: unknown, authorization?: string): SimRequest => {
   const bytes = body === undefined ? null : new TextEncoder().encode(JSON.stringify(body));
-  const headers: Record<string, string> = bytes ? { "content-type": "application/json", "content-length": String(bytes.length) } : {};
+  const headers: Record<string, string> = bytes
+    ? { "content-type": "application/json", "content-length": String(bytes.length) }
+    : {};
   if (authorization) headers.authorization = authorization;
   return { method, path, query: "", headers, body: bytes, remoteAddress: req.remoteAddress, origin: req.origin };
 };
 
 /** The stores and keys of the simulator (control: GET /_sim/credentials). */
-async function stores(next: Next, req: SimRequest): Promise<{ prefix: string; plan: string; status: string; keys: { token: string; name: string; scopes: string[] }[] }[]> {
+async function stores(
+  next: Next,
+  req: SimRequest,
+): Promise<
+  { prefix: string; plan: string; status: string; keys: { token: string; name: string; scopes: string[] }[] }[]
+> {
   return json(await next(own(req, "GET", "/_sim/credentials")))?.stores ?? [];
 }
 
@@ -55,12 +64,14 @@ const setQuery = (query: string, name: string, value: string | undefined): strin
   if (value !== undefined) parts.push(`${name}=${value}`);
   return parts.join("&");
 };
-const queryValue = (query: string, name: string): string | undefined => new URLSearchParams(query).get(name) ?? undefined;
+const queryValue = (query: string, name: string): string | undefined =>
+  new URLSearchParams(query).get(name) ?? undefined;
 
 export const catalogExtraMutants: readonly Mutant[] = [
   {
     name: "image-fetch-failure-hidden",
-    breaks: "Product write rules 7: a failed download answers 422 IMAGE_FETCH_FAILED with the saved product (this one answers success)",
+    breaks:
+      "Product write rules 7: a failed download answers 422 IMAGE_FETCH_FAILED with the saved product (this one answers success)",
     caughtBy: ["catalog.image-fetch-failed"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -100,13 +111,16 @@ export const catalogExtraMutants: readonly Mutant[] = [
           else if (typeof body.image_url === "string") removed.delete(idOf(id));
         }
         if (removed.size === 0) return res;
-        return mapProducts(req, res, (p) => (removed.has(idOf(p.id)) ? { ...p, image_url: null, image_thumb_url: null } : p));
+        return mapProducts(req, res, (p) =>
+          removed.has(idOf(p.id)) ? { ...p, image_url: null, image_thumb_url: null } : p,
+        );
       };
     },
   },
   {
     name: "image-limit-never-applied",
-    breaks: "Limits: product writes with image_url are limited to 10 per minute per credential (this one never refuses them)",
+    breaks:
+      "Limits: product writes with image_url are limited to 10 per minute per credential (this one never refuses them)",
     caughtBy: ["limits.image-writes"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -114,14 +128,17 @@ export const catalogExtraMutants: readonly Mutant[] = [
       // As if no limit were counted: the write goes through under a fresh window (a new key of the same scopes).
       const prefix = req.path.split("/")[1] as string;
       const me = json(await next(own(req, "GET", `/${prefix}/v1/me`, undefined, req.headers.authorization)));
-      const key = json(await next(own(req, "POST", `/_sim/stores/${prefix}/keys`, { name: "mutant", scopes: me?.data?.scopes ?? [] })));
+      const key = json(
+        await next(own(req, "POST", `/_sim/stores/${prefix}/keys`, { name: "mutant", scopes: me?.data?.scopes ?? [] })),
+      );
       if (typeof key?.token !== "string") return res;
       return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${key.token}` } });
     },
   },
   {
     name: "image-limit-counts-every-write",
-    breaks: "Limits: writes without an image do not count toward the image-write limit (this one counts every product write)",
+    breaks:
+      "Limits: writes without an image do not count toward the image-write limit (this one counts every product write)",
     caughtBy: ["limits.image-writes"],
     wrap: (next) => {
       let n = 0;
@@ -132,7 +149,15 @@ export const catalogExtraMutants: readonly Mutant[] = [
         // Counted like an image write: an import that is counted and then refused as busy writes nothing.
         const url = `https://mutant.invalid/count-${++n}.png`;
         await next(own(req, "POST", "/_sim/images", { url, outcome: "busy" }));
-        await next(own(req, "PATCH", `${/^\/[^/]+\/v1/.exec(req.path)?.[0]}/products/${id}`, { image_url: url }, req.headers.authorization));
+        await next(
+          own(
+            req,
+            "PATCH",
+            `${/^\/[^/]+\/v1/.exec(req.path)?.[0]}/products/${id}`,
+            { image_url: url },
+            req.headers.authorization,
+          ),
+        );
         return res;
       };
     },
@@ -149,18 +174,24 @@ export const catalogExtraMutants: readonly Mutant[] = [
   },
   {
     name: "has-more-when-page-full",
-    breaks: "Endpoints: has_more says whether rows follow (this one says true on every full page, the last one included)",
+    breaks:
+      "Endpoints: has_more says whether rows follow (this one says true on every full page, the last one included)",
     caughtBy: ["pagination.has-more-exactly-full"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "GET" || !API.test(req.path) || queryValue(req.query, "order") === "desc") return res;
       const limit = Number(queryValue(req.query, "limit") ?? 50);
-      return mapJson(res, (b) => (Array.isArray(b?.data) && b.has_more === false && b.data.length === limit && typeof b.next_cursor === "string" ? { ...b, has_more: true } : b));
+      return mapJson(res, (b) =>
+        Array.isArray(b?.data) && b.has_more === false && b.data.length === limit && typeof b.next_cursor === "string"
+          ? { ...b, has_more: true }
+          : b,
+      );
     },
   },
   {
     name: "desc-ignores-cursor",
-    breaks: "Pagination 3: with order=desc any cursor is only validated (this one never reads it, so an unreadable one passes)",
+    breaks:
+      "Pagination 3: with order=desc any cursor is only validated (this one never reads it, so an unreadable one passes)",
     caughtBy: ["pagination.desc-validates-cursor"],
     wrap: (next) => async (req) => {
       if (req.method !== "GET" || !API.test(req.path) || queryValue(req.query, "order") !== "desc") return next(req);
@@ -179,7 +210,11 @@ export const catalogExtraMutants: readonly Mutant[] = [
         if (store.prefix === m[1] || store.plan !== "growth" || store.status !== "active") continue;
         const key = store.keys.find((k) => k.name === "full");
         if (!key) continue;
-        const there = await next({ ...req, path: `/${store.prefix}/v1/${m[2]}/${m[3]}`, headers: { ...req.headers, authorization: `Bearer ${key.token}` } });
+        const there = await next({
+          ...req,
+          path: `/${store.prefix}/v1/${m[2]}/${m[3]}`,
+          headers: { ...req.headers, authorization: `Bearer ${key.token}` },
+        });
         if (there.status < 400) return there;
       }
       return res;

@@ -14,9 +14,12 @@ const UNDER_PRODUCTS = /^\/[^/]+\/v1\/products(\/|$)/;
 const sideRequest = (req: SimRequest, method: string, path: string, query: string, body?: unknown): SimRequest => {
   const { "content-length": _l, "content-type": _t, "idempotency-key": _k, ...headers } = req.headers;
   const side: SimRequest = { ...req, method, path, query, headers, body: null };
-  return body === undefined ? side : withBody({ ...side, headers: { ...headers, "content-type": "application/json" } }, body);
+  return body === undefined
+    ? side
+    : withBody({ ...side, headers: { ...headers, "content-type": "application/json" } }, body);
 };
-const json = (res: SimResponse): any => (typeof res.body === "string" && res.body !== "" ? JSON.parse(res.body) : undefined);
+const json = (res: SimResponse): any =>
+  typeof res.body === "string" && res.body !== "" ? JSON.parse(res.body) : undefined;
 const prefixOf = (path: string): string => /^\/[^/]+\/v1/.exec(path)?.[0] ?? "";
 const isProduct = (row: any): boolean => typeof row === "object" && row !== null && typeof row.sku === "string";
 
@@ -39,7 +42,8 @@ export const catalogMutants: readonly Mutant[] = [
       const res = await next(req);
       if (!UNDER_PRODUCTS.test(req.path)) return res;
       return mapJson(res, (b) => {
-        const fix = (row: any) => (typeof row === "object" && row !== null && "version" in row ? { ...row, version: "1" } : row);
+        const fix = (row: any) =>
+          typeof row === "object" && row !== null && "version" in row ? { ...row, version: "1" } : row;
         if (Array.isArray(b?.data)) return { ...b, data: b.data.map(fix) };
         return b?.data ? { ...b, data: fix(b.data) } : b;
       });
@@ -47,11 +51,13 @@ export const catalogMutants: readonly Mutant[] = [
   },
   {
     name: "patch-ignores-expected-version",
-    breaks: "Product write rules 6: an outdated version or expected_version answers 409 STALE_VERSION (this one ignores both)",
+    breaks:
+      "Product write rules 6: an outdated version or expected_version answers 409 STALE_VERSION (this one ignores both)",
     caughtBy: ["catalog.stale-version"],
     wrap: (next) => async (req) => {
       const body = bodyOf(req);
-      if (req.method !== "PATCH" || !PRODUCT.test(req.path) || typeof body !== "object" || body === null) return next(req);
+      if (req.method !== "PATCH" || !PRODUCT.test(req.path) || typeof body !== "object" || body === null)
+        return next(req);
       const { version: _v, expected_version: _e, ...rest } = body;
       return next(withBody(req, rest));
     },
@@ -62,8 +68,11 @@ export const catalogMutants: readonly Mutant[] = [
     caughtBy: ["catalog.product-delete", "catalog.feed-model"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      if (req.method !== "GET" || !PRODUCTS.test(req.path) || !/(^|&)include_deleted=true(&|$)/.test(req.query)) return res;
-      return mapJson(res, (b) => (Array.isArray(b?.data) ? { ...b, data: b.data.filter((row: any) => !("deleted_at" in row)) } : b));
+      if (req.method !== "GET" || !PRODUCTS.test(req.path) || !/(^|&)include_deleted=true(&|$)/.test(req.query))
+        return res;
+      return mapJson(res, (b) =>
+        Array.isArray(b?.data) ? { ...b, data: b.data.filter((row: any) => !("deleted_at" in row)) } : b,
+      );
     },
   },
   {
@@ -79,7 +88,16 @@ export const catalogMutants: readonly Mutant[] = [
           const carriers = new Set<string>();
           let cursor = "";
           for (let pages = 0; pages < 100; pages++) {
-            const page = json(await next(sideRequest(req, "GET", `${prefixOf(req.path)}/products`, `limit=200${cursor ? `&cursor=${cursor}` : ""}`)));
+            const page = json(
+              await next(
+                sideRequest(
+                  req,
+                  "GET",
+                  `${prefixOf(req.path)}/products`,
+                  `limit=200${cursor ? `&cursor=${cursor}` : ""}`,
+                ),
+              ),
+            );
             for (const p of page?.data ?? []) if ((p.tags ?? []).some((t: any) => t.id === tag)) carriers.add(p.id);
             if (!page?.has_more) break;
             cursor = encodeURIComponent(page.next_cursor);
@@ -92,7 +110,8 @@ export const catalogMutants: readonly Mutant[] = [
         if (kept.size === 0) return res;
         return mapProducts(req, res, (p) => {
           const tags = [...p.tags];
-          for (const k of kept.values()) if (k.carriers.has(p.id) && !tags.some((t: any) => t.id === k.id)) tags.push({ id: k.id, name: k.name });
+          for (const k of kept.values())
+            if (k.carriers.has(p.id) && !tags.some((t: any) => t.id === k.id)) tags.push({ id: k.id, name: k.name });
           return { ...p, tags };
         });
       };
@@ -104,10 +123,12 @@ export const catalogMutants: readonly Mutant[] = [
     caughtBy: ["catalog.decimal-money"],
     wrap: (next) => async (req) => {
       const body = bodyOf(req);
-      if (!(req.method === "POST" && PRODUCTS.test(req.path)) && !(req.method === "PATCH" && PRODUCT.test(req.path))) return next(req);
+      if (!(req.method === "POST" && PRODUCTS.test(req.path)) && !(req.method === "PATCH" && PRODUCT.test(req.path)))
+        return next(req);
       if (typeof body !== "object" || body === null) return next(req);
       const fixed = { ...body };
-      for (const key of ["retail_price", "loyalty_amount"]) if (typeof fixed[key] === "number") fixed[key] = Math.round(fixed[key]);
+      for (const key of ["retail_price", "loyalty_amount"])
+        if (typeof fixed[key] === "number") fixed[key] = Math.round(fixed[key]);
       return next(withBody(req, fixed));
     },
   },
@@ -117,7 +138,13 @@ export const catalogMutants: readonly Mutant[] = [
     caughtBy: ["catalog.variants"],
     wrap: (next) => async (req) => {
       const body = bodyOf(req);
-      if (req.method !== "POST" || !VARIANTS.test(req.path) || !Array.isArray(body?.variants) || body.variants.length < 2) return next(req);
+      if (
+        req.method !== "POST" ||
+        !VARIANTS.test(req.path) ||
+        !Array.isArray(body?.variants) ||
+        body.variants.length < 2
+      )
+        return next(req);
       let first: SimResponse | undefined;
       const made: unknown[] = [];
       for (const v of body.variants) {
@@ -125,7 +152,9 @@ export const catalogMutants: readonly Mutant[] = [
         if (res.status >= 400) first ??= res;
         else made.push(...(json(res)?.data ?? []));
       }
-      return first ?? { status: 201, headers: { "content-type": "application/json" }, body: JSON.stringify({ data: made }) };
+      return (
+        first ?? { status: 201, headers: { "content-type": "application/json" }, body: JSON.stringify({ data: made }) }
+      );
     },
   },
   {
@@ -137,19 +166,34 @@ export const catalogMutants: readonly Mutant[] = [
       if (req.method !== "PATCH" || !PRODUCT.test(req.path) || !Array.isArray(body?.tags)) return next(req);
       const current = json(await next(sideRequest(req, "GET", req.path, "")));
       const tags = [...body.tags];
-      for (const t of current?.data?.tags ?? []) if (!tags.some((x: any) => String(x.id).toLowerCase() === t.id)) tags.push({ id: t.id });
+      for (const t of current?.data?.tags ?? [])
+        if (!tags.some((x: any) => String(x.id).toLowerCase() === t.id)) tags.push({ id: t.id });
       return next(withBody(req, { ...body, tags }));
     },
   },
   {
     name: "refused-update-saves-scalars",
-    breaks: "Product write rules 4: a whole write is atomic (this one saves name, price and description of a refused update)",
+    breaks:
+      "Product write rules 4: a whole write is atomic (this one saves name, price and description of a refused update)",
     caughtBy: ["catalog.atomic-write"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       const body = bodyOf(req);
-      if (req.method !== "PATCH" || !PRODUCT.test(req.path) || res.status < 400 || res.status === 404 || typeof body !== "object" || body === null) return res;
-      const scalars = Object.fromEntries(Object.entries(body).filter(([k]) => ["name", "retail_price", "description"].includes(k) && (k !== "retail_price" || Number.isInteger(body[k]))));
+      if (
+        req.method !== "PATCH" ||
+        !PRODUCT.test(req.path) ||
+        res.status < 400 ||
+        res.status === 404 ||
+        typeof body !== "object" ||
+        body === null
+      )
+        return res;
+      const scalars = Object.fromEntries(
+        Object.entries(body).filter(
+          ([k]) =>
+            ["name", "retail_price", "description"].includes(k) && (k !== "retail_price" || Number.isInteger(body[k])),
+        ),
+      );
       if (Object.keys(scalars).length > 0) await next(sideRequest(req, "PATCH", req.path, "", scalars));
       return res;
     },
@@ -160,7 +204,8 @@ export const catalogMutants: readonly Mutant[] = [
     caughtBy: ["catalog.cap-codes"],
     wrap: (next) => async (req) => {
       const body = bodyOf(req);
-      if (!(req.method === "POST" && PRODUCTS.test(req.path)) && !(req.method === "PATCH" && PRODUCT.test(req.path))) return next(req);
+      if (!(req.method === "POST" && PRODUCTS.test(req.path)) && !(req.method === "PATCH" && PRODUCT.test(req.path)))
+        return next(req);
       if (!Array.isArray(body?.codes) || body.codes.length !== 11) return next(req);
       return next(withBody(req, { ...body, codes: body.codes.slice(0, 10) }));
     },

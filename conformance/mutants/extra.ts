@@ -42,7 +42,8 @@ const rateHeadersOf = (res: SimResponse): Record<string, string> =>
 const unitCostMutants: readonly Mutant[] = [
   {
     name: "adjustment-drops-unit-cost",
-    breaks: "Inventory 4: unit_cost on an adjustment that raises stock is blended into the average (this one drops it: the average never moves)",
+    breaks:
+      "Inventory 4: unit_cost on an adjustment that raises stock is blended into the average (this one drops it: the average never moves)",
     caughtBy: ["inventory.unit-cost-average"],
     wrap: (next) => async (req) => {
       const body = req.method === "POST" && ADJUSTMENTS.test(req.path) ? jsonBody(req) : undefined;
@@ -63,7 +64,8 @@ const unitCostMutants: readonly Mutant[] = [
   },
   {
     name: "adjustment-refuses-unit-cost",
-    breaks: "Endpoints: POST /inventory/adjustments takes unit_cost? (this one still has the 1.0.0 schema and refuses the property with 400)",
+    breaks:
+      "Endpoints: POST /inventory/adjustments takes unit_cost? (this one still has the 1.0.0 schema and refuses the property with 400)",
     caughtBy: ["inventory.unit-cost-accepted"],
     wrap: (next) => async (req) => {
       const body = req.method === "POST" && ADJUSTMENTS.test(req.path) ? jsonBody(req) : undefined;
@@ -74,10 +76,12 @@ const unitCostMutants: readonly Mutant[] = [
   },
   {
     name: "unit-cost-fraction-rounded",
-    breaks: "Inventory 4 and What the service does 2: unit_cost is integer cents (this one rounds 12.5 to 13 instead of refusing it)",
+    breaks:
+      "Inventory 4 and What the service does 2: unit_cost is integer cents (this one rounds 12.5 to 13 instead of refusing it)",
     caughtBy: ["inventory.unit-cost-accepted"],
     wrap: (next) => async (req) => {
-      const writes = (req.method === "PUT" && STOCK_SET.test(req.path)) || (req.method === "POST" && ADJUSTMENTS.test(req.path));
+      const writes =
+        (req.method === "PUT" && STOCK_SET.test(req.path)) || (req.method === "POST" && ADJUSTMENTS.test(req.path));
       const body = writes ? jsonBody(req) : undefined;
       if (!body || typeof body.unit_cost !== "number" || Number.isInteger(body.unit_cost)) return next(req);
       return next(withText(req, JSON.stringify({ ...body, unit_cost: Math.round(body.unit_cost) })));
@@ -100,12 +104,15 @@ const salesMutants: readonly Mutant[] = [
   },
   {
     name: "sales-outlet-filter-drops-last",
-    breaks: "Endpoints: GET /sales?outlet_id= returns every sale of that outlet (this one loses the last match, an off-by-one on the filtered query)",
+    breaks:
+      "Endpoints: GET /sales?outlet_id= returns every sale of that outlet (this one loses the last match, an off-by-one on the filtered query)",
     caughtBy: ["sales.outlet-filter"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "GET" || !SALES.test(req.path) || !new URLSearchParams(req.query).has("outlet_id")) return res;
-      return mapJson(res, (b) => (Array.isArray(b?.data) && b.data.length > 0 && b.has_more === false ? { ...b, data: b.data.slice(0, -1) } : b));
+      return mapJson(res, (b) =>
+        Array.isArray(b?.data) && b.data.length > 0 && b.has_more === false ? { ...b, data: b.data.slice(0, -1) } : b,
+      );
     },
   },
 ];
@@ -113,7 +120,8 @@ const salesMutants: readonly Mutant[] = [
 const limitMutants: readonly Mutant[] = [
   {
     name: "customers-limit-per-store",
-    breaks: "Limits: customer endpoints allow 30 per minute per credential (this one counts every credential of the store together)",
+    breaks:
+      "Limits: customer endpoints allow 30 per minute per credential (this one counts every credential of the store together)",
     caughtBy: ["limits.customers-429"],
     wrap: (next) => {
       const windows = new Map<string, { start: number; count: number }>();
@@ -122,7 +130,8 @@ const limitMutants: readonly Mutant[] = [
       return async (req) => {
         const store = CUSTOMERS.exec(req.path)?.[1];
         const w = store === undefined ? undefined : windows.get(store);
-        if (w && now - w.start < 60_000 && w.count >= 30) return tooMany(Math.max(1, Math.ceil((w.start + 60_000 - now) / 1000)), headers);
+        if (w && now - w.start < 60_000 && w.count >= 30)
+          return tooMany(Math.max(1, Math.ceil((w.start + 60_000 - now) / 1000)), headers);
         const res = await next(req);
         now = clockOf(res, now);
         if (store !== undefined && res.status !== 429) {
@@ -136,7 +145,8 @@ const limitMutants: readonly Mutant[] = [
   },
   {
     name: "customers-limit-locks-credential",
-    breaks: "Limits: the customers limit is additional to the general one (this one, once tripped, refuses every route of the credential)",
+    breaks:
+      "Limits: the customers limit is additional to the general one (this one, once tripped, refuses every route of the credential)",
     caughtBy: ["limits.customers-429"],
     wrap: (next) => {
       const locked = new Map<string, { until: number; headers: Record<string, string> }>();
@@ -144,11 +154,15 @@ const limitMutants: readonly Mutant[] = [
       return async (req) => {
         const auth = req.headers.authorization;
         const lock = auth === undefined ? undefined : locked.get(auth);
-        if (lock && API.test(req.path) && lock.until > now) return tooMany(Math.max(1, Math.ceil((lock.until - now) / 1000)), lock.headers);
+        if (lock && API.test(req.path) && lock.until > now)
+          return tooMany(Math.max(1, Math.ceil((lock.until - now) / 1000)), lock.headers);
         const res = await next(req);
         now = clockOf(res, now);
         if (auth !== undefined && CUSTOMERS.test(req.path) && res.status === 429) {
-          locked.set(auth, { until: now + Number(res.headers["retry-after"] ?? 60) * 1000, headers: rateHeadersOf(res) });
+          locked.set(auth, {
+            until: now + Number(res.headers["retry-after"] ?? 60) * 1000,
+            headers: rateHeadersOf(res),
+          });
         }
         return res;
       };
@@ -181,7 +195,8 @@ const oauthMutants: readonly Mutant[] = [
   },
   {
     name: "client-credentials-both-accepted",
-    breaks: "Authentication 5: client credentials are sent as HTTP Basic or in the body, never both (this one takes the header and ignores the body's)",
+    breaks:
+      "Authentication 5: client credentials are sent as HTTP Basic or in the body, never both (this one takes the header and ignores the body's)",
     caughtBy: ["oauth.client-credentials-both-ways"],
     wrap: (next) => async (req) => {
       if (req.path !== TOKEN || !/^basic\s/i.test(req.headers.authorization ?? "")) return next(req);
@@ -197,7 +212,8 @@ const oauthMutants: readonly Mutant[] = [
 const idempotencyMutants: readonly Mutant[] = [
   {
     name: "idempotency-remembers-500",
-    breaks: "Idempotency: a 500 is not remembered (this one stores every answer under the key, 500s included, and replays them)",
+    breaks:
+      "Idempotency: a 500 is not remembered (this one stores every answer under the key, 500s included, and replays them)",
     caughtBy: ["idempotency.error-500-not-remembered"],
     wrap: (next) => {
       const stored = new Map<string, { request: string; res: SimResponse }>();
@@ -207,7 +223,8 @@ const idempotencyMutants: readonly Mutant[] = [
         const id = `${req.headers.authorization ?? ""}\n${key}`;
         const request = `${req.method} ${req.path}?${req.query}\n${bodyText(req)}`;
         const seen = stored.get(id);
-        if (seen && seen.request === request) return { ...seen.res, headers: { ...seen.res.headers, "idempotent-replayed": "true" } };
+        if (seen && seen.request === request)
+          return { ...seen.res, headers: { ...seen.res.headers, "idempotent-replayed": "true" } };
         const res = await next(req);
         if (res.status >= 500) stored.set(id, { request, res: { ...res, headers: { ...res.headers } } });
         return res;
@@ -216,4 +233,10 @@ const idempotencyMutants: readonly Mutant[] = [
   },
 ];
 
-export const extraMutants: readonly Mutant[] = [...unitCostMutants, ...salesMutants, ...limitMutants, ...oauthMutants, ...idempotencyMutants];
+export const extraMutants: readonly Mutant[] = [
+  ...unitCostMutants,
+  ...salesMutants,
+  ...limitMutants,
+  ...oauthMutants,
+  ...idempotencyMutants,
+];

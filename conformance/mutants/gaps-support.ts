@@ -22,11 +22,21 @@ export const codeOf = (res: SimResponse): unknown => jsonOf(res)?.error?.code;
 export const answer = (res: SimResponse, status: number, body: unknown): SimResponse => {
   const { "content-type": _t, "content-length": _l, ...headers } = res.headers;
   if (body === undefined) return { ...res, status, headers, body: "" };
-  return { ...res, status, headers: { ...headers, "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(body) };
+  return {
+    ...res,
+    status,
+    headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+    body: JSON.stringify(body),
+  };
 };
 
-export const apiError = (res: SimResponse, status: number, code: string, message: string, fields?: { field: string; message: string }[]): SimResponse =>
-  answer(res, status, { error: { code, message, ...(fields ? { fields } : {}) } });
+export const apiError = (
+  res: SimResponse,
+  status: number,
+  code: string,
+  message: string,
+  fields?: { field: string; message: string }[],
+): SimResponse => answer(res, status, { error: { code, message, ...(fields ? { fields } : {}) } });
 
 /** Another request of the same caller (same credential and address), made by the mutant. */
 export const sideRequest = (req: SimRequest, method: string, path: string, query = ""): SimRequest => {
@@ -38,4 +48,5 @@ export const sideRequest = (req: SimRequest, method: string, path: string, query
 export const prefixOf = (path: string): string => /^\/[^/]+\/v1/.exec(path)?.[0] ?? "";
 
 /** A query parameter's value, decoded. */
-export const param = (query: string, name: string): string | undefined => new URLSearchParams(query).get(name) ?? undefined;
+export const param = (query: string, name: string): string | undefined =>
+  new URLSearchParams(query).get(name) ?? undefined;

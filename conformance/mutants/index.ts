@@ -10,7 +10,6 @@ import { gapMutants } from "./gaps.js";
 
 export type { Mutant } from "./base.js";
 
-
 const basic: readonly Mutant[] = [
   {
     name: "unknown-path-200",
@@ -18,7 +17,9 @@ const basic: readonly Mutant[] = [
     caughtBy: ["envelope.unknown-path"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return API.test(req.path) && res.status === 404 ? { status: 200, headers: { "content-type": "application/json" }, body: '{"data":{}}' } : res;
+      return API.test(req.path) && res.status === 404
+        ? { status: 200, headers: { "content-type": "application/json" }, body: '{"data":{}}' }
+        : res;
     },
   },
   {
@@ -26,18 +27,33 @@ const basic: readonly Mutant[] = [
     breaks: "Pagination 2: an empty page returns next_cursor null",
     caughtBy: ["pagination.empty-page-null-cursor"],
     wrap: (next) => async (req) =>
-      mapJson(await next(req), (b) => (Array.isArray(b?.data) && b.data.length === 0 && "next_cursor" in b ? { ...b, next_cursor: "stale" } : b)),
+      mapJson(await next(req), (b) =>
+        Array.isArray(b?.data) && b.data.length === 0 && "next_cursor" in b ? { ...b, next_cursor: "stale" } : b,
+      ),
   },
   {
     name: "cursor-skips-a-row",
     breaks: "Pagination 1: paging visits every row once",
     caughtBy: ["pagination.each-row-once"],
     wrap: (next) => async (req) =>
-      mapJson(await next(req), (b) => (req.query.includes("cursor=") && Array.isArray(b?.data) && b.data.length > 1 ? { ...b, data: b.data.slice(1) } : b)),
+      mapJson(await next(req), (b) =>
+        req.query.includes("cursor=") && Array.isArray(b?.data) && b.data.length > 1
+          ? { ...b, data: b.data.slice(1) }
+          : b,
+      ),
   },
 ];
 
-export const MUTANTS: readonly Mutant[] = [...basic, ...catalogMutants, ...inventoryMutants, ...peopleMutants, ...accessMutants, ...extraMutants, ...catalogExtraMutants, ...gapMutants];
+export const MUTANTS: readonly Mutant[] = [
+  ...basic,
+  ...catalogMutants,
+  ...inventoryMutants,
+  ...peopleMutants,
+  ...accessMutants,
+  ...extraMutants,
+  ...catalogExtraMutants,
+  ...gapMutants,
+];
 
 /** A simulator whose handler is wrapped by the mutant. */
 export function mutantSimulator(mutant: Mutant): (options: SimulatorOptions) => Simulator {

@@ -1,11 +1,9 @@
-import type { SimRequest } from "../../src/http/types.js";
 import { bodyText, mapJson, withBody, type Mutant } from "./base.js";
 
 // Broken stock writes: each violates one inventory rule of the spec.
 
 const BATCH = /^\/[^/]+\/v1\/inventory\/batch$/;
 const STOCK_SET = /^\/[^/]+\/v1\/products\/[^/]+\/inventory\/[^/]+$/;
-
 
 export const inventoryMutants: readonly Mutant[] = [
   {
@@ -14,13 +12,20 @@ export const inventoryMutants: readonly Mutant[] = [
     caughtBy: ["inventory.batch-all-or-nothing"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      if (req.method !== "POST" || !BATCH.test(req.path) || res.status < 400 || typeof res.body !== "string") return res;
+      if (req.method !== "POST" || !BATCH.test(req.path) || res.status < 400 || typeof res.body !== "string")
+        return res;
       const fields = (JSON.parse(res.body)?.error?.fields ?? []) as { field: string }[];
-      const bad = fields.map((f) => /^lines\.(\d+)/.exec(f.field)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+      const bad = fields
+        .map((f) => /^lines\.(\d+)/.exec(f.field)?.[1])
+        .filter((n): n is string => n !== undefined)
+        .map(Number);
       const n = Math.min(...bad);
       if (!(n > 0 && n < Infinity)) return res;
       const lines = (JSON.parse(bodyText(req)) as { lines: unknown[] }).lines.slice(0, n);
-      await next({ ...withBody(req, { lines }), headers: { ...req.headers, "idempotency-key": `${req.headers["idempotency-key"]}-half` } });
+      await next({
+        ...withBody(req, { lines }),
+        headers: { ...req.headers, "idempotency-key": `${req.headers["idempotency-key"]}-half` },
+      });
       return res;
     },
   },
@@ -31,7 +36,9 @@ export const inventoryMutants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (!BATCH.test(req.path) || res.headers["idempotent-replayed"] !== "true") return res;
-      return mapJson(res, (b) => (Array.isArray(b?.data) ? { ...b, data: b.data.map((line: object) => ({ ...line, replayed: false })) } : b));
+      return mapJson(res, (b) =>
+        Array.isArray(b?.data) ? { ...b, data: b.data.map((line: object) => ({ ...line, replayed: false })) } : b,
+      );
     },
   },
   {

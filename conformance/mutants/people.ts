@@ -20,7 +20,8 @@ export const peopleMutants: readonly Mutant[] = [
         const res = await next(req);
         if (req.method === "POST" && CUSTOMERS.test(req.path)) {
           return mapJson(res, (b) => {
-            if (typeof b?.data?.id === "string" && typeof b.data.email === "string") emails.set(b.data.id, b.data.email);
+            if (typeof b?.data?.id === "string" && typeof b.data.email === "string")
+              emails.set(b.data.id, b.data.email);
             return b;
           });
         }
@@ -48,9 +49,11 @@ export const peopleMutants: readonly Mutant[] = [
         if (refund && req.method === "POST") refunded.add(refund[1]!);
         const res = await next(req);
         if (req.method !== "GET" && !req.path.startsWith("/_sim/")) return res;
-        if (SALES.test(req.path)) return mapJson(res, (b) => (Array.isArray(b?.data) ? { ...b, data: b.data.map(rewrite) } : b));
+        if (SALES.test(req.path))
+          return mapJson(res, (b) => (Array.isArray(b?.data) ? { ...b, data: b.data.map(rewrite) } : b));
         if (SALE.test(req.path)) return mapJson(res, (b) => (b?.data ? { ...b, data: rewrite(b.data) } : b));
-        if (req.path.startsWith("/_sim/") && !refund) return mapJson(res, (b) => (b?.id && "parent_sale_id" in b ? rewrite(b) : b));
+        if (req.path.startsWith("/_sim/") && !refund)
+          return mapJson(res, (b) => (b?.id && "parent_sale_id" in b ? rewrite(b) : b));
         return res;
       };
     },
@@ -76,19 +79,33 @@ export const peopleMutants: readonly Mutant[] = [
       const params = new URLSearchParams(req.query);
       for (const key of ["completed_from", "completed_to"]) {
         const value = params.get(key);
-        if (value && /[+-]\d\d:\d\d$/.test(value) && !Number.isNaN(Date.parse(value))) params.set(key, new Date(value).toISOString());
+        if (value && /[+-]\d\d:\d\d$/.test(value) && !Number.isNaN(Date.parse(value)))
+          params.set(key, new Date(value).toISOString());
       }
       return next({ ...req, query: params.toString() });
     },
   },
   {
     name: "sale-read-in-units",
-    breaks: "What the service does 2 and 3: money in cents, the same document from the list and a single read (this one reads totals in dollars)",
+    breaks:
+      "What the service does 2 and 3: money in cents, the same document from the list and a single read (this one reads totals in dollars)",
     caughtBy: ["sales.document"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "GET" || !SALE.test(req.path)) return res;
-      return mapJson(res, (b) => (b?.data ? { ...b, data: { ...b.data, total: b.data.total / 100, tax_total: b.data.tax_total / 100, paid_total: b.data.paid_total / 100 } } : b));
+      return mapJson(res, (b) =>
+        b?.data
+          ? {
+              ...b,
+              data: {
+                ...b.data,
+                total: b.data.total / 100,
+                tax_total: b.data.tax_total / 100,
+                paid_total: b.data.paid_total / 100,
+              },
+            }
+          : b,
+      );
     },
   },
   {
@@ -97,7 +114,9 @@ export const peopleMutants: readonly Mutant[] = [
     caughtBy: ["customers.walk-in-undeletable"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return req.method === "DELETE" && CUSTOMER.test(req.path) && res.status === 409 ? { status: 204, headers: {}, body: null } : res;
+      return req.method === "DELETE" && CUSTOMER.test(req.path) && res.status === 409
+        ? { status: 204, headers: {}, body: null }
+        : res;
     },
   },
 ];

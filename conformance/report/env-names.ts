@@ -8,7 +8,8 @@ export function reproEnvName(options: readonly string[]): string[] {
   for (const o of options) {
     if (o.startsWith("--key ")) out.push("--key", `"${o.slice(6)}=$RETAIL_KEY_${++key}"`);
     else if (o === "--extra-token") out.push("--extra-token", `"$RETAIL_TOKEN_${++extra}"`);
-    else if (o.startsWith("--other-store-token ")) out.push("--other-store-token", `"${o.slice(20)}=$RETAIL_OTHER_STORE_TOKEN"`);
+    else if (o.startsWith("--other-store-token "))
+      out.push("--other-store-token", `"${o.slice(20)}=$RETAIL_OTHER_STORE_TOKEN"`);
     else if (o === "--revoked-token") out.push(o, '"$RETAIL_REVOKED_TOKEN"');
     else if (o.startsWith("--lite-token ")) out.push("--lite-token", `"${o.slice(13)}=$RETAIL_LITE_TOKEN"`);
     else if (o === "--oauth-client") out.push(o, '"$RETAIL_OAUTH_CLIENT_ID:$RETAIL_OAUTH_CLIENT_SECRET"');

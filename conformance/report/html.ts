@@ -1,7 +1,11 @@
 import type { Report, RuleResult } from "../types.js";
 import { replayCommand } from "./replay.js";
 
-const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+const esc = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
 
 const clip = (text: string, max = 90) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -16,7 +20,8 @@ function diff(expected: string, observed: string): string {
   const b = observed.split(/(\s+)/);
   const inA = new Set(a);
   const inB = new Set(b);
-  const line = (words: string[], other: Set<string>, cls: string) => words.map((w) => (other.has(w) || /^\s*$/.test(w) ? esc(w) : `<mark class="${cls}">${esc(w)}</mark>`)).join("");
+  const line = (words: string[], other: Set<string>, cls: string) =>
+    words.map((w) => (other.has(w) || /^\s*$/.test(w) ? esc(w) : `<mark class="${cls}">${esc(w)}</mark>`)).join("");
   return `<div class="diff"><div class="minus">- expected  ${line(a, inB, "del")}</div><div class="plus">+ observed  ${line(b, inA, "ins")}</div></div>`;
 }
 
@@ -27,13 +32,23 @@ function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false)
   }
   if (r.status !== "failed") {
     const note = r.status === "skipped" ? r.reason : r.leniency;
-    const noteHtml = note ? `<div class="note">${r.status === "skipped" ? "Skipped: " : "Accepted where the spec is silent: "}${esc(note)}</div>` : "";
+    const noteHtml = note
+      ? `<div class="note">${r.status === "skipped" ? "Skipped: " : "Accepted where the spec is silent: "}${esc(note)}</div>`
+      : "";
     return `<li class="rule ${r.status}" data-rule="${esc(r.id)}">${head}${noteHtml}</li>`;
   }
   const c = r.counterexample;
-  const again = r.reproducible === undefined ? "" : `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>`;
-  const curl = c && c.curl.length > 0 ? `<h3>Reproduce <small>(a shell script: set RETAIL_TOKEN first)</small></h3><pre>${esc(c.curl.join("\n"))}</pre>` : "";
-  const ambient = r.ambient ? `<dt>Seen by</dt><dd>the ambient check <code>${esc(r.ambient)}</code>: every response is judged against the contract, whatever rule runs</dd>` : "";
+  const again =
+    r.reproducible === undefined
+      ? ""
+      : `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>`;
+  const curl =
+    c && c.curl.length > 0
+      ? `<h3>Reproduce <small>(a shell script: set RETAIL_TOKEN first)</small></h3><pre>${esc(c.curl.join("\n"))}</pre>`
+      : "";
+  const ambient = r.ambient
+    ? `<dt>Seen by</dt><dd>the ambient check <code>${esc(r.ambient)}</code>: every response is judged against the contract, whatever rule runs</dd>`
+    : "";
   const rerun = r.rerun ? `<dt>Run again</dt><dd>${esc(r.rerun)}</dd>` : "";
   const brief = `expected ${clip(c?.expected ?? "")}; observed ${clip(c?.observed ?? "")}`;
   return `<li class="rule failed" id="fail-${esc(r.id)}" data-rule="${esc(r.id)}"><details${open ? " open" : ""}><summary>${head}<div class="brief">${esc(brief)}</div></summary>
@@ -68,18 +83,30 @@ export function toHtml(report: Report): string {
   const areas = [...new Set(report.rules.map((r) => r.area))];
   const sections = areas.map((area) => {
     const rules = report.rules.filter((r) => r.area === area);
-    const worst = rules.some((r) => r.status === "failed") ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
+    const worst = rules.some((r) => r.status === "failed")
+      ? "failed"
+      : rules.every((r) => r.status === "skipped")
+        ? "skipped"
+        : "passed";
     return `<section class="area ${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
   const verdict = s.verdict;
   const tone = s.failed > 0 ? "bad" : s.skipped > 0 ? "partial" : "ok";
   const byId = new Map(report.rules.map((r) => [r.id, r]));
   const groups = report.failure_groups.map((g) => {
-    const title = g.cause.startsWith("rule ") ? "" : `<h3 class="cause">${esc(g.cause)} <span class="count failed">${g.rules.length} rule${g.rules.length === 1 ? "" : "s"}</span></h3>`;
+    const title = g.cause.startsWith("rule ")
+      ? ""
+      : `<h3 class="cause">${esc(g.cause)} <span class="count failed">${g.rules.length} rule${g.rules.length === 1 ? "" : "s"}</span></h3>`;
     return `${title}<ul>${g.rules.map((id) => ruleItem(report, byId.get(id) as RuleResult, open, true)).join("\n")}</ul>`;
   });
-  const failures = groups.length > 0 ? `<section class="failures failed"><h2>Failures, by cause</h2>${groups.join("\n")}</section>` : "";
-  const notChecked = report.not_checked.length > 0 ? `<section class="skipped"><h2>Not checked</h2><ul>${report.not_checked.map((g) => `<li class="rule skipped"><b>${g.rules.length}</b> ${esc(g.unlock)}: ${g.rules.map((id) => `<code class="id">${esc(id)}</code>`).join(" ")}</li>`).join("")}</ul></section>` : "";
+  const failures =
+    groups.length > 0
+      ? `<section class="failures failed"><h2>Failures, by cause</h2>${groups.join("\n")}</section>`
+      : "";
+  const notChecked =
+    report.not_checked.length > 0
+      ? `<section class="skipped"><h2>Not checked</h2><ul>${report.not_checked.map((g) => `<li class="rule skipped"><b>${g.rules.length}</b> ${esc(g.unlock)}: ${g.rules.map((id) => `<code class="id">${esc(id)}</code>`).join(" ")}</li>`).join("")}</ul></section>`
+      : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Conformance report · ${esc(report.target)}</title>

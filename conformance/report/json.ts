@@ -4,15 +4,58 @@ import type { Counterexample, Exchange, Report, RuleResult } from "../types.js";
 // interfaces.md section 4 first (`summary`, then each rule's `id, title, status, spec_ref`,
 // `counterexample` last), so two runs diff line by line.
 
-const REPORT_KEYS = ["tool", "target", "seed", "runs", "options", "started_at", "duration_ms", "summary", "interrupted", "pacing", "failure_groups", "not_checked", "rules"] as const;
+const REPORT_KEYS = [
+  "tool",
+  "target",
+  "seed",
+  "runs",
+  "options",
+  "started_at",
+  "duration_ms",
+  "summary",
+  "interrupted",
+  "pacing",
+  "failure_groups",
+  "not_checked",
+  "rules",
+] as const;
 const TOOL_KEYS = ["name", "version"] as const;
 const SUMMARY_KEYS = ["passed", "failed", "skipped", "covered", "catalog", "verdict"] as const;
-const RULE_KEYS = ["id", "title", "status", "reason", "unlock", "spec_ref", "spec_quote", "area", "leniency", "cause", "ambient", "reproducible", "rerun", "duration_ms", "requests", "counterexample"] as const;
+const RULE_KEYS = [
+  "id",
+  "title",
+  "status",
+  "reason",
+  "unlock",
+  "spec_ref",
+  "spec_quote",
+  "area",
+  "leniency",
+  "cause",
+  "ambient",
+  "reproducible",
+  "rerun",
+  "duration_ms",
+  "requests",
+  "counterexample",
+] as const;
 const COUNTEREXAMPLE_KEYS = ["expected", "observed", "seed", "path", "input", "requests", "curl"] as const;
-const EXCHANGE_KEYS = ["method", "url", "requestHeaders", "requestBody", "status", "responseHeaders", "responseBody"] as const;
+const EXCHANGE_KEYS = [
+  "method",
+  "url",
+  "requestHeaders",
+  "requestBody",
+  "status",
+  "responseHeaders",
+  "responseBody",
+] as const;
 
 /** The listed keys in that order (left out when undefined), then any others in the order they came. */
-function ordered<T extends object>(value: T, keys: readonly string[], inner: Record<string, (v: any) => unknown> = {}): Record<string, unknown> {
+function ordered<T extends object>(
+  value: T,
+  keys: readonly string[],
+  inner: Record<string, (v: any) => unknown> = {},
+): Record<string, unknown> {
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of [...keys, ...Object.keys(source).filter((k) => !keys.includes(k))]) {
@@ -24,7 +67,8 @@ function ordered<T extends object>(value: T, keys: readonly string[], inner: Rec
 }
 
 const exchange = (e: Exchange) => ordered(e, EXCHANGE_KEYS);
-const counterexample = (c: Counterexample) => ordered(c, COUNTEREXAMPLE_KEYS, { requests: (rs: Exchange[]) => rs.map(exchange) });
+const counterexample = (c: Counterexample) =>
+  ordered(c, COUNTEREXAMPLE_KEYS, { requests: (rs: Exchange[]) => rs.map(exchange) });
 const rule = (r: RuleResult) => ordered(r, RULE_KEYS, { counterexample });
 
 /** The report as a plain object in the stable key order. */

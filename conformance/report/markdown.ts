@@ -22,29 +22,48 @@ export function toMarkdown(report: Report): string {
   const shared = report.failure_groups.filter((g) => g.rules.length > 1 || !g.cause.startsWith("rule "));
   if (shared.length > 0) {
     lines.push("## Failures by cause", "");
-    for (const g of report.failure_groups) lines.push(`- ${g.cause.startsWith("rule ") ? `\`${g.rules[0]}\`` : `${g.cause}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`}`);
+    for (const g of report.failure_groups)
+      lines.push(
+        `- ${g.cause.startsWith("rule ") ? `\`${g.rules[0]}\`` : `${g.cause}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`}`,
+      );
     lines.push("");
   }
   if (report.not_checked.length > 0) {
     lines.push("## Not checked", "");
-    for (const g of report.not_checked) lines.push(`- ${g.rules.length} ${g.unlock}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`);
+    for (const g of report.not_checked)
+      lines.push(`- ${g.rules.length} ${g.unlock}: ${g.rules.map((id) => `\`${id}\``).join(", ")}`);
     lines.push("");
   }
   if (failed.length > 0) {
     lines.push("## Failures", "");
     for (const r of failed) {
       const c = r.counterexample;
-      lines.push(`### \`${r.id}\` ${r.title}`, "", `> ${r.spec_quote} (${r.spec_ref})`, "", `- Expected: ${c?.expected}`, `- Observed: ${c?.observed}`);
+      lines.push(
+        `### \`${r.id}\` ${r.title}`,
+        "",
+        `> ${r.spec_quote} (${r.spec_ref})`,
+        "",
+        `- Expected: ${c?.expected}`,
+        `- Observed: ${c?.observed}`,
+      );
       if (c?.input) lines.push(`- Minimal input: \`${c.input}\``);
       lines.push(`- Replay: \`${replayCommand(report, r)}\``);
-      if (r.ambient) lines.push(`- Seen by the ambient check \`${r.ambient}\` (every response is judged against the contract, whatever rule runs)`);
-      if (r.reproducible !== undefined) lines.push(`- ${r.reproducible ? "Reproducible: failed again when run once more" : "Flaky: passed when run once more"}`);
+      if (r.ambient)
+        lines.push(
+          `- Seen by the ambient check \`${r.ambient}\` (every response is judged against the contract, whatever rule runs)`,
+        );
+      if (r.reproducible !== undefined)
+        lines.push(
+          `- ${r.reproducible ? "Reproducible: failed again when run once more" : "Flaky: passed when run once more"}`,
+        );
       if (r.rerun) lines.push(`- Run again: ${r.rerun}`);
-      if (c && c.curl.length > 0) lines.push("", "Reproduce (set `RETAIL_TOKEN` first):", "", "```sh", ...c.curl, "```");
+      if (c && c.curl.length > 0)
+        lines.push("", "Reproduce (set `RETAIL_TOKEN` first):", "", "```sh", ...c.curl, "```");
       lines.push("");
     }
   }
   lines.push("## Rules", "", "| rule | area | status | note |", "|---|---|---|---|");
-  for (const r of report.rules) lines.push(`| \`${r.id}\` | ${r.area} | ${r.status} | ${cell(r.reason ?? r.leniency ?? r.title)} |`);
+  for (const r of report.rules)
+    lines.push(`| \`${r.id}\` | ${r.area} | ${r.status} | ${cell(r.reason ?? r.leniency ?? r.title)} |`);
   return `${lines.join("\n")}\n`;
 }

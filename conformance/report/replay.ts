@@ -20,7 +20,14 @@ export function replayCommand(report: Report, r: RuleResult): string {
   if (o?.credentials) parts.push(...reproEnvName(o.credentials));
   if (o?.rate) parts.push("--rate", String(o.rate));
   if (o?.timeout) parts.push("--timeout", String(o.timeout));
-  parts.push("--rules", shell(r.id), "--seed", String(c?.seed ?? report.seed), "--runs", String(o?.runs ?? report.runs));
+  parts.push(
+    "--rules",
+    shell(r.id),
+    "--seed",
+    String(c?.seed ?? report.seed),
+    "--runs",
+    String(o?.runs ?? report.runs),
+  );
   if (c?.path) parts.push("--replay", shell(c.path));
   return parts.join(" ");
 }

@@ -6,7 +6,10 @@ export const authRules = [
     id: "auth.missing-credential",
     area: "Authentication",
     title: "A request without a credential answers 401 UNAUTHORIZED",
-    spec: { section: SPEC.errors, quote: "UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days" },
+    spec: {
+      section: SPEC.errors,
+      quote: "UNAUTHORIZED | 401 | credential missing, malformed, unknown, revoked or idle over 90 days",
+    },
     cost: 1,
     async run(ctx) {
       ctx.error(await ctx.call("GET", "/me", { token: null }), 401, "UNAUTHORIZED");
@@ -16,7 +19,11 @@ export const authRules = [
     id: "auth.malformed-or-unknown",
     area: "Authentication",
     title: "A malformed Authorization header or an unknown token answers 401 UNAUTHORIZED",
-    spec: { section: SPEC.auth, quote: "Every request (except the OAuth token exchange) sends Authorization: Bearer <API_KEY> or Authorization: Bearer <ACCESS_TOKEN>." },
+    spec: {
+      section: SPEC.auth,
+      quote:
+        "Every request (except the OAuth token exchange) sends Authorization: Bearer <API_KEY> or Authorization: Bearer <ACCESS_TOKEN>.",
+    },
     cost: 8,
     async run(ctx) {
       const headers = fc.oneof(
@@ -25,9 +32,13 @@ export const authRules = [
         fc.stringMatching(/^[A-Za-z0-9]{20,40}$/).map((t) => `Bearer unknown${t}`),
         fc.stringMatching(/^[A-Za-z0-9]{8,20}$/),
       );
-      await ctx.property(headers, async (authorization) => {
-        ctx.error(await ctx.call("GET", "/me", { headers: { authorization } }), 401, "UNAUTHORIZED");
-      }, Math.min(ctx.run.runs, 8));
+      await ctx.property(
+        headers,
+        async (authorization) => {
+          ctx.error(await ctx.call("GET", "/me", { headers: { authorization } }), 401, "UNAUTHORIZED");
+        },
+        Math.min(ctx.run.runs, 8),
+      );
     },
   }),
 ];

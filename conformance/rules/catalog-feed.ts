@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import type { RuleContext } from "../context.js";
 import type { Rule } from "../types.js";
-import { createProduct, expectError, expectNewVersion, expectTombstone, ours, Poller, show } from "./catalog-support.js";
+import {
+  createProduct,
+  expectError,
+  expectNewVersion,
+  expectTombstone,
+  ours,
+  Poller,
+  show,
+} from "./catalog-support.js";
 import { rule, SPEC } from "./rule.js";
 
 // Model-based: random sequences of product creates, updates and deletes, with polls of the product
@@ -79,12 +87,18 @@ class UpdateProduct implements FeedCommand {
   }
   async run(m: FeedModel, r: FeedReal): Promise<void> {
     const t = m.products[this.target % m.products.length] as Tracked;
-    const reply = await r.ctx.call("PATCH", `/products/${t.id}`, { body: { name: r.ctx.name("feed"), retail_price: this.price } });
+    const reply = await r.ctx.call("PATCH", `/products/${t.id}`, {
+      body: { name: r.ctx.name("feed"), retail_price: this.price },
+    });
     if (t.deleted) {
       expectError(r.ctx, reply, 404, "NOT_FOUND", undefined, "PATCH of a deleted product");
       return;
     }
-    r.ctx.check(reply.status === 200, `PATCH /products/${t.id}: status 200`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
+    r.ctx.check(
+      reply.status === 200,
+      `PATCH /products/${t.id}: status 200`,
+      `status ${reply.status} ${reply.text.slice(0, 200)}`,
+    );
     t.versions.push(expectNewVersion(r.ctx, reply.json?.data?.version, t.versions, `PATCH /products/${t.id}`));
     changed(m, t.id);
   }
@@ -105,7 +119,11 @@ class DeleteProduct implements FeedCommand {
       expectError(r.ctx, reply, 404, "NOT_FOUND", undefined, "DELETE of a deleted product");
       return;
     }
-    r.ctx.check(reply.status === 204 && reply.text === "", `DELETE /products/${t.id}: 204 with no body`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
+    r.ctx.check(
+      reply.status === 204 && reply.text === "",
+      `DELETE /products/${t.id}: 204 with no body`,
+      `status ${reply.status} ${reply.text.slice(0, 200)}`,
+    );
     t.deleted = true;
     changed(m, t.id);
   }
@@ -138,17 +156,32 @@ async function poll(m: FeedModel, r: FeedReal, includeDeleted: boolean): Promise
   ctx.check(
     JSON.stringify(got) === JSON.stringify(expected),
     `${list} from the held cursor: each product changed since the last poll exactly once, oldest change first: ${show(expected)}`,
-    show(rows.map((row) => ({ id: row.id, version: row.version, ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}) }))),
+    show(
+      rows.map((row) => ({
+        id: row.id,
+        version: row.version,
+        ...(row.deleted_at ? { deleted_at: row.deleted_at } : {}),
+      })),
+    ),
   );
   for (const row of rows) {
     const t = byId.get(String(row.id).toLowerCase()) as Tracked;
     if (t.deleted) {
       expectTombstone(ctx, row, t.id, list);
-      if (t.tombstone !== undefined) ctx.check(row.version === t.tombstone, `${list}: the tombstone at version ${t.tombstone} again`, show(row.version));
+      if (t.tombstone !== undefined)
+        ctx.check(
+          row.version === t.tombstone,
+          `${list}: the tombstone at version ${t.tombstone} again`,
+          show(row.version),
+        );
       else expectNewVersion(ctx, row.version, t.versions, `${list}: the tombstone of ${t.id}`);
       t.tombstone = row.version;
     } else {
-      ctx.check(row.version === last(t) && row.sku === t.sku, `${list}: product ${t.id} at version ${last(t)}`, show({ version: row.version, sku: row.sku }));
+      ctx.check(
+        row.version === last(t) && row.sku === t.sku,
+        `${list}: product ${t.id} at version ${last(t)}`,
+        show({ version: row.version, sku: row.sku }),
+      );
     }
   }
   if (includeDeleted) m.pending.all.length = 0;
@@ -157,7 +190,12 @@ async function poll(m: FeedModel, r: FeedReal, includeDeleted: boolean): Promise
 
 const command: fc.Arbitrary<FeedCommand> = fc.oneof(
   { arbitrary: fc.integer({ min: 0, max: 99_999 }).map((price) => new CreateProduct(price)), weight: 3 },
-  { arbitrary: fc.tuple(fc.nat(MAX_PRODUCTS - 1), fc.integer({ min: 0, max: 99_999 })).map(([t, price]) => new UpdateProduct(t, price)), weight: 3 },
+  {
+    arbitrary: fc
+      .tuple(fc.nat(MAX_PRODUCTS - 1), fc.integer({ min: 0, max: 99_999 }))
+      .map(([t, price]) => new UpdateProduct(t, price)),
+    weight: 3,
+  },
   { arbitrary: fc.nat(MAX_PRODUCTS - 1).map((t) => new DeleteProduct(t)), weight: 2 },
   { arbitrary: fc.boolean().map((b) => new PollFeed(b)), weight: 2 },
 );
@@ -166,26 +204,42 @@ export const feedRules: Rule[] = [
   rule({
     id: "catalog.feed-model",
     area: "Catalog",
-    title: "Polling the product feed from a held cursor sees every change once, oldest first, at rising versions; deletes as tombstones with include_deleted",
+    title:
+      "Polling the product feed from a held cursor sees every change once, oldest first, at rising versions; deletes as tombstones with include_deleted",
     spec: {
       section: SPEC.paging,
       quote: "Rows come oldest change first.",
     },
     cost: 80,
-    leniency: "Rows of other products (other clients) are ignored; a product changed twice between polls shows once at its latest version; the last page may come without a cursor (its rows then come again and count once).",
+    leniency:
+      "Rows of other products (other clients) are ignored; a product changed twice between polls shows once at its latest version; the last page may come without a cursor (its rows then come again and count once).",
     async run(ctx) {
-      const arb = fc.record({ limit: fc.integer({ min: 1, max: 3 }), price: fc.integer({ min: 0, max: 99_999 }), commands: fc.array(command, { minLength: 2, maxLength: 12 }) });
-      await ctx.property(arb, async ({ limit, price, commands }) => {
-        const real: FeedReal = { ctx, limit, ids: new Set(), all: await Poller.atEnd(ctx, true), live: await Poller.atEnd(ctx, false) };
-        const model: FeedModel = { products: [], pending: { all: [], live: [] } };
-        // One product from the start, so updates and deletes always have a target.
-        await new CreateProduct(price).run(model, real);
-        await fc.asyncModelRun(() => ({ model, real }), commands);
-        await poll(model, real, true);
-        await poll(model, real, false);
-        real.all.save(ctx);
-        real.live.save(ctx);
-      }, Math.min(ctx.run.runs, 5));
+      const arb = fc.record({
+        limit: fc.integer({ min: 1, max: 3 }),
+        price: fc.integer({ min: 0, max: 99_999 }),
+        commands: fc.array(command, { minLength: 2, maxLength: 12 }),
+      });
+      await ctx.property(
+        arb,
+        async ({ limit, price, commands }) => {
+          const real: FeedReal = {
+            ctx,
+            limit,
+            ids: new Set(),
+            all: await Poller.atEnd(ctx, true),
+            live: await Poller.atEnd(ctx, false),
+          };
+          const model: FeedModel = { products: [], pending: { all: [], live: [] } };
+          // One product from the start, so updates and deletes always have a target.
+          await new CreateProduct(price).run(model, real);
+          await fc.asyncModelRun(() => ({ model, real }), commands);
+          await poll(model, real, true);
+          await poll(model, real, false);
+          real.all.save(ctx);
+          real.live.save(ctx);
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
 ];

@@ -2,7 +2,22 @@ import fc from "fast-check";
 import { Skip, type Reply, type RuleContext } from "../context.js";
 import type { Rule } from "../types.js";
 import { advance, createKey, retryAfter, sendUnpaced, storePrefix } from "./access/support.js";
-import { bySku, created, expectNoProduct, expectProductShape, expectUnchanged, freshSku, isUuid, ok2xx, patchProduct, productBody, readProduct, sameId, show, trackCreated } from "./catalog-support.js";
+import {
+  bySku,
+  created,
+  expectNoProduct,
+  expectProductShape,
+  expectUnchanged,
+  freshSku,
+  isUuid,
+  ok2xx,
+  patchProduct,
+  productBody,
+  readProduct,
+  sameId,
+  show,
+  trackCreated,
+} from "./catalog-support.js";
 import { rule, SPEC } from "./rule.js";
 
 // Product images (spec, Product write rules 7) and the image-write limit (spec, Limits). What a
@@ -16,7 +31,10 @@ const imageAddress = (ctx: RuleContext): string => `https://images.rsconf.invali
 /** Control: what an import of this address does (`ok`, `fail` or `busy`). */
 async function setImage(ctx: RuleContext, url: string, outcome: "ok" | "fail"): Promise<void> {
   const reply = await ctx.control("POST", "/images", { url, outcome });
-  if (reply.status !== 200 && reply.status !== 201) throw new Error(`the control plane did not set the image outcome of ${url}: status ${reply.status} ${reply.text.slice(0, 200)}`);
+  if (reply.status !== 200 && reply.status !== 201)
+    throw new Error(
+      `the control plane did not set the image outcome of ${url}: status ${reply.status} ${reply.text.slice(0, 200)}`,
+    );
 }
 
 /** An address whose download succeeds (control plane). */
@@ -31,7 +49,12 @@ async function productWithImage(ctx: RuleContext): Promise<{ product: any; url: 
   const sku = await freshSku(ctx);
   const url = await okImage(ctx);
   const body = productBody(ctx, { sku, image_url: url });
-  const product = created(ctx, "/products", await ctx.call("POST", "/products", { body }), `POST /products ${show(body, 200)}`);
+  const product = created(
+    ctx,
+    "/products",
+    await ctx.call("POST", "/products", { body }),
+    `POST /products ${show(body, 200)}`,
+  );
   return { product, url };
 }
 
@@ -56,8 +79,13 @@ export const imageRules: Rule[] = [
   rule({
     id: "catalog.image-fetch-failed",
     area: "Catalog",
-    title: "A write whose image download fails still saves the product and answers 422 IMAGE_FETCH_FAILED with the saved product in data",
-    spec: { section: SPEC.productWrite, quote: "If the download fails, the product is still saved and the response is 422 IMAGE_FETCH_FAILED carrying the saved product in data next to the error." },
+    title:
+      "A write whose image download fails still saves the product and answers 422 IMAGE_FETCH_FAILED with the saved product in data",
+    spec: {
+      section: SPEC.productWrite,
+      quote:
+        "If the download fails, the product is still saved and the response is 422 IMAGE_FETCH_FAILED carrying the saved product in data next to the error.",
+    },
     cost: 10,
     leniency:
       "With a control plane the address is made to fail (POST {control}/images outcome fail) and 422 is required on create and update. Without one the address is an https URL on a reserved .invalid host; a target that refuses it before any download with 400 VALIDATION_FAILED (or 429 RATE_LIMITED, a busy moment) is skipped with that reason, provided nothing was saved.",
@@ -71,58 +99,118 @@ export const imageRules: Rule[] = [
       if (!isUuid(reply.json?.data?.id)) await trackBySku(ctx, sku);
       if (!ctx.hasControl && (reply.status === 400 || reply.status === 429)) {
         await expectNoProduct(ctx, sku, `a create refused with ${reply.status}`);
-        throw new Skip(`the target answers ${reply.status} ${reply.json?.error?.code ?? ""} for an image address on an unreachable host instead of trying the download; only a control plane (--control) can make a download fail here`);
+        throw new Skip(
+          `the target answers ${reply.status} ${reply.json?.error?.code ?? ""} for an image address on an unreachable host instead of trying the download; only a control plane (--control) can make a download fail here`,
+        );
       }
       const saved = expectFetchFailed(ctx, reply, `POST /products with an image that cannot be downloaded`);
-      ctx.check(saved.name === body.name && saved.retail_price === 1999 && saved.sku === sku, `data: the written product (name ${body.name}, retail_price 1999, sku ${sku})`, show({ name: saved.name, retail_price: saved.retail_price, sku: saved.sku }));
-      ctx.check(saved.image_url !== url, "data.image_url: not the address that failed (the given address is not kept)", show(saved.image_url));
+      ctx.check(
+        saved.name === body.name && saved.retail_price === 1999 && saved.sku === sku,
+        `data: the written product (name ${body.name}, retail_price 1999, sku ${sku})`,
+        show({ name: saved.name, retail_price: saved.retail_price, sku: saved.sku }),
+      );
+      ctx.check(
+        saved.image_url !== url,
+        "data.image_url: not the address that failed (the given address is not kept)",
+        show(saved.image_url),
+      );
       const read = await readProduct(ctx, saved.id);
-      ctx.check(sameId(read.id, saved.id) && read.name === body.name && read.retail_price === 1999 && read.version === saved.version, `GET /products/${saved.id}: the saved product of data (version ${saved.version})`, show({ id: read.id, name: read.name, retail_price: read.retail_price, version: read.version }));
+      ctx.check(
+        sameId(read.id, saved.id) &&
+          read.name === body.name &&
+          read.retail_price === 1999 &&
+          read.version === saved.version,
+        `GET /products/${saved.id}: the saved product of data (version ${saved.version})`,
+        show({ id: read.id, name: read.name, retail_price: read.retail_price, version: read.version }),
+      );
       if (!ctx.hasControl) return;
       // An update: the rest of the write is saved too.
       const again = imageAddress(ctx);
       await setImage(ctx, again, "fail");
       const name = ctx.name("renamed");
       const patched = await ctx.call("PATCH", `/products/${saved.id}`, { body: { name, image_url: again } });
-      const updated = expectFetchFailed(ctx, patched, `PATCH /products/${saved.id} with an image that cannot be downloaded`);
-      ctx.check(sameId(updated.id, saved.id) && updated.name === name, `data: the updated product named ${name}`, show({ id: updated.id, name: updated.name }));
+      const updated = expectFetchFailed(
+        ctx,
+        patched,
+        `PATCH /products/${saved.id} with an image that cannot be downloaded`,
+      );
+      ctx.check(
+        sameId(updated.id, saved.id) && updated.name === name,
+        `data: the updated product named ${name}`,
+        show({ id: updated.id, name: updated.name }),
+      );
       const reread = await readProduct(ctx, saved.id);
-      ctx.check(reread.name === name && reread.version === updated.version, `GET /products/${saved.id}: saved with name ${name} (version ${updated.version})`, show({ name: reread.name, version: reread.version }));
+      ctx.check(
+        reread.name === name && reread.version === updated.version,
+        `GET /products/${saved.id}: saved with name ${name} (version ${updated.version})`,
+        show({ name: reread.name, version: reread.version }),
+      );
     },
   }),
 
   rule({
     id: "catalog.image-address-not-kept",
     area: "Catalog",
-    title: "An imported image is the service's own copy: the read's image_url is not the address sent, on create and on update",
-    spec: { section: SPEC.productWrite, quote: "image_url (https) is downloaded once and stored as the service's own copy; the given address is not kept." },
+    title:
+      "An imported image is the service's own copy: the read's image_url is not the address sent, on create and on update",
+    spec: {
+      section: SPEC.productWrite,
+      quote:
+        "image_url (https) is downloaded once and stored as the service's own copy; the given address is not kept.",
+    },
     needs: { control: true },
     cost: 10,
-    leniency: "Any address of the service's copy (host, path and form are not shown) other than the ones sent; image_thumb_url is not checked.",
+    leniency:
+      "Any address of the service's copy (host, path and form are not shown) other than the ones sent; image_thumb_url is not checked.",
     async run(ctx) {
       const { product, url } = await productWithImage(ctx);
-      const copy = (p: any, sent: readonly string[]) => typeof p?.image_url === "string" && p.image_url !== "" && !sent.includes(p.image_url);
-      ctx.check(copy(product, [url]), `POST /products with image_url ${url}: image_url the service's own copy, not that address`, show(imageOf(product)));
+      const copy = (p: any, sent: readonly string[]) =>
+        typeof p?.image_url === "string" && p.image_url !== "" && !sent.includes(p.image_url);
+      ctx.check(
+        copy(product, [url]),
+        `POST /products with image_url ${url}: image_url the service's own copy, not that address`,
+        show(imageOf(product)),
+      );
       let read = await readProduct(ctx, product.id);
-      ctx.check(copy(read, [url]), `GET /products/${product.id}: image_url the service's own copy, not ${url}`, show(imageOf(read)));
+      ctx.check(
+        copy(read, [url]),
+        `GET /products/${product.id}: image_url the service's own copy, not ${url}`,
+        show(imageOf(read)),
+      );
       const next = await okImage(ctx);
       const patched = await patchProduct(ctx, product.id, { image_url: next });
-      ctx.check(copy(patched, [url, next]), `PATCH with image_url ${next}: image_url the service's own copy, not an address sent`, show(imageOf(patched)));
+      ctx.check(
+        copy(patched, [url, next]),
+        `PATCH with image_url ${next}: image_url the service's own copy, not an address sent`,
+        show(imageOf(patched)),
+      );
       read = await readProduct(ctx, product.id);
-      ctx.check(copy(read, [url, next]), `GET /products/${product.id} after the update: image_url the service's own copy, not an address sent`, show(imageOf(read)));
+      ctx.check(
+        copy(read, [url, next]),
+        `GET /products/${product.id} after the update: image_url the service's own copy, not an address sent`,
+        show(imageOf(read)),
+      );
     },
   }),
 
   rule({
     id: "catalog.image-null-leaves-image",
     area: "Catalog",
-    title: "image_url null or left out leaves the image (image_url and image_thumb_url) unchanged; an image cannot be removed",
-    spec: { section: SPEC.productWrite, quote: "Null or omitted image_url leaves the image unchanged; an image cannot be removed." },
+    title:
+      "image_url null or left out leaves the image (image_url and image_thumb_url) unchanged; an image cannot be removed",
+    spec: {
+      section: SPEC.productWrite,
+      quote: "Null or omitted image_url leaves the image unchanged; an image cannot be removed.",
+    },
     needs: { control: true },
     cost: 8,
     async run(ctx) {
       const { product } = await productWithImage(ctx);
-      ctx.check(typeof product.image_url === "string" && product.image_url !== "", "a product with an imported image (image_url set)", show(imageOf(product)));
+      ctx.check(
+        typeof product.image_url === "string" && product.image_url !== "",
+        "a product with an imported image (image_url set)",
+        show(imageOf(product)),
+      );
       const image = imageOf(await readProduct(ctx, product.id));
       const same = (p: any) => p?.image_url === image.image_url && p?.image_thumb_url === image.image_thumb_url;
       const writes: [string, Record<string, unknown>][] = [
@@ -142,59 +230,77 @@ export const imageRules: Rule[] = [
   rule({
     id: "limits.image-writes",
     area: "Limits",
-    title: "The 11th product write with image_url of a credential within a minute answers 429 RATE_LIMITED and writes nothing; writes without an image do not count",
-    spec: { section: SPEC.limits, quote: "Product write including image_url, per credential | 10 per minute; writes without an image do not count" },
+    title:
+      "The 11th product write with image_url of a credential within a minute answers 429 RATE_LIMITED and writes nothing; writes without an image do not count",
+    spec: {
+      section: SPEC.limits,
+      quote: "Product write including image_url, per credential | 10 per minute; writes without an image do not count",
+    },
     needs: { control: true, clock: true },
     cost: 70,
-    leniency: "The kind of window is not assumed: Retry-After seconds after the 429 an image write is accepted again. Writes without an image are creates and updates of the rule's own products, placed among the image writes as generated.",
+    leniency:
+      "The kind of window is not assumed: Retry-After seconds after the 429 an image write is accepted again. Writes without an image are creates and updates of the rule's own products, placed among the image writes as generated.",
     async run(ctx) {
       // Where image-less writes fall among the ten image writes, and whether the 11th is a create or an update.
-      const arb = fc.record({ plainBefore: fc.uniqueArray(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 3 }), over: fc.constantFrom("create", "update") });
-      await ctx.property(arb, async ({ plainBefore, over }) => {
-        const key = await createKey(ctx, await storePrefix(ctx), ["catalog:write"]);
-        const started = Date.now();
-        const write = (method: string, path: string, body: unknown) => sendUnpaced(ctx, method, `${ctx.run.target.baseUrl}${path}`, { token: key.token, body });
-        const create = async (extra: Record<string, unknown>, what: string): Promise<any> => {
-          const reply = await write("POST", "/products", productBody(ctx, extra));
-          trackCreated(ctx, "/products", reply);
-          ctx.check(ok2xx(reply), `${what}: 200 or 201`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
-          return reply.json?.data;
-        };
-        let first: any;
-        const plain = async (what: string): Promise<void> => {
-          if (first === undefined) {
-            await create({}, `${what} (a create without image_url)`);
-            return;
+      const arb = fc.record({
+        plainBefore: fc.uniqueArray(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 3 }),
+        over: fc.constantFrom("create", "update"),
+      });
+      await ctx.property(
+        arb,
+        async ({ plainBefore, over }) => {
+          const key = await createKey(ctx, await storePrefix(ctx), ["catalog:write"]);
+          const started = Date.now();
+          const write = (method: string, path: string, body: unknown) =>
+            sendUnpaced(ctx, method, `${ctx.run.target.baseUrl}${path}`, { token: key.token, body });
+          const create = async (extra: Record<string, unknown>, what: string): Promise<any> => {
+            const reply = await write("POST", "/products", productBody(ctx, extra));
+            trackCreated(ctx, "/products", reply);
+            ctx.check(ok2xx(reply), `${what}: 200 or 201`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
+            return reply.json?.data;
+          };
+          let first: any;
+          const plain = async (what: string): Promise<void> => {
+            if (first === undefined) {
+              await create({}, `${what} (a create without image_url)`);
+              return;
+            }
+            const reply = await write("PATCH", `/products/${first.id}`, { description: ctx.name("plain") });
+            ctx.check(
+              reply.status === 200,
+              `${what} (an update without image_url): 200`,
+              `status ${reply.status} ${reply.text.slice(0, 200)}`,
+            );
+          };
+          for (let i = 1; i <= 10; i++) {
+            if (plainBefore.includes(i)) await plain(`a write without an image before image write ${i}`);
+            const made = await create({ image_url: await okImage(ctx) }, `image write ${i} of 10 within a minute`);
+            first ??= made;
           }
-          const reply = await write("PATCH", `/products/${first.id}`, { description: ctx.name("plain") });
-          ctx.check(reply.status === 200, `${what} (an update without image_url): 200`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
-        };
-        for (let i = 1; i <= 10; i++) {
-          if (plainBefore.includes(i)) await plain(`a write without an image before image write ${i}`);
-          const made = await create({ image_url: await okImage(ctx) }, `image write ${i} of 10 within a minute`);
-          first ??= made;
-        }
-        const url = await okImage(ctx);
-        let refused: Reply;
-        if (over === "create") {
-          const body = productBody(ctx, { image_url: url });
-          refused = await write("POST", "/products", body);
-          trackCreated(ctx, "/products", refused);
-          ctx.error(refused, 429, "RATE_LIMITED");
-          await expectNoProduct(ctx, body.sku as string, "the refused 11th image write");
-        } else {
-          const before = await readProduct(ctx, first.id);
-          refused = await write("PATCH", `/products/${first.id}`, { name: ctx.name("renamed"), image_url: url });
-          ctx.error(refused, 429, "RATE_LIMITED");
-          await expectUnchanged(ctx, before, "the refused 11th image write");
-        }
-        if (Date.now() - started > 45_000) throw new Skip("the image writes took longer than 45 s of real time: the window may have turned");
-        const wait = retryAfter(ctx, refused);
-        ctx.check(wait >= 1 && wait <= 60, "Retry-After between 1 and 60 seconds", String(wait));
-        await create({}, "a write without an image right after the 429");
-        await advance(ctx, wait);
-        await create({ image_url: await okImage(ctx) }, `an image write ${wait} s later (after Retry-After)`);
-      }, Math.min(ctx.run.runs, 2));
+          const url = await okImage(ctx);
+          let refused: Reply;
+          if (over === "create") {
+            const body = productBody(ctx, { image_url: url });
+            refused = await write("POST", "/products", body);
+            trackCreated(ctx, "/products", refused);
+            ctx.error(refused, 429, "RATE_LIMITED");
+            await expectNoProduct(ctx, body.sku as string, "the refused 11th image write");
+          } else {
+            const before = await readProduct(ctx, first.id);
+            refused = await write("PATCH", `/products/${first.id}`, { name: ctx.name("renamed"), image_url: url });
+            ctx.error(refused, 429, "RATE_LIMITED");
+            await expectUnchanged(ctx, before, "the refused 11th image write");
+          }
+          if (Date.now() - started > 45_000)
+            throw new Skip("the image writes took longer than 45 s of real time: the window may have turned");
+          const wait = retryAfter(ctx, refused);
+          ctx.check(wait >= 1 && wait <= 60, "Retry-After between 1 and 60 seconds", String(wait));
+          await create({}, "a write without an image right after the 429");
+          await advance(ctx, wait);
+          await create({ image_url: await okImage(ctx) }, `an image write ${wait} s later (after Retry-After)`);
+        },
+        Math.min(ctx.run.runs, 2),
+      );
     },
   }),
 ];

@@ -38,12 +38,20 @@ async function refusedWrite(ctx: RuleContext, op: Op, body: Record<string, unkno
     const full = productBody(ctx, { sku, ...body });
     const reply = await ctx.call("POST", "/products", { body: full });
     trackCreated(ctx, "/products", reply);
-    return { reply, what: `POST /products ${show(full, 200)}`, nothingSaved: () => expectNoProduct(ctx, sku, "a refused create") };
+    return {
+      reply,
+      what: `POST /products ${show(full, 200)}`,
+      nothingSaved: () => expectNoProduct(ctx, sku, "a refused create"),
+    };
   }
   const before = await createProduct(ctx, { sku });
   const current = await readProduct(ctx, before.id);
   const reply = await ctx.call("PATCH", `/products/${before.id}`, { body });
-  return { reply, what: `PATCH /products/{id} ${show(body, 200)}`, nothingSaved: () => expectUnchanged(ctx, current, "a refused update") };
+  return {
+    reply,
+    what: `PATCH /products/{id} ${show(body, 200)}`,
+    nothingSaved: () => expectUnchanged(ctx, current, "a refused update"),
+  };
 }
 
 export const productRules: Rule[] = [
@@ -56,20 +64,48 @@ export const productRules: Rule[] = [
     leniency: "Success status 200 or 201 (not shown by the spec); any SKU starting with PRD-.",
     async run(ctx) {
       const skus = new Set<string>();
-      await ctx.property(fc.integer({ min: 0, max: 10_000_000 }), async (retail_price) => {
-        const name = ctx.name("minimal");
-        const body = { name, retail_price };
-        const p = created(ctx, "/products", await ctx.call("POST", "/products", { body }), `POST /products ${show(body)}`);
-        ctx.check(p.name === name && p.retail_price === retail_price, `the product as sent: ${show(body)}`, show({ name: p.name, retail_price: p.retail_price }));
-        ctx.check(typeof p.sku === "string" && p.sku.startsWith("PRD-") && p.sku.length > 4, "a generated SKU starting with PRD-", show(p.sku));
-        ctx.check(!skus.has(p.sku), "a new SKU for each product", `${p.sku} again`);
-        skus.add(p.sku);
-        expectProductShape(ctx, p, "POST /products response");
-        const read = await readProduct(ctx, p.id);
-        ctx.check(read.sku === p.sku && read.name === name && read.retail_price === retail_price && read.version === p.version, `GET /products/{id} as created (${show({ sku: p.sku, version: p.version })})`, show({ sku: read.sku, name: read.name, retail_price: read.retail_price, version: read.version }));
-        const found = await bySku(ctx, p.sku);
-        ctx.check(found.length === 1 && sameId(found[0].id, p.id), `GET /products?sku=${p.sku} finding ${p.id}`, show(found.map((f) => f.id)));
-      }, Math.min(ctx.run.runs, 3));
+      await ctx.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        async (retail_price) => {
+          const name = ctx.name("minimal");
+          const body = { name, retail_price };
+          const p = created(
+            ctx,
+            "/products",
+            await ctx.call("POST", "/products", { body }),
+            `POST /products ${show(body)}`,
+          );
+          ctx.check(
+            p.name === name && p.retail_price === retail_price,
+            `the product as sent: ${show(body)}`,
+            show({ name: p.name, retail_price: p.retail_price }),
+          );
+          ctx.check(
+            typeof p.sku === "string" && p.sku.startsWith("PRD-") && p.sku.length > 4,
+            "a generated SKU starting with PRD-",
+            show(p.sku),
+          );
+          ctx.check(!skus.has(p.sku), "a new SKU for each product", `${p.sku} again`);
+          skus.add(p.sku);
+          expectProductShape(ctx, p, "POST /products response");
+          const read = await readProduct(ctx, p.id);
+          ctx.check(
+            read.sku === p.sku &&
+              read.name === name &&
+              read.retail_price === retail_price &&
+              read.version === p.version,
+            `GET /products/{id} as created (${show({ sku: p.sku, version: p.version })})`,
+            show({ sku: read.sku, name: read.name, retail_price: read.retail_price, version: read.version }),
+          );
+          const found = await bySku(ctx, p.sku);
+          ctx.check(
+            found.length === 1 && sameId(found[0].id, p.id),
+            `GET /products?sku=${p.sku} finding ${p.id}`,
+            show(found.map((f) => f.id)),
+          );
+        },
+        Math.min(ctx.run.runs, 3),
+      );
     },
   }),
 
@@ -77,7 +113,10 @@ export const productRules: Rule[] = [
     id: "catalog.product-fields",
     area: "Catalog",
     title: "Every Product field is present with its type, and a written product reads back as written",
-    spec: { section: SPEC.resources, quote: "All listed fields are always present in a read; nullable ones are marked." },
+    spec: {
+      section: SPEC.resources,
+      quote: "All listed fields are always present in a read; nullable ones are marked.",
+    },
     cost: 10,
     leniency: "Extra fields are allowed (later versions only add fields); codes, tags and suppliers compared as sets.",
     async run(ctx) {
@@ -86,7 +125,13 @@ export const productRules: Rule[] = [
       const [part] = await poolProducts(ctx, 1);
       const minimal = await createProduct(ctx);
       expectProductShape(ctx, minimal, "a minimal product");
-      ctx.check(minimal.variant_parent_id === null && Array.isArray(minimal.variant_attributes) && minimal.variant_attributes.length === 0, "an ordinary product: variant_parent_id null, variant_attributes []", show({ variant_parent_id: minimal.variant_parent_id, variant_attributes: minimal.variant_attributes }));
+      ctx.check(
+        minimal.variant_parent_id === null &&
+          Array.isArray(minimal.variant_attributes) &&
+          minimal.variant_attributes.length === 0,
+        "an ordinary product: variant_parent_id null, variant_attributes []",
+        show({ variant_parent_id: minimal.variant_parent_id, variant_attributes: minimal.variant_attributes }),
+      );
       const upc = codeValue(ctx, "upc");
       const custom = codeValue(ctx, "custom");
       const written = {
@@ -103,26 +148,70 @@ export const productRules: Rule[] = [
         height: 3,
         weight_unit: "kg",
         dimension_unit: "cm",
-        codes: [{ type: "upc", code: upc }, { type: "custom", code: custom }],
+        codes: [
+          { type: "upc", code: upc },
+          { type: "custom", code: custom },
+        ],
         tags: [{ id: tagA!.id }, { id: tagB!.id }],
-        suppliers: [{ supplier_id: supA!.id, is_primary: true, supplier_code: "RS-1" }, { supplier_id: supB!.id, is_primary: false, supplier_code: null }],
+        suppliers: [
+          { supplier_id: supA!.id, is_primary: true, supplier_code: "RS-1" },
+          { supplier_id: supB!.id, is_primary: false, supplier_code: null },
+        ],
         components: [{ product_id: part!.id, quantity: 2 }],
       };
       const rich = await createProduct(ctx, written);
       for (const p of [rich, await readProduct(ctx, rich.id)]) {
         expectProductShape(ctx, p, "a product with every collection");
-        for (const key of ["description", "active", "has_inventory", "retail_price", "loyalty_amount", "sales_account_code", "purchase_account_code", "weight", "length", "width", "height", "weight_unit", "dimension_unit"] as const) {
+        for (const key of [
+          "description",
+          "active",
+          "has_inventory",
+          "retail_price",
+          "loyalty_amount",
+          "sales_account_code",
+          "purchase_account_code",
+          "weight",
+          "length",
+          "width",
+          "height",
+          "weight_unit",
+          "dimension_unit",
+        ] as const) {
           ctx.check(p[key] === written[key], `${key} read back as written: ${show(written[key])}`, show(p[key]));
         }
         const codes = new Set((p.codes as any[]).map((c) => `${c.type}:${c.code}`));
-        ctx.check(codes.size === 2 && codes.has(`upc:${upc}`) && codes.has(`custom:${custom}`), `codes upc:${upc} and custom:${custom}`, show(p.codes));
+        ctx.check(
+          codes.size === 2 && codes.has(`upc:${upc}`) && codes.has(`custom:${custom}`),
+          `codes upc:${upc} and custom:${custom}`,
+          show(p.codes),
+        );
         const tags = new Map((p.tags as any[]).map((t) => [String(t.id).toLowerCase(), t.name]));
-        ctx.check(tags.size === 2 && tags.get(tagA!.id.toLowerCase()) === tagA!.name && tags.get(tagB!.id.toLowerCase()) === tagB!.name, `tags ${show([tagA, tagB])} with their names`, show(p.tags));
+        ctx.check(
+          tags.size === 2 &&
+            tags.get(tagA!.id.toLowerCase()) === tagA!.name &&
+            tags.get(tagB!.id.toLowerCase()) === tagB!.name,
+          `tags ${show([tagA, tagB])} with their names`,
+          show(p.tags),
+        );
         const sups = new Map((p.suppliers as any[]).map((s) => [String(s.supplier_id).toLowerCase(), s]));
         const a = sups.get(supA!.id.toLowerCase());
         const b = sups.get(supB!.id.toLowerCase());
-        ctx.check(sups.size === 2 && a?.is_primary === true && a?.supplier_code === "RS-1" && a?.supplier_name === supA!.name && b?.is_primary === false && (b?.supplier_code === null || b?.supplier_code === undefined) && b?.supplier_name === supB!.name, "suppliers as written, with supplier_name on read", show(p.suppliers));
-        ctx.check(p.components.length === 1 && sameId(p.components[0].product_id, part!.id) && p.components[0].quantity === 2, `components [{product_id: ${part!.id}, quantity: 2}]`, show(p.components));
+        ctx.check(
+          sups.size === 2 &&
+            a?.is_primary === true &&
+            a?.supplier_code === "RS-1" &&
+            a?.supplier_name === supA!.name &&
+            b?.is_primary === false &&
+            (b?.supplier_code === null || b?.supplier_code === undefined) &&
+            b?.supplier_name === supB!.name,
+          "suppliers as written, with supplier_name on read",
+          show(p.suppliers),
+        );
+        ctx.check(
+          p.components.length === 1 && sameId(p.components[0].product_id, part!.id) && p.components[0].quantity === 2,
+          `components [{product_id: ${part!.id}, quantity: 2}]`,
+          show(p.components),
+        );
       }
       // Read-only: the target's own products carry every field too.
       const page = await ctx.call("GET", "/products?limit=50");
@@ -141,28 +230,41 @@ export const productRules: Rule[] = [
       const [tag] = await poolTags(ctx, 1);
       const [supplier] = await poolSuppliers(ctx, 1);
       const where = fc.constantFrom("top", "codes", "tags", "suppliers");
-      await ctx.property(fc.record({ op: fc.constantFrom<Op>("create", "update"), where, prop: fc.stringMatching(/^[a-z]{3,10}$/) }), async ({ op, where, prop }) => {
-        const extra = `zz_${prop}`;
-        const body: Record<string, unknown> =
-          where === "top" ? { [extra]: 1 }
-          : where === "codes" ? { codes: [{ type: "custom", code: codeValue(ctx, "custom"), [extra]: "x" }] }
-          : where === "tags" ? { tags: [{ id: tag!.id, [extra]: true }] }
-          : { suppliers: [{ supplier_id: supplier!.id, is_primary: false, supplier_code: null, [extra]: 5 }] };
-        const field = where === "top" ? new RegExp(`^${extra}$`) : new RegExp(`^${where}\\.0(\\.${extra})?$`);
-        const { reply, what, nothingSaved } = await refusedWrite(ctx, op, body);
-        expectError(ctx, reply, 400, "VALIDATION_FAILED", [field], what);
-        await nothingSaved();
-      }, Math.min(ctx.run.runs, 5));
+      await ctx.property(
+        fc.record({ op: fc.constantFrom<Op>("create", "update"), where, prop: fc.stringMatching(/^[a-z]{3,10}$/) }),
+        async ({ op, where, prop }) => {
+          const extra = `zz_${prop}`;
+          const body: Record<string, unknown> =
+            where === "top"
+              ? { [extra]: 1 }
+              : where === "codes"
+                ? { codes: [{ type: "custom", code: codeValue(ctx, "custom"), [extra]: "x" }] }
+                : where === "tags"
+                  ? { tags: [{ id: tag!.id, [extra]: true }] }
+                  : { suppliers: [{ supplier_id: supplier!.id, is_primary: false, supplier_code: null, [extra]: 5 }] };
+          const field = where === "top" ? new RegExp(`^${extra}$`) : new RegExp(`^${where}\\.0(\\.${extra})?$`);
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, body);
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [field], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
 
   rule({
     id: "catalog.api-owned-ignored",
     area: "Catalog",
-    title: "API-owned fields (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored on write",
-    spec: { section: SPEC.productWrite, quote: "Fields owned by the API (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored, so a read document can be sent straight back." },
+    title:
+      "API-owned fields (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored on write",
+    spec: {
+      section: SPEC.productWrite,
+      quote:
+        "Fields owned by the API (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored, so a read document can be sent straight back.",
+    },
     cost: 4,
-    leniency: "is_gift_card: true is only sent with the control plane (a server that honoured it would leave a gift card that cannot be deleted).",
+    leniency:
+      "is_gift_card: true is only sent with the control plane (a server that honoured it would leave a gift card that cannot be deleted).",
     async run(ctx) {
       const fakeId = unknownUuid();
       const owned = {
@@ -175,12 +277,39 @@ export const productRules: Rule[] = [
       };
       const p = await createProduct(ctx, owned);
       const sentTime = Date.parse(owned.created_at);
-      const ignored = (q: any) => !sameId(q.id, fakeId) && Date.parse(q.created_at) !== sentTime && Date.parse(q.updated_at) !== sentTime && q.image_thumb_url !== owned.image_thumb_url && q.is_gift_card === false && !(q.variant_options as any[]).some((o) => o?.value === "rsconf");
-      ctx.check(ignored(p), `the API-owned fields ignored: ${show(owned)}`, show({ id: p.id, created_at: p.created_at, updated_at: p.updated_at, image_thumb_url: p.image_thumb_url, is_gift_card: p.is_gift_card, variant_options: p.variant_options }));
+      const ignored = (q: any) =>
+        !sameId(q.id, fakeId) &&
+        Date.parse(q.created_at) !== sentTime &&
+        Date.parse(q.updated_at) !== sentTime &&
+        q.image_thumb_url !== owned.image_thumb_url &&
+        q.is_gift_card === false &&
+        !(q.variant_options as any[]).some((o) => o?.value === "rsconf");
+      ctx.check(
+        ignored(p),
+        `the API-owned fields ignored: ${show(owned)}`,
+        show({
+          id: p.id,
+          created_at: p.created_at,
+          updated_at: p.updated_at,
+          image_thumb_url: p.image_thumb_url,
+          is_gift_card: p.is_gift_card,
+          variant_options: p.variant_options,
+        }),
+      );
       const stray = await ctx.call("GET", `/products/${fakeId}`);
       ctx.check(stray.status === 404, `GET /products/${fakeId} (the id sent) 404`, `status ${stray.status}`);
       const after = await patchProduct(ctx, p.id, { ...owned, name: ctx.name("owned") });
-      ctx.check(after?.id !== undefined && sameId(after.id, p.id) && after.created_at === p.created_at && Date.parse(after.updated_at) !== sentTime && after.is_gift_card === false && after.image_thumb_url === p.image_thumb_url && !(after.variant_options as any[]).some((o) => o?.value === "rsconf"), "PATCH: the API-owned fields ignored", show(after));
+      ctx.check(
+        after?.id !== undefined &&
+          sameId(after.id, p.id) &&
+          after.created_at === p.created_at &&
+          Date.parse(after.updated_at) !== sentTime &&
+          after.is_gift_card === false &&
+          after.image_thumb_url === p.image_thumb_url &&
+          !(after.variant_options as any[]).some((o) => o?.value === "rsconf"),
+        "PATCH: the API-owned fields ignored",
+        show(after),
+      );
     },
   }),
 
@@ -191,16 +320,24 @@ export const productRules: Rule[] = [
     spec: { section: SPEC.productWrite, quote: "Unknown tag id: 400. SKU in use: 409 CONFLICT." },
     cost: 8,
     async run(ctx) {
-      await ctx.property(fc.integer({ min: 1, max: 100_000 }), async (retail_price) => {
-        const sku = await freshSku(ctx);
-        const first = await createProduct(ctx, { sku });
-        const body = productBody(ctx, { sku, retail_price });
-        const reply = await ctx.call("POST", "/products", { body });
-        trackCreated(ctx, "/products", reply);
-        expectError(ctx, reply, 409, "CONFLICT", undefined, `POST /products with the SKU of ${first.id}`);
-        const found = await bySku(ctx, sku);
-        ctx.check(found.length === 1 && sameId(found[0].id, first.id) && found[0].name === first.name, `one product with SKU ${sku}: ${first.id}`, show(found.map((p) => ({ id: p.id, name: p.name }))));
-      }, Math.min(ctx.run.runs, 2));
+      await ctx.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        async (retail_price) => {
+          const sku = await freshSku(ctx);
+          const first = await createProduct(ctx, { sku });
+          const body = productBody(ctx, { sku, retail_price });
+          const reply = await ctx.call("POST", "/products", { body });
+          trackCreated(ctx, "/products", reply);
+          expectError(ctx, reply, 409, "CONFLICT", undefined, `POST /products with the SKU of ${first.id}`);
+          const found = await bySku(ctx, sku);
+          ctx.check(
+            found.length === 1 && sameId(found[0].id, first.id) && found[0].name === first.name,
+            `one product with SKU ${sku}: ${first.id}`,
+            show(found.map((p) => ({ id: p.id, name: p.name }))),
+          );
+        },
+        Math.min(ctx.run.runs, 2),
+      );
     },
   }),
 
@@ -215,7 +352,11 @@ export const productRules: Rule[] = [
       const other = ctx.name("sku");
       const name = ctx.name("renamed");
       const after = await patchProduct(ctx, p.id, { sku: other, name });
-      ctx.check(after?.sku === p.sku && after?.name === name, `sku kept (${p.sku}) and name changed to ${name}`, show({ sku: after?.sku, name: after?.name }));
+      ctx.check(
+        after?.sku === p.sku && after?.name === name,
+        `sku kept (${p.sku}) and name changed to ${name}`,
+        show({ sku: after?.sku, name: after?.name }),
+      );
       const read = await readProduct(ctx, p.id);
       ctx.check(read.sku === p.sku, `GET: sku ${p.sku}`, show(read.sku));
       await expectNoProduct(ctx, other, "the ignored SKU");
@@ -226,15 +367,28 @@ export const productRules: Rule[] = [
     id: "catalog.decimal-money",
     area: "Catalog",
     title: "A decimal retail_price or loyalty_amount answers 400 VALIDATION_FAILED naming the field, and saves nothing",
-    spec: { section: SPEC.what, quote: "Money is always an integer number of minor units (cents). It is never a decimal." },
+    spec: {
+      section: SPEC.what,
+      quote: "Money is always an integer number of minor units (cents). It is never a decimal.",
+    },
     cost: 20,
     async run(ctx) {
-      const decimal = fc.tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(0.5, 0.25, 0.01, 0.99, 0.1, 0.001)).map(([n, f]) => n + f);
-      await ctx.property(fc.record({ op: fc.constantFrom<Op>("create", "update"), field: fc.constantFrom("retail_price", "loyalty_amount"), value: decimal }), async ({ op, field, value }) => {
-        const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { [field]: value });
-        expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^${field}$`)], what);
-        await nothingSaved();
-      }, Math.min(ctx.run.runs, 5));
+      const decimal = fc
+        .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(0.5, 0.25, 0.01, 0.99, 0.1, 0.001))
+        .map(([n, f]) => n + f);
+      await ctx.property(
+        fc.record({
+          op: fc.constantFrom<Op>("create", "update"),
+          field: fc.constantFrom("retail_price", "loyalty_amount"),
+          value: decimal,
+        }),
+        async ({ op, field, value }) => {
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { [field]: value });
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^${field}$`)], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
 
@@ -247,15 +401,23 @@ export const productRules: Rule[] = [
     leniency: "The field may name the item (tags.2) or its id (tags.2.id).",
     async run(ctx) {
       const pool = await poolTags(ctx, 3);
-      const arb = fc.record({ op: fc.constantFrom<Op>("create", "update"), known: fc.subarray([0, 1, 2]), at: fc.nat(3) });
-      await ctx.property(arb, async ({ op, known, at }) => {
-        const tags = known.map((i) => ({ id: pool[i]!.id }));
-        const index = at % (tags.length + 1);
-        tags.splice(index, 0, { id: unknownUuid() });
-        const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { tags });
-        expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^tags\\.${index}(\\.id)?$`)], what);
-        await nothingSaved();
-      }, Math.min(ctx.run.runs, 5));
+      const arb = fc.record({
+        op: fc.constantFrom<Op>("create", "update"),
+        known: fc.subarray([0, 1, 2]),
+        at: fc.nat(3),
+      });
+      await ctx.property(
+        arb,
+        async ({ op, known, at }) => {
+          const tags = known.map((i) => ({ id: pool[i]!.id }));
+          const index = at % (tags.length + 1);
+          tags.splice(index, 0, { id: unknownUuid() });
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { tags });
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^tags\\.${index}(\\.id)?$`)], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
 
@@ -279,7 +441,11 @@ export const productRules: Rule[] = [
       });
       const before = await readProduct(ctx, p.id);
       const reply = await ctx.call("PATCH", `/products/${p.id}`, { body: before });
-      ctx.check(reply.status === 200, "PATCH with the read document: status 200", `status ${reply.status} ${reply.text.slice(0, 300)}`);
+      ctx.check(
+        reply.status === 200,
+        "PATCH with the read document: status 200",
+        `status ${reply.status} ${reply.text.slice(0, 300)}`,
+      );
       const after = await readProduct(ctx, p.id);
       const norm = (q: any) => {
         const { version: _v, updated_at: _u, ...rest } = q;
@@ -288,7 +454,11 @@ export const productRules: Rule[] = [
         }
         return canonical(rest);
       };
-      ctx.check(norm(after) === norm(before), "the product unchanged by its own document", `${show(before, 400)} -> ${show(after, 400)}`);
+      ctx.check(
+        norm(after) === norm(before),
+        "the product unchanged by its own document",
+        `${show(before, 400)} -> ${show(after, 400)}`,
+      );
       ctx.check(isUuid(after.id), "a product", show(after));
     },
   }),

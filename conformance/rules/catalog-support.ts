@@ -8,7 +8,8 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
 
 export const isUuid = (v: unknown): v is string => typeof v === "string" && UUID.test(v);
-export const sameId = (a: unknown, b: unknown): boolean => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+export const sameId = (a: unknown, b: unknown): boolean =>
+  typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 export const isUtc = (v: unknown): v is string => typeof v === "string" && UTC.test(v) && !Number.isNaN(Date.parse(v));
 export const show = (v: unknown, max = 300): string => {
   const text = JSON.stringify(v) ?? String(v);
@@ -29,7 +30,11 @@ export function newer(next: unknown, previous: string): boolean {
 /** Checks `next` is a new version: newer than the last one and none seen before. */
 export function expectNewVersion(ctx: RuleContext, next: unknown, seen: readonly string[], what: string): string {
   const last = seen[seen.length - 1] as string;
-  ctx.check(newer(next, last) && !seen.includes(next as string), `${what}: a new version after ${show(seen)}`, `version ${show(next)}`);
+  ctx.check(
+    newer(next, last) && !seen.includes(next as string),
+    `${what}: a new version after ${show(seen)}`,
+    `version ${show(next)}`,
+  );
   return next as string;
 }
 
@@ -40,7 +45,8 @@ export const ok2xx = (reply: Reply): boolean => reply.status === 200 || reply.st
 /** Any create that answered 2xx is tracked, even one the rule expected to be refused, so nothing is left behind. */
 export function trackCreated(ctx: RuleContext, base: string, reply: Reply): void {
   const data = reply.json?.data;
-  if (ok2xx(reply) && typeof data === "object" && data !== null && typeof data.id === "string") ctx.track(`${base}/${data.id}`);
+  if (ok2xx(reply) && typeof data === "object" && data !== null && typeof data.id === "string")
+    ctx.track(`${base}/${data.id}`);
 }
 
 /** A create call of the spec: 200 or 201 (success status not shown) with the resource under data. */
@@ -48,7 +54,11 @@ export function created(ctx: RuleContext, base: string, reply: Reply, what: stri
   trackCreated(ctx, base, reply);
   ctx.check(ok2xx(reply), `${what}: status 200 or 201`, `status ${reply.status} ${reply.text.slice(0, 300)}`);
   const data = reply.json?.data;
-  ctx.check(typeof data === "object" && data !== null && isUuid(data.id), `${what}: {data: {id: uuid, ...}}`, reply.text.slice(0, 300));
+  ctx.check(
+    typeof data === "object" && data !== null && isUuid(data.id),
+    `${what}: {data: {id: uuid, ...}}`,
+    reply.text.slice(0, 300),
+  );
   return data;
 }
 
@@ -57,11 +67,21 @@ export interface ProductBody {
 }
 
 /** A product body of our own: run-tagged name and SKU unless given. */
-export const productBody = (ctx: RuleContext, extra: ProductBody = {}): ProductBody => ({ name: ctx.name("product"), sku: ctx.name("sku"), retail_price: 1250, ...extra });
+export const productBody = (ctx: RuleContext, extra: ProductBody = {}): ProductBody => ({
+  name: ctx.name("product"),
+  sku: ctx.name("sku"),
+  retail_price: 1250,
+  ...extra,
+});
 
 export async function createProduct(ctx: RuleContext, extra: ProductBody = {}): Promise<any> {
   const body = productBody(ctx, extra);
-  const product = created(ctx, "/products", await ctx.call("POST", "/products", { body }), `POST /products ${show(body, 200)}`);
+  const product = created(
+    ctx,
+    "/products",
+    await ctx.call("POST", "/products", { body }),
+    `POST /products ${show(body, 200)}`,
+  );
   // A product that refers to others (components, variant children) is deleted before them.
   if (Array.isArray(body.components) && body.components.length > 0) ctx.track(`/products/${product.id}`);
   return product;
@@ -70,14 +90,22 @@ export async function createProduct(ctx: RuleContext, extra: ProductBody = {}): 
 export async function readProduct(ctx: RuleContext, id: string): Promise<any> {
   const reply = await ctx.call("GET", `/products/${id}`);
   ctx.status(reply, 200);
-  ctx.check(typeof reply.json?.data === "object" && reply.json.data !== null, `GET /products/${id}: {data: product}`, reply.text.slice(0, 300));
+  ctx.check(
+    typeof reply.json?.data === "object" && reply.json.data !== null,
+    `GET /products/${id}: {data: product}`,
+    reply.text.slice(0, 300),
+  );
   return reply.json.data;
 }
 
 /** PATCH that must succeed; answers the product of the response. */
 export async function patchProduct(ctx: RuleContext, id: string, body: ProductBody): Promise<any> {
   const reply = await ctx.call("PATCH", `/products/${id}`, { body });
-  ctx.check(reply.status === 200, `PATCH /products/${id} ${show(body, 200)}: status 200`, `status ${reply.status} ${reply.text.slice(0, 300)}`);
+  ctx.check(
+    reply.status === 200,
+    `PATCH /products/${id} ${show(body, 200)}: status 200`,
+    `status ${reply.status} ${reply.text.slice(0, 300)}`,
+  );
   if (Array.isArray(body.components) && body.components.length > 0) ctx.track(`/products/${id}`);
   return reply.json?.data;
 }
@@ -102,25 +130,43 @@ export async function freshSku(ctx: RuleContext): Promise<string> {
 export async function expectNoProduct(ctx: RuleContext, sku: string, why: string): Promise<void> {
   const found = await bySku(ctx, sku);
   for (const p of found) if (isUuid(p.id)) ctx.track(`/products/${p.id}`);
-  ctx.check(found.length === 0, `${why}: nothing saved (no product with SKU ${sku})`, `found ${show(found.map((p) => p.id))}`);
+  ctx.check(
+    found.length === 0,
+    `${why}: nothing saved (no product with SKU ${sku})`,
+    `found ${show(found.map((p) => p.id))}`,
+  );
 }
 
 /** An update that had to be refused saved nothing: the product reads exactly as before. */
 export async function expectUnchanged(ctx: RuleContext, before: any, why: string): Promise<void> {
   const after = await readProduct(ctx, before.id);
-  ctx.check(canonical(after) === canonical(before), `${why}: nothing saved (the product reads as before, version ${before.version})`, `version ${show(after.version)}, ${diff(before, after)}`);
+  ctx.check(
+    canonical(after) === canonical(before),
+    `${why}: nothing saved (the product reads as before, version ${before.version})`,
+    `version ${show(after.version)}, ${diff(before, after)}`,
+  );
 }
 
 /** Key-sorted JSON, so two reads compare whatever order the server writes keys in. */
 export function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, value) =>
-    value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, value[k]])) : value,
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((k) => [k, value[k]]),
+        )
+      : value,
   );
 }
 
 function diff(a: any, b: any): string {
-  const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])].filter((k) => canonical(a?.[k]) !== canonical(b?.[k]));
-  return keys.length === 0 ? "no difference" : `changed ${keys.map((k) => `${k}: ${show(a?.[k], 80)} -> ${show(b?.[k], 80)}`).join("; ")}`;
+  const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])].filter(
+    (k) => canonical(a?.[k]) !== canonical(b?.[k]),
+  );
+  return keys.length === 0
+    ? "no difference"
+    : `changed ${keys.map((k) => `${k}: ${show(a?.[k], 80)} -> ${show(b?.[k], 80)}`).join("; ")}`;
 }
 
 // Errors
@@ -129,15 +175,31 @@ function diff(a: any, b: any): string {
  * The error envelope with this status and code; with `fields`, each pattern must match a field of
  * `error.fields` (body problems are field-specific, so the spec's `fields` names them).
  */
-export function expectError(ctx: RuleContext, reply: Reply, status: number, code: string | readonly string[], fields?: readonly RegExp[], what = ""): void {
+export function expectError(
+  ctx: RuleContext,
+  reply: Reply,
+  status: number,
+  code: string | readonly string[],
+  fields?: readonly RegExp[],
+  what = "",
+): void {
   const codes = typeof code === "string" ? [code] : code;
   const prefix = what ? `${what}: ` : "";
   const got = reply.json?.error;
-  ctx.check(reply.status === status && codes.includes(got?.code), `${prefix}${status} ${codes.join(" or ")}`, `status ${reply.status} ${reply.text.slice(0, 300)}`);
+  ctx.check(
+    reply.status === status && codes.includes(got?.code),
+    `${prefix}${status} ${codes.join(" or ")}`,
+    `status ${reply.status} ${reply.text.slice(0, 300)}`,
+  );
   ctx.envelope(reply);
   if (!fields) return;
   const names = Array.isArray(got.fields) ? (got.fields as { field: string }[]).map((f) => f.field) : [];
-  for (const pattern of fields) ctx.check(names.some((n) => pattern.test(n)), `${prefix}error.fields naming ${pattern.source}`, `fields ${show(names)}`);
+  for (const pattern of fields)
+    ctx.check(
+      names.some((n) => pattern.test(n)),
+      `${prefix}error.fields naming ${pattern.source}`,
+      `fields ${show(names)}`,
+    );
 }
 
 // The Product document (spec, Resources: Product and its sub-records)
@@ -153,14 +215,39 @@ const numOrNull = (v: unknown) => v === null || num(v);
 const uuidOrNull = (v: unknown) => v === null || isUuid(v);
 
 type Check = readonly [string, (v: any) => boolean, string];
-const arrayOf = (max: number, item: readonly Check[]) => (v: unknown) => Array.isArray(v) && v.length <= max && v.every((x) => typeof x === "object" && x !== null && item.every(([k, ok]) => k in x && ok(x[k])));
+const arrayOf = (max: number, item: readonly Check[]) => (v: unknown) =>
+  Array.isArray(v) &&
+  v.length <= max &&
+  v.every((x) => typeof x === "object" && x !== null && item.every(([k, ok]) => k in x && ok(x[k])));
 
-const CODE: Check[] = [["id", isUuid, ""], ["type", (v) => CODE_TYPES.includes(v), ""], ["code", str, ""]];
-const TAG: Check[] = [["id", isUuid, ""], ["name", str, ""]];
-const SUPPLIER: Check[] = [["supplier_id", isUuid, ""], ["is_primary", bool, ""], ["supplier_code", strOrNull, ""], ["supplier_name", str, ""]];
-const OPTION: Check[] = [["attribute_id", isUuid, ""], ["value", str, ""]];
-const ATTRIBUTE: Check[] = [["id", isUuid, ""], ["name", str, ""], ["position", (v) => int(v) && v >= 1 && v <= 3, ""]];
-const COMPONENT: Check[] = [["product_id", isUuid, ""], ["quantity", num, ""]];
+const CODE: Check[] = [
+  ["id", isUuid, ""],
+  ["type", (v) => CODE_TYPES.includes(v), ""],
+  ["code", str, ""],
+];
+const TAG: Check[] = [
+  ["id", isUuid, ""],
+  ["name", str, ""],
+];
+const SUPPLIER: Check[] = [
+  ["supplier_id", isUuid, ""],
+  ["is_primary", bool, ""],
+  ["supplier_code", strOrNull, ""],
+  ["supplier_name", str, ""],
+];
+const OPTION: Check[] = [
+  ["attribute_id", isUuid, ""],
+  ["value", str, ""],
+];
+const ATTRIBUTE: Check[] = [
+  ["id", isUuid, ""],
+  ["name", str, ""],
+  ["position", (v) => int(v) && v >= 1 && v <= 3, ""],
+];
+const COMPONENT: Check[] = [
+  ["product_id", isUuid, ""],
+  ["quantity", num, ""],
+];
 
 export const PRODUCT_FIELDS: readonly Check[] = [
   ["id", isUuid, "a UUID string"],
@@ -189,7 +276,11 @@ export const PRODUCT_FIELDS: readonly Check[] = [
   ["image_thumb_url", strOrNull, "a string or null"],
   ["codes", arrayOf(10, CODE), "at most 10 ProductCode {id: uuid, type: upc|isbn|itf|ean|jan|custom, code: string}"],
   ["tags", arrayOf(20, TAG), "at most 20 ProductTag {id: uuid, name: string}"],
-  ["suppliers", (v) => arrayOf(10, SUPPLIER)(v) && (v as any[]).every((s) => !("supply_price" in s)), "at most 10 ProductSupplier {supplier_id, is_primary, supplier_code, supplier_name}, never a supply price"],
+  [
+    "suppliers",
+    (v) => arrayOf(10, SUPPLIER)(v) && (v as any[]).every((s) => !("supply_price" in s)),
+    "at most 10 ProductSupplier {supplier_id, is_primary, supplier_code, supplier_name}, never a supply price",
+  ],
   ["variant_options", arrayOf(3, OPTION), "ProductVariantOption {attribute_id: uuid, value: string}"],
   ["variant_attributes", arrayOf(3, ATTRIBUTE), "at most 3 ProductAttribute {id: uuid, name, position 1 to 3}"],
   ["components", arrayOf(50, COMPONENT), "at most 50 ProductComponent {product_id: uuid, quantity: number}"],
@@ -209,7 +300,15 @@ export function expectProductShape(ctx: RuleContext, p: any, where: string): voi
 
 /** Spec, Resources: Tombstone {id, deleted_at, version}. */
 export function expectTombstone(ctx: RuleContext, row: any, id: string, where: string): void {
-  ctx.check(typeof row === "object" && row !== null && sameId(row.id, id) && isUtc(row.deleted_at) && typeof row.version === "string", `${where}: a tombstone {id: ${id}, deleted_at: UTC date-time, version: string}`, show(row));
+  ctx.check(
+    typeof row === "object" &&
+      row !== null &&
+      sameId(row.id, id) &&
+      isUtc(row.deleted_at) &&
+      typeof row.version === "string",
+    `${where}: a tombstone {id: ${id}, deleted_at: UTC date-time, version: string}`,
+    show(row),
+  );
 }
 
 // Barcodes: valid check digits, so a server that validates them accepts ours. Values are unique per run.
@@ -262,12 +361,19 @@ export function codeValue(ctx: RuleContext, type: CodeType): string {
 
 export type Kind = "brands" | "categories" | "tags" | "suppliers";
 
-export async function createTaxon(ctx: RuleContext, kind: Kind, extra: Record<string, unknown> = {}): Promise<{ id: string; name: string; [k: string]: unknown }> {
+export async function createTaxon(
+  ctx: RuleContext,
+  kind: Kind,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; name: string; [k: string]: unknown }> {
   const name = ctx.name(kind.slice(0, -1).replace("categorie", "category"));
   const reply = await ctx.call("POST", `/${kind}`, { body: { name, ...extra } });
-  if (reply.status === 404 || reply.status === 405) throw new Skip(`the target answers ${reply.status} for POST /${kind} (create path not shown by the spec)`);
+  if (reply.status === 404 || reply.status === 405)
+    throw new Skip(`the target answers ${reply.status} for POST /${kind} (create path not shown by the spec)`);
   if (reply.status === 400 || reply.status === 422) {
-    throw new Skip(`the target refuses ${show({ name, ...extra })} as a create body of /${kind} (payload not shown by the spec): ${reply.text.slice(0, 200)}`);
+    throw new Skip(
+      `the target refuses ${show({ name, ...extra })} as a create body of /${kind} (payload not shown by the spec): ${reply.text.slice(0, 200)}`,
+    );
   }
   const data = created(ctx, `/${kind}`, reply, `POST /${kind}`);
   ctx.check(data.name === name, `POST /${kind}: the created row named ${name}`, show(data));
@@ -333,8 +439,19 @@ export class Poller {
       const reply = await ctx.call("GET", `${list}${this.cursor ? `&cursor=${encodeURIComponent(this.cursor)}` : ""}`);
       ctx.status(reply, 200);
       const { data, next_cursor, has_more } = reply.json ?? {};
-      ctx.check(Array.isArray(data) && typeof has_more === "boolean" && (next_cursor === null || typeof next_cursor === "string"), `${list}: {data: [...], next_cursor, has_more}`, reply.text.slice(0, 300));
-      if (has_more) ctx.check(typeof next_cursor === "string" && data.length > 0, `${list}: a cursor on a page with has_more true`, show({ next_cursor, rows: data.length }));
+      ctx.check(
+        Array.isArray(data) &&
+          typeof has_more === "boolean" &&
+          (next_cursor === null || typeof next_cursor === "string"),
+        `${list}: {data: [...], next_cursor, has_more}`,
+        reply.text.slice(0, 300),
+      );
+      if (has_more)
+        ctx.check(
+          typeof next_cursor === "string" && data.length > 0,
+          `${list}: a cursor on a page with has_more true`,
+          show({ next_cursor, rows: data.length }),
+        );
       const keys = (data as any[]).map((r) => `${String(r?.id).toLowerCase()}@${r?.version}`);
       (data as any[]).forEach((row, i) => {
         if (skip.has(keys[i] as string)) skip.delete(keys[i] as string);
@@ -348,7 +465,10 @@ export class Poller {
 
   /** Remembers where this client got to, for the next rule that needs the end of the feed. */
   save(ctx: RuleContext): void {
-    tails.set(ctx.run, { ...tails.get(ctx.run), [String(this.includeDeleted)]: { cursor: this.cursor, again: [...this.again] } });
+    tails.set(ctx.run, {
+      ...tails.get(ctx.run),
+      [String(this.includeDeleted)]: { cursor: this.cursor, again: [...this.again] },
+    });
   }
 
   /** A poller at the end of the feed (the polls in between are thrown away). */
@@ -368,4 +488,5 @@ export class Poller {
 const tails = new WeakMap<RunState, Record<string, { cursor: string | null; again: string[] }>>();
 
 /** Our rows of a poll (by id), in feed order. */
-export const ours = (rows: readonly any[], ids: ReadonlySet<string>): any[] => rows.filter((r) => typeof r?.id === "string" && ids.has(r.id.toLowerCase()));
+export const ours = (rows: readonly any[], ids: ReadonlySet<string>): any[] =>
+  rows.filter((r) => typeof r?.id === "string" && ids.has(r.id.toLowerCase()));

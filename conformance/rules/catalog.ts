@@ -10,4 +10,12 @@ import { versionRules } from "./catalog-versions.js";
 // The Catalog area: products, their collections, versions, variants, deletes and the product feed.
 // Rules live in catalog-*.ts; shared helpers in catalog-support.ts.
 
-export const catalogRules: readonly Rule[] = [...productRules, ...collectionRules, ...versionRules, ...variantRules, ...deleteRules, ...feedRules, ...imageRules];
+export const catalogRules: readonly Rule[] = [
+  ...productRules,
+  ...collectionRules,
+  ...versionRules,
+  ...variantRules,
+  ...deleteRules,
+  ...feedRules,
+  ...imageRules,
+];

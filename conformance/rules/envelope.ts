@@ -6,55 +6,93 @@ export const envelopeRules = [
     id: "envelope.success-data",
     area: "Envelope",
     title: "Every success wraps its payload as {data}; lists add next_cursor and has_more",
-    spec: { section: SPEC.what, quote: 'Every success response wraps its payload as {"data": ...}. List responses add next_cursor and has_more.' },
+    spec: {
+      section: SPEC.what,
+      quote: 'Every success response wraps its payload as {"data": ...}. List responses add next_cursor and has_more.',
+    },
     cost: 3,
     async run(ctx) {
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);
-      ctx.check(typeof me.json?.data === "object" && me.json.data !== null, "GET /me answers {data: {...}}", me.text.slice(0, 200));
+      ctx.check(
+        typeof me.json?.data === "object" && me.json.data !== null,
+        "GET /me answers {data: {...}}",
+        me.text.slice(0, 200),
+      );
       const outlets = await ctx.call("GET", "/outlets");
       ctx.status(outlets, 200);
-      ctx.check(Array.isArray(outlets.json?.data) && "next_cursor" in outlets.json && typeof outlets.json.has_more === "boolean", "a list answers {data: [...], next_cursor, has_more}", outlets.text.slice(0, 200));
+      ctx.check(
+        Array.isArray(outlets.json?.data) &&
+          "next_cursor" in outlets.json &&
+          typeof outlets.json.has_more === "boolean",
+        "a list answers {data: [...], next_cursor, has_more}",
+        outlets.text.slice(0, 200),
+      );
     },
   }),
   rule({
     id: "envelope.unknown-path",
     area: "Envelope",
     title: "Unknown paths answer 404 NOT_FOUND in the error envelope",
-    spec: { section: SPEC.errors, quote: "NOT_FOUND | 404 | missing, deleted, other store's, non-UUID id, or unknown path" },
+    spec: {
+      section: SPEC.errors,
+      quote: "NOT_FOUND | 404 | missing, deleted, other store's, non-UUID id, or unknown path",
+    },
     cost: 10,
     async run(ctx) {
-      await ctx.property(fc.stringMatching(/^[a-z][a-z0-9-]{2,20}$/), async (segment) => {
-        const reply = await ctx.call("GET", `/zz-${segment}`);
-        ctx.error(reply, 404, "NOT_FOUND");
-      }, Math.min(ctx.run.runs, 10));
+      await ctx.property(
+        fc.stringMatching(/^[a-z][a-z0-9-]{2,20}$/),
+        async (segment) => {
+          const reply = await ctx.call("GET", `/zz-${segment}`);
+          ctx.error(reply, 404, "NOT_FOUND");
+        },
+        Math.min(ctx.run.runs, 10),
+      );
     },
   }),
   rule({
     id: "envelope.non-uuid-id",
     area: "Envelope",
     title: "A non-UUID id answers 404 NOT_FOUND",
-    spec: { section: SPEC.errors, quote: "NOT_FOUND | 404 | missing, deleted, other store's, non-UUID id, or unknown path" },
+    spec: {
+      section: SPEC.errors,
+      quote: "NOT_FOUND | 404 | missing, deleted, other store's, non-UUID id, or unknown path",
+    },
     cost: 10,
     async run(ctx) {
-      await ctx.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/).filter((s) => !/^[0-9a-f]{8}-/.test(s)), async (id) => {
-        ctx.error(await ctx.call("GET", `/products/${id}`), 404, "NOT_FOUND");
-      }, Math.min(ctx.run.runs, 10));
+      await ctx.property(
+        fc.stringMatching(/^[A-Za-z0-9_-]{1,30}$/).filter((s) => !/^[0-9a-f]{8}-/.test(s)),
+        async (id) => {
+          ctx.error(await ctx.call("GET", `/products/${id}`), 404, "NOT_FOUND");
+        },
+        Math.min(ctx.run.runs, 10),
+      );
     },
   }),
   rule({
     id: "envelope.timestamps-utc",
     area: "Envelope",
     title: "Timestamps are ISO 8601 in UTC ending in Z; ids are UUIDs",
-    spec: { section: SPEC.what, quote: "Timestamps are ISO 8601 date-times in UTC and end in Z. Ids are UUID strings." },
+    spec: {
+      section: SPEC.what,
+      quote: "Timestamps are ISO 8601 date-times in UTC and end in Z. Ids are UUID strings.",
+    },
     cost: 2,
     async run(ctx) {
       const page = await ctx.call("GET", "/products?limit=20");
       ctx.status(page, 200);
       for (const p of page.json.data) {
-        ctx.check(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id), "every id a UUID", JSON.stringify(p.id));
+        ctx.check(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id),
+          "every id a UUID",
+          JSON.stringify(p.id),
+        );
         for (const key of ["created_at", "updated_at"]) {
-          ctx.check(typeof p[key] === "string" && /Z$/.test(p[key]) && !Number.isNaN(Date.parse(p[key])), `${key} a UTC date-time ending in Z`, JSON.stringify(p[key]));
+          ctx.check(
+            typeof p[key] === "string" && /Z$/.test(p[key]) && !Number.isNaN(Date.parse(p[key])),
+            `${key} a UTC date-time ending in Z`,
+            JSON.stringify(p[key]),
+          );
         }
       }
     },

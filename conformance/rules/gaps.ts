@@ -9,6 +9,15 @@ import { peopleGapRules } from "./gaps-people.js";
 // They run after the rest of the catalog: two of them move the target's clock (24 hours, 5 minutes).
 
 const CLOCK_LAST = ["idempotency.lapse-24h", "limits.failed-auth-address"];
-const all: readonly Rule[] = [...catalogGapRules, ...inventoryGapRules, ...peopleGapRules, ...oauthGapRules, ...accessGapRules];
+const all: readonly Rule[] = [
+  ...catalogGapRules,
+  ...inventoryGapRules,
+  ...peopleGapRules,
+  ...oauthGapRules,
+  ...accessGapRules,
+];
 
-export const gapRules: readonly Rule[] = [...all.filter((r) => !CLOCK_LAST.includes(r.id)), ...CLOCK_LAST.map((id) => all.find((r) => r.id === id) as Rule)];
+export const gapRules: readonly Rule[] = [
+  ...all.filter((r) => !CLOCK_LAST.includes(r.id)),
+  ...CLOCK_LAST.map((id) => all.find((r) => r.id === id) as Rule),
+];

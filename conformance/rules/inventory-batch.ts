@@ -24,7 +24,15 @@ import { rule, SPEC } from "./rule.js";
 
 // Inventory rules 2, 3 and 5 on POST /inventory/batch, and OUTLET_DELETED (control plane only).
 
-type BadKind = "unknown-sku" | "unknown-product" | "unknown-outlet" | "not-tracked" | "system-reason" | "four-decimals" | "below-zero" | "duplicate-pair";
+type BadKind =
+  | "unknown-sku"
+  | "unknown-product"
+  | "unknown-outlet"
+  | "not-tracked"
+  | "system-reason"
+  | "four-decimals"
+  | "below-zero"
+  | "duplicate-pair";
 
 interface BatchWorld {
   readonly outlets: readonly string[];
@@ -53,9 +61,18 @@ async function batchWorld(ctx: RuleContext): Promise<BatchWorld> {
   const bad = (await createProduct(ctx)).id;
   const untracked = (await createProduct(ctx, { has_inventory: false })).id;
   await prepareLevel(ctx, bad, outlets[0]!, 3);
-  const decrease = await findAdjustReason(ctx, all, bad, outlets[0]!, -1).catch((e) => (e instanceof Skip ? undefined : Promise.reject(e)));
+  const decrease = await findAdjustReason(ctx, all, bad, outlets[0]!, -1).catch((e) =>
+    e instanceof Skip ? undefined : Promise.reject(e),
+  );
   const system = systemReason(all);
-  const kinds: BadKind[] = ["unknown-sku", "unknown-product", "unknown-outlet", "not-tracked", "four-decimals", "duplicate-pair"];
+  const kinds: BadKind[] = [
+    "unknown-sku",
+    "unknown-product",
+    "unknown-outlet",
+    "not-tracked",
+    "four-decimals",
+    "duplicate-pair",
+  ];
   if (system) kinds.push("system-reason");
   if (decrease) kinds.push("below-zero");
   return { outlets, good, bad, untracked, systemReasonId: system?.id, decreaseReasonId: decrease?.id, kinds };
@@ -76,8 +93,16 @@ const badCases = (w: BatchWorld): fc.Arbitrary<BadBatchCase> => {
  * status and code. A good line sets its level to `base` (the level now) plus its quantity, so that
  * writing it would always show, however often the case runs.
  */
-function buildBadBatch(ctx: RuleContext, w: BatchWorld, c: BadBatchCase, base: (productId: string, outletId: string) => number = () => 0) {
-  const pairOf = (i: number) => ({ product_id: w.good[Math.floor(i / w.outlets.length)]!, outlet_id: w.outlets[i % w.outlets.length]! });
+function buildBadBatch(
+  ctx: RuleContext,
+  w: BatchWorld,
+  c: BadBatchCase,
+  base: (productId: string, outletId: string) => number = () => 0,
+) {
+  const pairOf = (i: number) => ({
+    product_id: w.good[Math.floor(i / w.outlets.length)]!,
+    outlet_id: w.outlets[i % w.outlets.length]!,
+  });
   const lines: Record<string, unknown>[] = c.pairs.map((p, i) => {
     const pair = pairOf(p);
     return { ...pair, set: { on_hand: (milli(base(pair.product_id, pair.outlet_id)) + c.quantities[i]!) / 1000 } };
@@ -111,7 +136,11 @@ function buildBadBatch(ctx: RuleContext, w: BatchWorld, c: BadBatchCase, base: (
       [statuses, code] = [[400], "VALIDATION_FAILED"];
       break;
     case "below-zero":
-      line = { product_id: w.bad, outlet_id: w.outlets[0], adjust: { quantity: -1_000_000, reason_id: w.decreaseReasonId } };
+      line = {
+        product_id: w.bad,
+        outlet_id: w.outlets[0],
+        adjust: { quantity: -1_000_000, reason_id: w.decreaseReasonId },
+      };
       [statuses, code] = [[422], "INSUFFICIENT_STOCK"];
       break;
     case "duplicate-pair": {
@@ -137,18 +166,37 @@ function refused(ctx: RuleContext, reply: Reply, statuses: readonly number[], co
 function lineResults(ctx: RuleContext, reply: Reply, sent: readonly Record<string, unknown>[], replay: boolean): any[] {
   ctx.status(reply, 200, 201);
   const data = reply.json?.data;
-  ctx.check(Array.isArray(data) && data.length === sent.length, `{data: [InventoryBatchLineResult]} with ${sent.length} lines`, reply.text.slice(0, 300));
+  ctx.check(
+    Array.isArray(data) && data.length === sent.length,
+    `{data: [InventoryBatchLineResult]} with ${sent.length} lines`,
+    reply.text.slice(0, 300),
+  );
   const numberOrNull = (v: unknown) => v === null || typeof v === "number";
   data.forEach((r: any, i: number) => {
     ctx.check(
-      typeof r?.product_id === "string" && typeof r.outlet_id === "string" && (r.changed === null || typeof r.changed === "boolean") && numberOrNull(r.previous) && numberOrNull(r.on_hand) && numberOrNull(r.delta),
+      typeof r?.product_id === "string" &&
+        typeof r.outlet_id === "string" &&
+        (r.changed === null || typeof r.changed === "boolean") &&
+        numberOrNull(r.previous) &&
+        numberOrNull(r.on_hand) &&
+        numberOrNull(r.delta),
       "lines {product_id, outlet_id, changed, previous, on_hand, delta}",
       JSON.stringify(r),
     );
     const bySku = sent[i]!.sku !== undefined;
-    ctx.check(bySku ? typeof r.sku === "string" : !("sku" in r), bySku ? `line ${i} echoing its sku` : `no sku on line ${i}, given by product_id`, JSON.stringify(r));
-    if (replay) ctx.check(r.replayed === true, `replayed: true on every line of a replay (line ${i})`, JSON.stringify(r));
-    else ctx.check(r.replayed === undefined || r.replayed === false, `replayed false or absent on line ${i} of a first answer`, JSON.stringify(r));
+    ctx.check(
+      bySku ? typeof r.sku === "string" : !("sku" in r),
+      bySku ? `line ${i} echoing its sku` : `no sku on line ${i}, given by product_id`,
+      JSON.stringify(r),
+    );
+    if (replay)
+      ctx.check(r.replayed === true, `replayed: true on every line of a replay (line ${i})`, JSON.stringify(r));
+    else
+      ctx.check(
+        r.replayed === undefined || r.replayed === false,
+        `replayed false or absent on line ${i} of a first answer`,
+        JSON.stringify(r),
+      );
   });
   return data;
 }
@@ -158,46 +206,67 @@ export const inventoryBatchRules = [
     id: "inventory.batch-all-or-nothing",
     area: "Inventory",
     title: "A batch with one bad line anywhere writes nothing: every level and version stays as it was",
-    spec: { section: SPEC.inventory, quote: "A batch is all or nothing: a bad line (for example an unknown sku) writes nothing." },
+    spec: {
+      section: SPEC.inventory,
+      quote: "A batch is all or nothing: a bad line (for example an unknown sku) writes nothing.",
+    },
     cost: 45,
     leniency: "An unknown product, sku or outlet may answer 404 or 422; a repeated pair 400, 409 or 422.",
     async run(ctx) {
       const w = await batchWorld(ctx);
       const watched = [...w.good, w.bad];
-      await ctx.property(badCases(w), async (c) => {
-        const now = await levelsOf(ctx, watched);
-        const before = describeLevels(now);
-        const { lines, statuses, code } = buildBadBatch(ctx, w, c, (p, o) => now.get(p)?.get(o)?.on_hand ?? 0);
-        refused(ctx, await batch(ctx, lines), statuses, code);
-        const after = await snapshot(ctx, watched);
-        ctx.check(after === before, `every level and version unchanged: ${before}`, after);
-      }, Math.min(ctx.run.runs, 5));
+      await ctx.property(
+        badCases(w),
+        async (c) => {
+          const now = await levelsOf(ctx, watched);
+          const before = describeLevels(now);
+          const { lines, statuses, code } = buildBadBatch(ctx, w, c, (p, o) => now.get(p)?.get(o)?.on_hand ?? 0);
+          refused(ctx, await batch(ctx, lines), statuses, code);
+          const after = await snapshot(ctx, watched);
+          ctx.check(after === before, `every level and version unchanged: ${before}`, after);
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
   rule({
     id: "inventory.batch-line-named",
     area: "Inventory",
     title: "A refused batch names the failing line in error.fields (lines.N or a field inside it)",
-    spec: { section: SPEC.errors, quote: "fields appears only for field-specific problems; nested fields are named with dots (for example lines.2)." },
+    spec: {
+      section: SPEC.errors,
+      quote:
+        "fields appears only for field-specific problems; nested fields are named with dots (for example lines.2).",
+    },
     cost: 15,
-    leniency: "For a repeated pair, either of the two lines may be named. A 404 NOT_FOUND for an unknown product, sku or outlet may name no field.",
+    leniency:
+      "For a repeated pair, either of the two lines may be named. A 404 NOT_FOUND for an unknown product, sku or outlet may name no field.",
     async run(ctx) {
       const w = await batchWorld(ctx);
-      await ctx.property(badCases(w), async (c) => {
-        const { lines, statuses, code, named } = buildBadBatch(ctx, w, c);
-        const reply = await batch(ctx, lines);
-        refused(ctx, reply, statuses, code);
-        // A 404 NOT_FOUND for an unknown product, sku or outlet (docs/spec-choices.md: 404 or 422 for
-        // body references) may name no field: the ambient checks allow none on NOT_FOUND.
-        if (reply.status === 404 && reply.json?.error?.fields === undefined) return;
-        ctx.check(named.some((i) => namesLine(reply, i)), `error.fields naming ${named.map((i) => `lines.${i}`).join(" or ")}`, JSON.stringify(reply.json?.error?.fields));
-      }, Math.min(ctx.run.runs, 5));
+      await ctx.property(
+        badCases(w),
+        async (c) => {
+          const { lines, statuses, code, named } = buildBadBatch(ctx, w, c);
+          const reply = await batch(ctx, lines);
+          refused(ctx, reply, statuses, code);
+          // A 404 NOT_FOUND for an unknown product, sku or outlet (docs/spec-choices.md: 404 or 422 for
+          // body references) may name no field: the ambient checks allow none on NOT_FOUND.
+          if (reply.status === 404 && reply.json?.error?.fields === undefined) return;
+          ctx.check(
+            named.some((i) => namesLine(reply, i)),
+            `error.fields naming ${named.map((i) => `lines.${i}`).join(" or ")}`,
+            JSON.stringify(reply.json?.error?.fields),
+          );
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
   rule({
     id: "inventory.batch-pair-once",
     area: "Inventory",
-    title: "A product and outlet pair given twice in one batch (by id, or by id and by sku) is refused and writes nothing",
+    title:
+      "A product and outlet pair given twice in one batch (by id, or by id and by sku) is refused and writes nothing",
     spec: { section: SPEC.inventory, quote: "A product and outlet pair may appear only once per batch." },
     cost: 6,
     leniency: "400, 409 or 422.",
@@ -206,8 +275,24 @@ export const inventoryBatchRules = [
       const product = await createProduct(ctx, { sku: ctx.name("Pair") });
       const before = await snapshot(ctx, [product.id]);
       const byId = { product_id: product.id, outlet_id: outlet };
-      refused(ctx, await batch(ctx, [{ ...byId, set: { on_hand: 1 } }, { ...byId, set: { on_hand: 2 } }]), [400, 409, 422], undefined);
-      refused(ctx, await batch(ctx, [{ ...byId, set: { on_hand: 1 } }, { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } }]), [400, 404, 409, 422], undefined);
+      refused(
+        ctx,
+        await batch(ctx, [
+          { ...byId, set: { on_hand: 1 } },
+          { ...byId, set: { on_hand: 2 } },
+        ]),
+        [400, 409, 422],
+        undefined,
+      );
+      refused(
+        ctx,
+        await batch(ctx, [
+          { ...byId, set: { on_hand: 1 } },
+          { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } },
+        ]),
+        [400, 404, 409, 422],
+        undefined,
+      );
       await unchanged(ctx, [product.id], before);
     },
   }),
@@ -215,7 +300,10 @@ export const inventoryBatchRules = [
     id: "inventory.batch-sku-matching",
     area: "Inventory",
     title: "A batch sku matches a live product's sku without regard to case, and never a barcode or a deleted product",
-    spec: { section: SPEC.inventory, quote: "A sku is matched case-insensitively against live products only, never against barcodes." },
+    spec: {
+      section: SPEC.inventory,
+      quote: "A sku is matched case-insensitively against live products only, never against barcodes.",
+    },
     cost: 11,
     leniency: "An unmatched sku may answer 404 or 422; the echoed sku may be as sent or the product's own.",
     async run(ctx) {
@@ -229,20 +317,34 @@ export const inventoryBatchRules = [
       ctx.check(sku !== product.sku, "a sku with letters (to vary their case)", product.sku);
       const sent = [{ sku, outlet_id: outlet, set: { on_hand: 2.5 } }];
       const [line] = lineResults(ctx, await batch(ctx, sent), sent, false);
-      ctx.check(line.product_id === product.id && line.outlet_id === outlet, `the line applied to product ${product.id}`, JSON.stringify(line));
-      ctx.check(String(line.sku).toLowerCase() === product.sku.toLowerCase(), `the sku echoed (${sku})`, JSON.stringify(line.sku));
+      ctx.check(
+        line.product_id === product.id && line.outlet_id === outlet,
+        `the line applied to product ${product.id}`,
+        JSON.stringify(line),
+      );
+      ctx.check(
+        String(line.sku).toLowerCase() === product.sku.toLowerCase(),
+        `the sku echoed (${sku})`,
+        JSON.stringify(line.sku),
+      );
       const level = (await levels(ctx, product.id)).get(outlet!);
       ctx.check(level?.on_hand === 2.5, "on_hand 2.5 after the batch", levelKey(level));
       const codedBefore = await snapshot(ctx, [coded.id]);
       refused(ctx, await batch(ctx, [{ sku: barcode, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
-      refused(ctx, await batch(ctx, [{ sku: gone.sku, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
+      refused(
+        ctx,
+        await batch(ctx, [{ sku: gone.sku, outlet_id: outlet, set: { on_hand: 4 } }]),
+        [404, 422],
+        undefined,
+      );
       await unchanged(ctx, [coded.id], codedBefore, "the product with that barcode untouched");
     },
   }),
   rule({
     id: "inventory.batch-replay",
     area: "Inventory",
-    title: "A batch replayed with its Idempotency-Key returns the same lines, each marked replayed: true, and writes nothing again",
+    title:
+      "A batch replayed with its Idempotency-Key returns the same lines, each marked replayed: true, and writes nothing again",
     spec: { section: SPEC.inventory, quote: "A replayed batch marks every line replayed: true." },
     cost: 40,
     leniency: "replayed may be absent (rather than false) on a first answer.",
@@ -251,27 +353,54 @@ export const inventoryBatchRules = [
       const first = await createProduct(ctx, { sku: ctx.name("Replay") });
       const second = await createProduct(ctx);
       // An increasing adjustment line, when a reason allows one: a second write would show in the level.
-      const increase = await findAdjustReason(ctx, await reasons(ctx), second.id, outlets[0]!, 1).catch((e) => (e instanceof Skip ? undefined : Promise.reject(e)));
-      const cases = fc.record({ q1: fc.integer({ min: 1, max: 1_000_000 }), q2: fc.integer({ min: 1, max: 1_000_000 }), bySku: fc.boolean(), adjustLine: fc.boolean() });
-      await ctx.property(cases, async ({ q1, q2, bySku, adjustLine }) => {
-        const before = await snapshot(ctx, [first.id, second.id]);
-        const lines: Record<string, unknown>[] = [
-          { ...(bySku ? { sku: first.sku } : { product_id: first.id }), outlet_id: outlets[0], set: { on_hand: q1 / 1000 } },
-          increase && adjustLine
-            ? { product_id: second.id, outlet_id: outlets[0], adjust: { quantity: q2 / 1000, reason_id: increase.id } }
-            : { product_id: second.id, outlet_id: outlets[outlets.length - 1], set: { on_hand: q2 / 1000 } },
-        ];
-        const key = freshKey(ctx);
-        const original = lineResults(ctx, await batch(ctx, lines, key), lines, false);
-        const written = await snapshot(ctx, [first.id, second.id]);
-        const replay = await batch(ctx, lines, key);
-        const again = lineResults(ctx, replay, lines, true);
-        ctx.check(replay.headers["idempotent-replayed"] === "true", "the header Idempotent-Replayed: true", JSON.stringify(replay.headers["idempotent-replayed"]));
-        const strip = (rows: any[]) => JSON.stringify(rows.map(({ replayed: _r, ...rest }) => rest));
-        ctx.check(strip(again) === strip(original), `the same lines as the first answer: ${strip(original)}`, strip(again));
-        const after = await snapshot(ctx, [first.id, second.id]);
-        ctx.check(after === written, `nothing written by the replay (${written}; before the batch ${before})`, after);
-      }, Math.min(ctx.run.runs, 4));
+      const increase = await findAdjustReason(ctx, await reasons(ctx), second.id, outlets[0]!, 1).catch((e) =>
+        e instanceof Skip ? undefined : Promise.reject(e),
+      );
+      const cases = fc.record({
+        q1: fc.integer({ min: 1, max: 1_000_000 }),
+        q2: fc.integer({ min: 1, max: 1_000_000 }),
+        bySku: fc.boolean(),
+        adjustLine: fc.boolean(),
+      });
+      await ctx.property(
+        cases,
+        async ({ q1, q2, bySku, adjustLine }) => {
+          const before = await snapshot(ctx, [first.id, second.id]);
+          const lines: Record<string, unknown>[] = [
+            {
+              ...(bySku ? { sku: first.sku } : { product_id: first.id }),
+              outlet_id: outlets[0],
+              set: { on_hand: q1 / 1000 },
+            },
+            increase && adjustLine
+              ? {
+                  product_id: second.id,
+                  outlet_id: outlets[0],
+                  adjust: { quantity: q2 / 1000, reason_id: increase.id },
+                }
+              : { product_id: second.id, outlet_id: outlets[outlets.length - 1], set: { on_hand: q2 / 1000 } },
+          ];
+          const key = freshKey(ctx);
+          const original = lineResults(ctx, await batch(ctx, lines, key), lines, false);
+          const written = await snapshot(ctx, [first.id, second.id]);
+          const replay = await batch(ctx, lines, key);
+          const again = lineResults(ctx, replay, lines, true);
+          ctx.check(
+            replay.headers["idempotent-replayed"] === "true",
+            "the header Idempotent-Replayed: true",
+            JSON.stringify(replay.headers["idempotent-replayed"]),
+          );
+          const strip = (rows: any[]) => JSON.stringify(rows.map(({ replayed: _r, ...rest }) => rest));
+          ctx.check(
+            strip(again) === strip(original),
+            `the same lines as the first answer: ${strip(original)}`,
+            strip(again),
+          );
+          const after = await snapshot(ctx, [first.id, second.id]);
+          ctx.check(after === written, `nothing written by the replay (${written}; before the batch ${before})`, after);
+        },
+        Math.min(ctx.run.runs, 4),
+      );
     },
   }),
 ];
@@ -284,7 +413,8 @@ export const outletDeletedRule = rule({
   spec: { section: SPEC.inventory, quote: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" },
   needs: { control: true, destructive: true },
   cost: 10,
-  leniency: "Needs the control plane (DELETE /_sim/stores/{prefix}/outlets/{id}); skipped when the store has fewer than 2 live outlets, so one always remains.",
+  leniency:
+    "Needs the control plane (DELETE /_sim/stores/{prefix}/outlets/{id}); skipped when the store has fewer than 2 live outlets, so one always remains.",
   async run(ctx) {
     const me = await ctx.call("GET", "/me");
     ctx.status(me, 200);
@@ -295,7 +425,8 @@ export const outletDeletedRule = rule({
     await prepareLevel(ctx, product.id, doomed, 3);
     const before = await levels(ctx, product.id);
     const deleted = await ctx.control("DELETE", `/stores/${me.json.data.domain_prefix}/outlets/${doomed}`);
-    if (deleted.status !== 204 && deleted.status !== 200) throw new Skip(`the control plane did not delete the outlet (status ${deleted.status})`);
+    if (deleted.status !== 204 && deleted.status !== 200)
+      throw new Skip(`the control plane did not delete the outlet (status ${deleted.status})`);
     ctx.error(await setStock(ctx, product.id, doomed, { on_hand: 4 }), 422, "OUTLET_DELETED");
     const lines = [
       { product_id: product.id, outlet_id: kept, set: { on_hand: 5 } },
@@ -303,7 +434,15 @@ export const outletDeletedRule = rule({
     ];
     ctx.error(await batch(ctx, lines), 422, "OUTLET_DELETED");
     const after = await levels(ctx, product.id);
-    ctx.check(levelKey(after.get(kept)) === levelKey(before.get(kept)), `the level at the live outlet unchanged (${levelKey(before.get(kept))})`, levelKey(after.get(kept)));
-    ctx.check(!after.has(doomed), "no level row for the deleted outlet (one row per live outlet)", levelKey(after.get(doomed)));
+    ctx.check(
+      levelKey(after.get(kept)) === levelKey(before.get(kept)),
+      `the level at the live outlet unchanged (${levelKey(before.get(kept))})`,
+      levelKey(after.get(kept)),
+    );
+    ctx.check(
+      !after.has(doomed),
+      "no level row for the deleted outlet (one row per live outlet)",
+      levelKey(after.get(doomed)),
+    );
   },
 });

@@ -34,9 +34,15 @@ export async function outletIds(ctx: RuleContext, atLeast = 1): Promise<string[]
 }
 
 /** A product of this run (tracked for cleanup). Creates answer 200 or 201 (the spec does not fix it). */
-export async function createProduct(ctx: RuleContext, extra: Record<string, unknown> = {}): Promise<{ id: string; sku: string; doc: any }> {
-  const reply = await ctx.call("POST", "/products", { body: { name: ctx.name("stock"), retail_price: 1250, ...extra } });
-  if (reply.status === 402 && reply.json?.error?.code === "PRODUCT_LIMIT_REACHED") throw new Skip("the store is at its product limit; the rule needs a product of its own");
+export async function createProduct(
+  ctx: RuleContext,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; sku: string; doc: any }> {
+  const reply = await ctx.call("POST", "/products", {
+    body: { name: ctx.name("stock"), retail_price: 1250, ...extra },
+  });
+  if (reply.status === 402 && reply.json?.error?.code === "PRODUCT_LIMIT_REACHED")
+    throw new Skip("the store is at its product limit; the rule needs a product of its own");
   ctx.status(reply, 200, 201);
   const doc = reply.json?.data;
   ctx.check(typeof doc?.id === "string", "the created product in data", reply.text.slice(0, 200));
@@ -67,7 +73,10 @@ export async function levels(ctx: RuleContext, productId: string): Promise<Map<s
 export const levelKey = (level: Level | undefined): string => (level ? `${level.on_hand}@${level.version}` : "absent");
 
 /** Levels of several products, by product and outlet. */
-export async function levelsOf(ctx: RuleContext, productIds: readonly string[]): Promise<Map<string, Map<string, Level>>> {
+export async function levelsOf(
+  ctx: RuleContext,
+  productIds: readonly string[],
+): Promise<Map<string, Map<string, Level>>> {
   const all = new Map<string, Map<string, Level>>();
   for (const id of productIds) all.set(id, await levels(ctx, id));
   return all;
@@ -75,7 +84,17 @@ export async function levelsOf(ctx: RuleContext, productIds: readonly string[]):
 
 /** Levels of several products as one comparable text. */
 export const describeLevels = (all: Map<string, Map<string, Level>>): string =>
-  [...all].map(([id, byOutlet]) => `${id}: ${[...byOutlet.values()].map((l) => `${l.outlet_id}=${levelKey(l)}`).sort().join(", ") || "no rows"}`).join("; ");
+  [...all]
+    .map(
+      ([id, byOutlet]) =>
+        `${id}: ${
+          [...byOutlet.values()]
+            .map((l) => `${l.outlet_id}=${levelKey(l)}`)
+            .sort()
+            .join(", ") || "no rows"
+        }`,
+    )
+    .join("; ");
 
 /** Levels of several products, as one comparable text. */
 export async function snapshot(ctx: RuleContext, productIds: readonly string[]): Promise<string> {
@@ -86,7 +105,12 @@ export async function snapshot(ctx: RuleContext, productIds: readonly string[]):
  * A refused write writes nothing: the levels of these products read again as `before` (a {@link snapshot}
  * taken ahead of the write), every on_hand and version the same. `what` names the expectation.
  */
-export async function unchanged(ctx: RuleContext, productIds: readonly string[], before: string, what = "nothing written"): Promise<void> {
+export async function unchanged(
+  ctx: RuleContext,
+  productIds: readonly string[],
+  before: string,
+  what = "nothing written",
+): Promise<void> {
   const after = await snapshot(ctx, productIds);
   ctx.check(after === before, `${what} (${before})`, after);
 }
@@ -94,21 +118,38 @@ export async function unchanged(ctx: RuleContext, productIds: readonly string[],
 /** An Idempotency-Key no other request of any run has used. */
 export const freshKey = (ctx: RuleContext): string => ctx.name("key");
 
-export function setStock(ctx: RuleContext, productId: string, outletId: string, body: Record<string, unknown>): Promise<Reply> {
+export function setStock(
+  ctx: RuleContext,
+  productId: string,
+  outletId: string,
+  body: Record<string, unknown>,
+): Promise<Reply> {
   return ctx.call("PUT", `/products/${productId}/inventory/${outletId}`, { body });
 }
 
 /** A set that must succeed (preparing a level); answers 200 or 201. */
-export async function prepareLevel(ctx: RuleContext, productId: string, outletId: string, onHand: number): Promise<void> {
+export async function prepareLevel(
+  ctx: RuleContext,
+  productId: string,
+  outletId: string,
+  onHand: number,
+): Promise<void> {
   const reply = await setStock(ctx, productId, outletId, { on_hand: onHand });
   ctx.status(reply, 200, 201);
 }
 
 export function batch(ctx: RuleContext, lines: unknown[], key: string | null = freshKey(ctx)): Promise<Reply> {
-  return ctx.call("POST", "/inventory/batch", { body: { lines }, headers: key === null ? {} : { "idempotency-key": key } });
+  return ctx.call("POST", "/inventory/batch", {
+    body: { lines },
+    headers: key === null ? {} : { "idempotency-key": key },
+  });
 }
 
-export function adjust(ctx: RuleContext, body: Record<string, unknown>, key: string | null = freshKey(ctx)): Promise<Reply> {
+export function adjust(
+  ctx: RuleContext,
+  body: Record<string, unknown>,
+  key: string | null = freshKey(ctx),
+): Promise<Reply> {
   return ctx.call("POST", "/inventory/adjustments", { body, headers: key === null ? {} : { "idempotency-key": key } });
 }
 
@@ -128,17 +169,34 @@ export const systemReason = (all: readonly Reason[]): Reason | undefined =>
  * with a change of one unit (the spec does not fix the AdjustmentReason `type` values). The successful
  * try is a real adjustment: the level moves by `sign`. Skips the rule when no reason accepts it.
  */
-export async function findAdjustReason(ctx: RuleContext, all: readonly Reason[], productId: string, outletId: string, sign: 1 | -1): Promise<Reason> {
+export async function findAdjustReason(
+  ctx: RuleContext,
+  all: readonly Reason[],
+  productId: string,
+  outletId: string,
+  sign: 1 | -1,
+): Promise<Reason> {
   for (const reason of all.filter((r) => !r.is_system)) {
-    const reply = await adjust(ctx, { product_id: productId, outlet_id: outletId, reason_id: reason.id, quantity: sign });
+    const reply = await adjust(ctx, {
+      product_id: productId,
+      outlet_id: outletId,
+      reason_id: reason.id,
+      quantity: sign,
+    });
     if (reply.status === 200 || reply.status === 201) return reason;
-    if (reply.status !== 422) throw new Mismatch(`a valid adjustment with reason "${reason.name}" to answer 200, 201 or a 422 reason refusal`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
+    if (reply.status !== 422)
+      throw new Mismatch(
+        `a valid adjustment with reason "${reason.name}" to answer 200, 201 or a 422 reason refusal`,
+        `status ${reply.status} ${reply.text.slice(0, 200)}`,
+      );
   }
   throw new Skip(`no listed adjustment reason accepted ${sign > 0 ? "an increase" : "a decrease"}`);
 }
 
 /** Field names of an error envelope. */
-export const fieldsOf = (reply: Reply): string[] => ((reply.json?.error?.fields ?? []) as { field?: unknown }[]).map((f) => String(f.field));
+export const fieldsOf = (reply: Reply): string[] =>
+  ((reply.json?.error?.fields ?? []) as { field?: unknown }[]).map((f) => String(f.field));
 
 /** Spec, Errors: nested fields are named with dots (`lines.2`); a line is named by it or a field inside it. */
-export const namesLine = (reply: Reply, index: number): boolean => fieldsOf(reply).some((f) => f === `lines.${index}` || f.startsWith(`lines.${index}.`));
+export const namesLine = (reply: Reply, index: number): boolean =>
+  fieldsOf(reply).some((f) => f === `lines.${index}` || f.startsWith(`lines.${index}.`));

@@ -30,16 +30,28 @@ function writeResult(ctx: RuleContext, reply: Reply, onHand: number, previous?: 
   ctx.status(reply, 200, 201);
   const d = reply.json?.data;
   ctx.check(
-    typeof d === "object" && d !== null && typeof d.changed === "boolean" && typeof d.previous === "number" && typeof d.on_hand === "number" && typeof d.delta === "number" && "adjustment_id" in d && "movement_id" in d,
+    typeof d === "object" &&
+      d !== null &&
+      typeof d.changed === "boolean" &&
+      typeof d.previous === "number" &&
+      typeof d.on_hand === "number" &&
+      typeof d.delta === "number" &&
+      "adjustment_id" in d &&
+      "movement_id" in d,
     "a stock write result {changed, previous, on_hand, delta, adjustment_id, movement_id} in data",
     reply.text.slice(0, 300),
   );
   ctx.check(d.on_hand === onHand, `on_hand ${onHand}, exactly as sent`, JSON.stringify(d.on_hand));
-  if (previous !== undefined) ctx.check(d.previous === previous, `previous ${previous} (the level before the write)`, JSON.stringify(d.previous));
+  if (previous !== undefined)
+    ctx.check(d.previous === previous, `previous ${previous} (the level before the write)`, JSON.stringify(d.previous));
   ctx.check(milli(d.delta) === milli(d.on_hand) - milli(d.previous), "delta = on_hand - previous", JSON.stringify(d));
   ctx.check(d.changed === (milli(d.delta) !== 0), "changed true exactly when the level moved", JSON.stringify(d));
   if (d.changed) {
-    ctx.check(UUID.test(String(d.adjustment_id)) && UUID.test(String(d.movement_id)), "adjustment_id and movement_id UUIDs on a change", JSON.stringify(d));
+    ctx.check(
+      UUID.test(String(d.adjustment_id)) && UUID.test(String(d.movement_id)),
+      "adjustment_id and movement_id UUIDs on a change",
+      JSON.stringify(d),
+    );
   }
   return d;
 }
@@ -64,7 +76,9 @@ function levelShape(ctx: RuleContext, row: Record<string, unknown>): void {
 function namesHeader(ctx: RuleContext, reply: Reply): void {
   ctx.error(reply, 400, "VALIDATION_FAILED");
   const e = reply.json.error;
-  const named = (e.fields ?? []).some((f: { field: string }) => /idempotency-key/i.test(f.field)) || /idempotency-key/i.test(e.message);
+  const named =
+    (e.fields ?? []).some((f: { field: string }) => /idempotency-key/i.test(f.field)) ||
+    /idempotency-key/i.test(e.message);
   ctx.check(named, "the error naming the Idempotency-Key header", JSON.stringify(e));
 }
 
@@ -73,7 +87,10 @@ const stockRules = [
     id: "inventory.set-result",
     area: "Inventory",
     title: "PUT stock sets an absolute level and returns the write result; repeating the same on_hand changes nothing",
-    spec: { section: SPEC.inventory, quote: "PUT sets an absolute level. Repeating the same on_hand changes nothing (changed false)." },
+    spec: {
+      section: SPEC.inventory,
+      quote: "PUT sets an absolute level. Repeating the same on_hand changes nothing (changed false).",
+    },
     cost: 6,
     leniency: "200 or 201; adjustment_id and movement_id may be null or ids when nothing changed.",
     async run(ctx) {
@@ -86,9 +103,17 @@ const stockRules = [
       levelShape(ctx, row!);
       ctx.check(row!.on_hand === 12.5, "on_hand 12.5 read back", JSON.stringify(row));
       const again = writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: 12.5 }), 12.5, 12.5);
-      ctx.check(again.changed === false && again.delta === 0, "changed false and delta 0 for the same on_hand", JSON.stringify(again));
+      ctx.check(
+        again.changed === false && again.delta === 0,
+        "changed false and delta 0 for the same on_hand",
+        JSON.stringify(again),
+      );
       const after = (await levels(ctx, product.id)).get(outlet!);
-      ctx.check(levelKey(after) === levelKey(row), `the level and its version unchanged (${levelKey(row)})`, levelKey(after));
+      ctx.check(
+        levelKey(after) === levelKey(row),
+        `the level and its version unchanged (${levelKey(row)})`,
+        levelKey(after),
+      );
     },
   }),
   rule({
@@ -101,39 +126,60 @@ const stockRules = [
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
-      const quantity = fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 1_000_000_000 })).map((n) => n / 1000);
-      await ctx.property(quantity, async (q) => {
-        const before = (await levels(ctx, product.id)).get(outlet!);
-        writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: q }), q, before?.on_hand);
-        const after = (await levels(ctx, product.id)).get(outlet!);
-        if (after === undefined) ctx.check(q === 0 && before === undefined, `a level row with on_hand ${q}`, "no row");
-        else ctx.check(after.on_hand === q, `on_hand ${q} read back exactly`, JSON.stringify(after.on_hand));
-      }, Math.min(ctx.run.runs, 5));
+      const quantity = fc
+        .oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 1_000_000_000 }))
+        .map((n) => n / 1000);
+      await ctx.property(
+        quantity,
+        async (q) => {
+          const before = (await levels(ctx, product.id)).get(outlet!);
+          writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: q }), q, before?.on_hand);
+          const after = (await levels(ctx, product.id)).get(outlet!);
+          if (after === undefined)
+            ctx.check(q === 0 && before === undefined, `a level row with on_hand ${q}`, "no row");
+          else ctx.check(after.on_hand === q, `on_hand ${q} read back exactly`, JSON.stringify(after.on_hand));
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
   rule({
     id: "inventory.quantity-four-decimals-refused",
     area: "Inventory",
     title: "A quantity with a 4th decimal place answers 400 VALIDATION_FAILED and writes nothing",
-    spec: { section: SPEC.errors, quote: "VALIDATION_FAILED | 400 | body, query parameter (including cursor) or Idempotency-Key header invalid" },
+    spec: {
+      section: SPEC.errors,
+      quote: "VALIDATION_FAILED | 400 | body, query parameter (including cursor) or Idempotency-Key header invalid",
+    },
     cost: 14,
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
       await prepareLevel(ctx, product.id, outlet!, 4);
       const before = await snapshot(ctx, [product.id]);
-      const quantity = fc.integer({ min: 0, max: 10_000_000 }).filter((n) => n % 10 !== 0).map((n) => n / 10000);
-      await ctx.property(quantity, async (q) => {
-        ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: q }), 400, "VALIDATION_FAILED");
-        await unchanged(ctx, [product.id], before, "the level unchanged");
-      }, Math.min(ctx.run.runs, 5));
+      const quantity = fc
+        .integer({ min: 0, max: 10_000_000 })
+        .filter((n) => n % 10 !== 0)
+        .map((n) => n / 10000);
+      await ctx.property(
+        quantity,
+        async (q) => {
+          ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: q }), 400, "VALIDATION_FAILED");
+          await unchanged(ctx, [product.id], before, "the level unchanged");
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
   rule({
     id: "inventory.idempotency-key-required",
     area: "Inventory",
-    title: "Adjustments and batches without Idempotency-Key answer 400 VALIDATION_FAILED naming the header, and write nothing",
-    spec: { section: SPEC.errors, quote: "A missing Idempotency-Key on a route that requires one answers 400 VALIDATION_FAILED naming the header." },
+    title:
+      "Adjustments and batches without Idempotency-Key answer 400 VALIDATION_FAILED naming the header, and write nothing",
+    spec: {
+      section: SPEC.errors,
+      quote: "A missing Idempotency-Key on a route that requires one answers 400 VALIDATION_FAILED naming the header.",
+    },
     cost: 9,
     leniency: "The header may be named in error.fields or in error.message.",
     async run(ctx) {
@@ -141,9 +187,15 @@ const stockRules = [
       const all = await reasons(ctx);
       const product = await createProduct(ctx);
       // A body that is valid in every other way, so only the header is wrong.
-      const increase = await findAdjustReason(ctx, all, product.id, outlet!, 1).catch((e) => (e instanceof Skip ? undefined : Promise.reject(e)));
+      const increase = await findAdjustReason(ctx, all, product.id, outlet!, 1).catch((e) =>
+        e instanceof Skip ? undefined : Promise.reject(e),
+      );
       const before = await snapshot(ctx, [product.id]);
-      if (increase) namesHeader(ctx, await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: increase.id, quantity: 2 }, null));
+      if (increase)
+        namesHeader(
+          ctx,
+          await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: increase.id, quantity: 2 }, null),
+        );
       namesHeader(ctx, await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 7 } }], null));
       await unchanged(ctx, [product.id], before);
     },
@@ -161,14 +213,26 @@ const stockRules = [
       const product = await createProduct(ctx);
       await prepareLevel(ctx, product.id, outlet!, 5);
       const decrease = await findAdjustReason(ctx, all, product.id, outlet!, -1);
-      const cases = fc.record({ level: fc.integer({ min: 0, max: 1_000_000 }), over: fc.integer({ min: 1, max: 1_000_000 }) });
-      await ctx.property(cases, async ({ level, over }) => {
-        await prepareLevel(ctx, product.id, outlet!, level / 1000);
-        const before = await snapshot(ctx, [product.id]);
-        const reply = await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: decrease.id, quantity: -(level + over) / 1000 });
-        ctx.error(reply, 422, "INSUFFICIENT_STOCK");
-        await unchanged(ctx, [product.id], before, "the level unchanged");
-      }, Math.min(ctx.run.runs, 5));
+      const cases = fc.record({
+        level: fc.integer({ min: 0, max: 1_000_000 }),
+        over: fc.integer({ min: 1, max: 1_000_000 }),
+      });
+      await ctx.property(
+        cases,
+        async ({ level, over }) => {
+          await prepareLevel(ctx, product.id, outlet!, level / 1000);
+          const before = await snapshot(ctx, [product.id]);
+          const reply = await adjust(ctx, {
+            product_id: product.id,
+            outlet_id: outlet,
+            reason_id: decrease.id,
+            quantity: -(level + over) / 1000,
+          });
+          ctx.error(reply, 422, "INSUFFICIENT_STOCK");
+          await unchanged(ctx, [product.id], before, "the level unchanged");
+        },
+        Math.min(ctx.run.runs, 5),
+      );
     },
   }),
   rule({
@@ -180,9 +244,17 @@ const stockRules = [
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx, { has_inventory: false });
-      ctx.check(product.doc.has_inventory === false, "the created product keeps has_inventory false", JSON.stringify(product.doc.has_inventory));
+      ctx.check(
+        product.doc.has_inventory === false,
+        "the created product keeps has_inventory false",
+        JSON.stringify(product.doc.has_inventory),
+      );
       ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: 3 }), 422, "NOT_STOCK_TRACKED");
-      ctx.error(await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 3 } }]), 422, "NOT_STOCK_TRACKED");
+      ctx.error(
+        await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 3 } }]),
+        422,
+        "NOT_STOCK_TRACKED",
+      );
     },
   }),
   rule({
@@ -199,18 +271,31 @@ const stockRules = [
       const product = await createProduct(ctx);
       await prepareLevel(ctx, product.id, outlet!, 2);
       const before = await snapshot(ctx, [product.id]);
-      ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: 3, reason_id: system.id }), 422, "REASON_NOT_ALLOWED");
-      ctx.error(await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: system.id, quantity: 1 }), 422, "REASON_NOT_ALLOWED");
+      ctx.error(
+        await setStock(ctx, product.id, outlet!, { on_hand: 3, reason_id: system.id }),
+        422,
+        "REASON_NOT_ALLOWED",
+      );
+      ctx.error(
+        await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: system.id, quantity: 1 }),
+        422,
+        "REASON_NOT_ALLOWED",
+      );
       await unchanged(ctx, [product.id], before);
     },
   }),
   rule({
     id: "inventory.reason-direction-mismatch",
     area: "Inventory",
-    title: "A set whose reason does not match the direction of change answers 422 REASON_DIRECTION_MISMATCH and writes nothing",
-    spec: { section: SPEC.inventory, quote: "422 REASON_DIRECTION_MISMATCH (reason on a set does not match the direction of change)" },
+    title:
+      "A set whose reason does not match the direction of change answers 422 REASON_DIRECTION_MISMATCH and writes nothing",
+    spec: {
+      section: SPEC.inventory,
+      quote: "422 REASON_DIRECTION_MISMATCH (reason on a set does not match the direction of change)",
+    },
     cost: 16,
-    leniency: "Reason type values are not fixed by the spec: a reason with a direction is found by trying sets (then adjustments) both ways; skipped when no listed reason refuses either direction.",
+    leniency:
+      "Reason type values are not fixed by the spec: a reason with a direction is found by trying sets (then adjustments) both ways; skipped when no listed reason refuses either direction.",
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const candidates = (await reasons(ctx)).filter((r) => !r.is_system);
@@ -241,7 +326,12 @@ const stockRules = [
       // the same way should have been refused too.
       for (const reason of usable) {
         for (const sign of [-1, 1]) {
-          const reply = await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: reason.id, quantity: sign });
+          const reply = await adjust(ctx, {
+            product_id: product.id,
+            outlet_id: outlet,
+            reason_id: reason.id,
+            quantity: sign,
+          });
           if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
             throw new Mismatch(
               `a set ${sign < 0 ? "decreasing" : "increasing"} stock with reason "${reason.name}" refused with 422 REASON_DIRECTION_MISMATCH, as the adjustment the same way is`,
@@ -251,7 +341,9 @@ const stockRules = [
           if (reply.status === 200 || reply.status === 201) await prepareLevel(ctx, product.id, outlet!, start);
         }
       }
-      throw new Skip(`none of the ${candidates.length} listed non-system reasons refused a direction on a set or an adjustment; reason types are not discoverable`);
+      throw new Skip(
+        `none of the ${candidates.length} listed non-system reasons refused a direction on a set or an adjustment; reason types are not discoverable`,
+      );
     },
   }),
 ];

@@ -47,7 +47,13 @@ export const rowKey = (row: { id: string; version: string }): string => `${row.i
  * Reads a list from a held cursor (or from the start) to its end, as a polling client does
  * (Pagination rules 1 and 2). Skips the rule when the list is longer than `maxPages` pages of 200.
  */
-export async function poll(ctx: RuleContext, list: string, query: string, cursor: string | null, maxPages = 10): Promise<Polled> {
+export async function poll(
+  ctx: RuleContext,
+  list: string,
+  query: string,
+  cursor: string | null,
+  maxPages = 10,
+): Promise<Polled> {
   const rows: any[] = [];
   const seen = new Set<string>();
   let held = cursor;
@@ -56,18 +62,31 @@ export async function poll(ctx: RuleContext, list: string, query: string, cursor
     const reply = await ctx.call("GET", `${list}?${params}`);
     ctx.status(reply, 200);
     const { data, next_cursor, has_more } = reply.json ?? {};
-    ctx.check(Array.isArray(data) && typeof has_more === "boolean", "a list page {data, next_cursor, has_more}", reply.text.slice(0, 200));
+    ctx.check(
+      Array.isArray(data) && typeof has_more === "boolean",
+      "a list page {data, next_cursor, has_more}",
+      reply.text.slice(0, 200),
+    );
     // Pagination 1: one walk meets each change of a row once; a cursor that leads back is a loop, not a long list.
     for (const row of data) {
       const key = typeof row?.id === "string" ? rowKey(row) : undefined;
-      if (key !== undefined && seen.has(key)) throw new Mismatch("each row once in a walk of the list (Pagination 1)", `${list} served ${key} again on page ${page + 1}`);
+      if (key !== undefined && seen.has(key))
+        throw new Mismatch(
+          "each row once in a walk of the list (Pagination 1)",
+          `${list} served ${key} again on page ${page + 1}`,
+        );
       if (key !== undefined) seen.add(key);
     }
-    if (has_more && typeof next_cursor === "string" && next_cursor === held) throw new Mismatch("a next_cursor past the page it was given for", `${list} answered has_more true with the cursor it was given`);
+    if (has_more && typeof next_cursor === "string" && next_cursor === held)
+      throw new Mismatch(
+        "a next_cursor past the page it was given for",
+        `${list} answered has_more true with the cursor it was given`,
+      );
     rows.push(...data);
     if (typeof next_cursor === "string") held = next_cursor;
     else if (has_more) throw new Mismatch("a next_cursor while has_more is true", JSON.stringify(next_cursor));
-    if (!has_more) return { rows, cursor: held, reread: new Set(typeof next_cursor === "string" ? [] : data.map(rowKey)) };
+    if (!has_more)
+      return { rows, cursor: held, reread: new Set(typeof next_cursor === "string" ? [] : data.map(rowKey)) };
   }
   throw new Skip(`${list} is longer than ${maxPages} pages of 200; too long to walk here`);
 }
@@ -97,23 +116,49 @@ export async function salesSetup(ctx: RuleContext): Promise<SalesSetup> {
 }
 
 const controlDoc = (ctx: RuleContext, reply: Reply, what: string): any => {
-  if (reply.status === 404 && reply.json?.error?.code === "NOT_FOUND" && /No control route/i.test(reply.json.error.message ?? "")) throw new Skip(`the control plane cannot ${what}`);
-  ctx.check(reply.status === 200 || reply.status === 201, `the control plane to ${what} (200 or 201)`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
+  if (
+    reply.status === 404 &&
+    reply.json?.error?.code === "NOT_FOUND" &&
+    /No control route/i.test(reply.json.error.message ?? "")
+  )
+    throw new Skip(`the control plane cannot ${what}`);
+  ctx.check(
+    reply.status === 200 || reply.status === 201,
+    `the control plane to ${what} (200 or 201)`,
+    `status ${reply.status} ${reply.text.slice(0, 200)}`,
+  );
   const doc = reply.json?.data ?? reply.json;
-  ctx.check(typeof doc?.id === "string", `the sale document from the control plane after it ${what}`, reply.text.slice(0, 200));
+  ctx.check(
+    typeof doc?.id === "string",
+    `the sale document from the control plane after it ${what}`,
+    reply.text.slice(0, 200),
+  );
   return doc;
 };
 
 /** interfaces.md 3: POST /_sim/stores/{prefix}/sales: a completed sale at the clock's now. */
-export async function makeSale(ctx: RuleContext, s: SalesSetup, units = 2, customer: string = s.customer): Promise<any> {
-  const body = { outlet_id: s.outlet, customer_id: customer, lines: [{ product_id: s.product, quantity: units, unit_price: 1999 }] };
+export async function makeSale(
+  ctx: RuleContext,
+  s: SalesSetup,
+  units = 2,
+  customer: string = s.customer,
+): Promise<any> {
+  const body = {
+    outlet_id: s.outlet,
+    customer_id: customer,
+    lines: [{ product_id: s.product, quantity: units, unit_price: 1999 }],
+  };
   return controlDoc(ctx, await ctx.control("POST", `/stores/${s.prefix}/sales`, body), "make a sale");
 }
 
 /** interfaces.md 3: a refund of `units` of the sale's product (left out: the rest). */
 export async function refundSale(ctx: RuleContext, s: SalesSetup, saleId: string, units?: number): Promise<any> {
   const body = units === undefined ? {} : { lines: [{ product_id: s.product, quantity: units }] };
-  return controlDoc(ctx, await ctx.control("POST", `/stores/${s.prefix}/sales/${saleId}/refunds`, body), "refund a sale");
+  return controlDoc(
+    ctx,
+    await ctx.control("POST", `/stores/${s.prefix}/sales/${saleId}/refunds`, body),
+    "refund a sale",
+  );
 }
 
 export async function voidSale(ctx: RuleContext, s: SalesSetup, saleId: string): Promise<any> {

@@ -10,9 +10,25 @@ import { rule, SPEC } from "./rule.js";
 // their own limit of 30 requests a minute: each rule stays well under 20.
 
 const NULLABLE = [
-  "last_name", "company_name", "email", "phone", "mobile", "website", "gender", "tax_id", "note",
-  "address_1", "address_2", "city", "state", "zipcode", "country",
-  "custom_field_1", "custom_field_2", "custom_field_3", "custom_field_4",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
 ] as const;
 const BOOLEANS = ["enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in"] as const;
 
@@ -25,7 +41,10 @@ function customerShape(ctx: RuleContext, c: any): void {
   need(typeof c?.customer_code === "string", "customer_code");
   need(typeof c?.first_name === "string", "first_name");
   for (const f of NULLABLE) need(c?.[f] === null || typeof c?.[f] === "string", f);
-  need(c?.date_of_birth === null || (typeof c?.date_of_birth === "string" && /^\d{4}-\d{2}-\d{2}$/.test(c.date_of_birth)), "date_of_birth");
+  need(
+    c?.date_of_birth === null || (typeof c?.date_of_birth === "string" && /^\d{4}-\d{2}-\d{2}$/.test(c.date_of_birth)),
+    "date_of_birth",
+  );
   need(Number.isInteger(c?.on_account_limit), "on_account_limit");
   for (const f of BOOLEANS) need(typeof c?.[f] === "boolean", f);
   need(isUtc(c?.created_at), "created_at");
@@ -57,7 +76,10 @@ const customerRules = [
     id: "customers.create-fields",
     area: "Customers",
     title: "A created customer is returned with every Customer field, typed, and the values sent",
-    spec: { section: SPEC.resources, quote: "All listed fields are always present in a read; nullable ones are marked." },
+    spec: {
+      section: SPEC.resources,
+      quote: "All listed fields are always present in a read; nullable ones are marked.",
+    },
     cost: 1,
     leniency: "200 or 201.",
     async run(ctx) {
@@ -65,24 +87,40 @@ const customerRules = [
       const c = await createCustomer(ctx, sent);
       customerShape(ctx, c);
       // Values as sent (the phone number aside: a server may normalise its format).
-      for (const [field, value] of Object.entries(sent)) if (field !== "phone") ctx.check(c[field] === value, `${field} ${JSON.stringify(value)} as sent`, JSON.stringify(c[field]));
+      for (const [field, value] of Object.entries(sent))
+        if (field !== "phone")
+          ctx.check(c[field] === value, `${field} ${JSON.stringify(value)} as sent`, JSON.stringify(c[field]));
       ctx.check(typeof c.phone === "string", "the phone number kept", JSON.stringify(c.phone));
-      ctx.check(c.is_walk_in === false, "is_walk_in false for a customer created through the API", JSON.stringify(c.is_walk_in));
+      ctx.check(
+        c.is_walk_in === false,
+        "is_walk_in false for a customer created through the API",
+        JSON.stringify(c.is_walk_in),
+      );
     },
   }),
   rule({
     id: "customers.do-not-sell-share-read-only",
     area: "Customers",
     title: "do_not_sell_share cannot be set through the API",
-    spec: { section: SPEC.resources, quote: "do_not_sell_share | boolean; read only; set only through the admin UI or a privacy request, never through this API" },
+    spec: {
+      section: SPEC.resources,
+      quote:
+        "do_not_sell_share | boolean; read only; set only through the admin UI or a privacy request, never through this API",
+    },
     cost: 1,
     leniency: "The field may be ignored (the customer created with do_not_sell_share false) or refused with 400.",
     async run(ctx) {
-      const reply = await ctx.call("POST", "/customers", { body: { first_name: ctx.name("first"), do_not_sell_share: true } });
+      const reply = await ctx.call("POST", "/customers", {
+        body: { first_name: ctx.name("first"), do_not_sell_share: true },
+      });
       if (reply.status === 400) return ctx.error(reply, 400, "VALIDATION_FAILED");
       ctx.status(reply, 200, 201);
       if (typeof reply.json?.data?.id === "string") ctx.track(`/customers/${reply.json.data.id}`);
-      ctx.check(reply.json?.data?.do_not_sell_share === false, "do_not_sell_share false (not set through the API)", JSON.stringify(reply.json?.data?.do_not_sell_share));
+      ctx.check(
+        reply.json?.data?.do_not_sell_share === false,
+        "do_not_sell_share false (not set through the API)",
+        JSON.stringify(reply.json?.data?.do_not_sell_share),
+      );
     },
   }),
   rule({
@@ -94,7 +132,9 @@ const customerRules = [
     async run(ctx) {
       const code = ctx.name("CODE");
       await createCustomer(ctx, { customer_code: code });
-      const again = await ctx.call("POST", "/customers", { body: { first_name: ctx.name("first"), customer_code: code } });
+      const again = await ctx.call("POST", "/customers", {
+        body: { first_name: ctx.name("first"), customer_code: code },
+      });
       if (typeof again.json?.data?.id === "string") ctx.track(`/customers/${again.json.data.id}`);
       ctx.error(again, 409, "CONFLICT");
     },
@@ -102,7 +142,8 @@ const customerRules = [
   rule({
     id: "customers.delete-tombstone",
     area: "Customers",
-    title: "Deleting a customer answers 204; then its id answers 404 and the list with include_deleted shows a tombstone",
+    title:
+      "Deleting a customer answers 204; then its id answers 404 and the list with include_deleted shows a tombstone",
     spec: { section: SPEC.paging, quote: "On products and customers deleted rows are tombstones" },
     cost: 8,
     leniency: "GET /customers/{id} (a path the spec does not show) is checked only when the target serves it.",
@@ -120,8 +161,16 @@ const customerRules = [
       if (readable) ctx.error(await ctx.call("GET", `/customers/${c.id}`), 404, "NOT_FOUND");
       const { rows } = await poll(ctx, "/customers", "include_deleted=true", tail.cursor, 15);
       const tombstone = rows.filter((r) => r?.id === c.id).pop();
-      ctx.check(tombstone !== undefined, `a row for the deleted customer ${c.id} after the held cursor`, `${rows.length} rows: ${rows.map((r) => r?.id).join(", ")}`);
-      ctx.check(isUtc(tombstone.deleted_at) && typeof tombstone.version === "string", "a tombstone {id, deleted_at, version}", JSON.stringify(tombstone));
+      ctx.check(
+        tombstone !== undefined,
+        `a row for the deleted customer ${c.id} after the held cursor`,
+        `${rows.length} rows: ${rows.map((r) => r?.id).join(", ")}`,
+      );
+      ctx.check(
+        isUtc(tombstone.deleted_at) && typeof tombstone.version === "string",
+        "a tombstone {id, deleted_at, version}",
+        JSON.stringify(tombstone),
+      );
       ctx.check(tombstone.version !== c.version, "a new version for the deletion", JSON.stringify(tombstone));
       const kept = Object.values(sent).filter((v) => v.includes("rsconf-") && JSON.stringify(tombstone).includes(v));
       ctx.check(kept.length === 0, "no personal details in the tombstone", JSON.stringify(tombstone));
@@ -134,38 +183,64 @@ const customerRules = [
     spec: { section: SPEC.deletes, quote: "walk-in customer: 409 CONFLICT" },
     needs: { control: true, destructive: true },
     cost: 3,
-    leniency: "Runs only with a control plane: on a server that wrongly accepts the delete, the store's walk-in customer would be erased for good.",
+    leniency:
+      "Runs only with a control plane: on a server that wrongly accepts the delete, the store's walk-in customer would be erased for good.",
     async run(ctx) {
       const { rows } = await poll(ctx, "/customers", "", null, 15);
       const walkIns = rows.filter((r) => r?.is_walk_in === true);
-      ctx.check(walkIns.length === 1, "exactly one customer with is_walk_in true", `${walkIns.length}: ${walkIns.map((r) => r.id).join(", ")}`);
+      ctx.check(
+        walkIns.length === 1,
+        "exactly one customer with is_walk_in true",
+        `${walkIns.length}: ${walkIns.map((r) => r.id).join(", ")}`,
+      );
       ctx.error(await ctx.call("DELETE", `/customers/${walkIns[0].id}`), 409, "CONFLICT");
     },
   }),
   rule({
     id: "customers.erasure",
     area: "Customers",
-    title: "Deleting a customer scrubs its personal details and replaces its customer_code (seen through the control plane)",
-    spec: { section: SPEC.deletes, quote: "marked deleted; name, email, phone, address and other personal details scrubbed; customer_code replaced by a placeholder" },
+    title:
+      "Deleting a customer scrubs its personal details and replaces its customer_code (seen through the control plane)",
+    spec: {
+      section: SPEC.deletes,
+      quote:
+        "marked deleted; name, email, phone, address and other personal details scrubbed; customer_code replaced by a placeholder",
+    },
     needs: { control: true },
     cost: 2,
-    leniency: "Needs GET /_sim/stores/{prefix}/customers/{id}; any scrubbed value is accepted, as long as none of the details sent remains.",
+    leniency:
+      "Needs GET /_sim/stores/{prefix}/customers/{id}; any scrubbed value is accepted, as long as none of the details sent remains.",
     async run(ctx) {
       const prefix = await storePrefix(ctx);
       const sent = personal(ctx);
       const c = await createCustomer(ctx, sent);
       const stored = await ctx.control("GET", `/stores/${prefix}/customers/${c.id}`);
       if (stored.status === 404) throw new Skip("the control plane does not show stored customers");
-      ctx.check(stored.status === 200 && (stored.json?.data ?? stored.json)?.email === sent.email, "the control view of the new customer", stored.text.slice(0, 200));
+      ctx.check(
+        stored.status === 200 && (stored.json?.data ?? stored.json)?.email === sent.email,
+        "the control view of the new customer",
+        stored.text.slice(0, 200),
+      );
       ctx.status(await ctx.call("DELETE", `/customers/${c.id}`), 204);
       untrack(ctx, `/customers/${c.id}`);
       const erased = await ctx.control("GET", `/stores/${prefix}/customers/${c.id}`);
       ctx.check(erased.status === 200, "the erased record in the control view", `status ${erased.status}`);
       const view = erased.json?.data ?? erased.json;
       // Each field sent is scrubbed, and no value unique to this run shows up anywhere in the record.
-      const left = Object.entries(sent).filter(([field, value]) => view?.[field] === value || (value.includes("rsconf-") && JSON.stringify(view).includes(value)));
-      ctx.check(left.length === 0, "none of the personal details sent left in the record", left.map(([f, v]) => `${f}: ${v}`).join(", "));
-      ctx.check(typeof view.customer_code === "string" && view.customer_code !== sent.customer_code, "customer_code replaced by a placeholder", JSON.stringify(view.customer_code));
+      const left = Object.entries(sent).filter(
+        ([field, value]) =>
+          view?.[field] === value || (value.includes("rsconf-") && JSON.stringify(view).includes(value)),
+      );
+      ctx.check(
+        left.length === 0,
+        "none of the personal details sent left in the record",
+        left.map(([f, v]) => `${f}: ${v}`).join(", "),
+      );
+      ctx.check(
+        typeof view.customer_code === "string" && view.customer_code !== sent.customer_code,
+        "customer_code replaced by a placeholder",
+        JSON.stringify(view.customer_code),
+      );
     },
   }),
   rule({
@@ -184,10 +259,18 @@ const customerRules = [
       ctx.status(await ctx.call("DELETE", `/customers/${c.id}`), 204);
       untrack(ctx, `/customers/${c.id}`);
       const after = await readSale(ctx, sale.id);
-      ctx.check(after.customer_id === c.id, `the sale still refers to customer ${c.id}`, JSON.stringify(after.customer_id));
+      ctx.check(
+        after.customer_id === c.id,
+        `the sale still refers to customer ${c.id}`,
+        JSON.stringify(after.customer_id),
+      );
       const listed = await ctx.call("GET", `/sales?customer_id=${c.id}`);
       ctx.status(listed, 200);
-      ctx.check(listed.json.data.some((s: { id: string }) => s.id === sale.id), `GET /sales?customer_id= listing sale ${sale.id}`, JSON.stringify(listed.json.data.map((s: { id: string }) => s.id)));
+      ctx.check(
+        listed.json.data.some((s: { id: string }) => s.id === sale.id),
+        `GET /sales?customer_id= listing sale ${sale.id}`,
+        JSON.stringify(listed.json.data.map((s: { id: string }) => s.id)),
+      );
     },
   }),
 ];

@@ -52,14 +52,22 @@ describe("interfaces.md 1: retail-sim serve", () => {
     const res = await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${full.token}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      data: { store_name: "Demo Outfitters", domain_prefix: "demo", scopes: full.scopes, key: { id: full.id, name: "full" } },
+      data: {
+        store_name: "Demo Outfitters",
+        domain_prefix: "demo",
+        scopes: full.scopes,
+        key: { id: full.id, name: "full" },
+      },
     });
     child.kill("SIGTERM");
     expect(await exitOf(child)).toBe(0);
   });
 
   it("the same seed prints the same credentials; the manual clock starts at --now", async () => {
-    const a = JSON.parse((await start(["--port", "0", "--json", "--seed", "5", "--clock", "manual", "--now", "2030-05-05T05:05:05Z"])).line);
+    const a = JSON.parse(
+      (await start(["--port", "0", "--json", "--seed", "5", "--clock", "manual", "--now", "2030-05-05T05:05:05Z"]))
+        .line,
+    );
     const b = JSON.parse((await start(["--port", "0", "--json", "--seed", "5"])).line);
     expect(a.stores.map((s: { keys: unknown }) => s.keys)).toEqual(b.stores.map((s: { keys: unknown }) => s.keys));
     const clock = await (await fetch(`${a.api_root}/_sim/clock`)).json();
@@ -90,7 +98,11 @@ describe("interfaces.md 1: retail-sim serve", () => {
 
   it("a JSON body over the size limit gets a 400 envelope over a real socket, never a 500", async () => {
     const ready = JSON.parse((await start(["--port", "0", "--json"])).line);
-    const res = await fetch(`${ready.api_root}/_sim/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(2 * 1024 * 1024) });
+    const res = await fetch(`${ready.api_root}/_sim/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(2 * 1024 * 1024),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("VALIDATION_FAILED");
   });
@@ -101,18 +113,28 @@ describe("interfaces.md 1: retail-sim serve", () => {
     expect(line).not.toContain(secret);
     const ready = JSON.parse(line);
     for (const authorization of [undefined, "Bearer wrong-secret-0123456789", `Basic ${secret}`, `Bearer ${secret}x`]) {
-      const res = await fetch(`${ready.api_root}/_sim/health`, { headers: authorization === undefined ? {} : { authorization } });
+      const res = await fetch(`${ready.api_root}/_sim/health`, {
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(res.status).toBe(401);
-      expect(await res.json()).toStrictEqual({ error: { code: "UNAUTHORIZED", message: expect.stringContaining("--control-token") } });
+      expect(await res.json()).toStrictEqual({
+        error: { code: "UNAUTHORIZED", message: expect.stringContaining("--control-token") },
+      });
     }
     const ok = await fetch(`${ready.api_root}/_sim/health`, { headers: { authorization: `Bearer ${secret}` } });
     expect(ok.status).toBe(200);
     const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
-    expect((await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } })).status,
+    ).toBe(200);
   });
 
   it("RETAIL_SIM_CONTROL_TOKEN sets the control token without putting it on the command line", async () => {
-    const child = spawn(process.execPath, [BIN, "--port", "0", "--json"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RETAIL_SIM_CONTROL_TOKEN: "env-secret-0123456789" } });
+    const child = spawn(process.execPath, [BIN, "--port", "0", "--json"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, RETAIL_SIM_CONTROL_TOKEN: "env-secret-0123456789" },
+    });
     children.push(child);
     const line = await new Promise<string>((resolve) => {
       let out = "";
@@ -123,14 +145,22 @@ describe("interfaces.md 1: retail-sim serve", () => {
     });
     const root = JSON.parse(line).api_root;
     expect((await fetch(`${root}/_sim/health`)).status).toBe(401);
-    expect((await fetch(`${root}/_sim/health`, { headers: { authorization: "Bearer env-secret-0123456789" } })).status).toBe(200);
+    expect(
+      (await fetch(`${root}/_sim/health`, { headers: { authorization: "Bearer env-secret-0123456789" } })).status,
+    ).toBe(200);
   });
 
   it("SIGTERM lets a request in flight finish, then stops: the held request is answered in full and the exit code is 0", async () => {
     const { child, line } = await start(["--port", "0", "--json"]);
     const ready = JSON.parse(line);
     const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
-    const fault = (await (await fetch(`${ready.api_root}/_sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ hold: true, path: "/demo/v1/me" }) })).json()) as { id: number };
+    const fault = (await (
+      await fetch(`${ready.api_root}/_sim/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ hold: true, path: "/demo/v1/me" }),
+      })
+    ).json()) as { id: number };
     const inFlight = fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } });
     // Wait (by asking, not sleeping) until the server holds the request.
     for (;;) {
@@ -162,7 +192,11 @@ describe("interfaces.md 1: retail-sim serve", () => {
 
 describe("interfaces.md 1: retail-sim openapi", () => {
   it("prints the OpenAPI document with the store prefix in its server URL", () => {
-    const run = spawnSync(process.execPath, [BIN, "openapi", "--prefix", "other"], { cwd: ROOT, encoding: "utf8", timeout: 10_000 });
+    const run = spawnSync(process.execPath, [BIN, "openapi", "--prefix", "other"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 10_000,
+    });
     expect(run.status).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.info.version).toBe("1.0.0");

@@ -9,6 +9,8 @@ export const openapiCommand: CommandModule<object, { prefix: string; "api-root":
       .option("prefix", { type: "string", default: "demo", describe: "Store prefix in the server URL" })
       .option("api-root", { type: "string", default: "http://127.0.0.1:4747", describe: "API root in the server URL" }),
   handler: (args) => {
-    process.stdout.write(`${JSON.stringify(buildOpenApi(`${args["api-root"].replace(/\/$/, "")}/${args.prefix}/v1`), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(buildOpenApi(`${args["api-root"].replace(/\/$/, "")}/${args.prefix}/v1`), null, 2)}\n`,
+    );
   },
 };

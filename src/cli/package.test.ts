@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 // an empty project it runs `npx retail-sim` and `import { createSimulator } from "retail-sim"`, types included.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const npm = (args: string[], cwd: string) => execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
+const npm = (args: string[], cwd: string) =>
+  execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
 let project = "";
 
 beforeAll(() => {
@@ -18,13 +19,20 @@ beforeAll(() => {
   const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz")) as string;
   project = join(dir, "app");
   execFileSync("mkdir", ["-p", project]);
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "sdk-tests", version: "1.0.0", type: "module", private: true }));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "sdk-tests", version: "1.0.0", type: "module", private: true }),
+  );
   npm(["install", "--no-audit", "--no-fund", "--omit=dev", join(dir, tarball)], project);
 }, 240_000);
 
 describe("Issue 7: the packed tarball installed into an empty project", () => {
   it("ships the built code, the docs and no tests", () => {
-    const files = spawnSync("tar", ["-tzf", join(project, "..", readdirSync(join(project, "..")).find((f) => f.endsWith(".tgz")) as string)], { encoding: "utf8" }).stdout.split("\n");
+    const files = spawnSync(
+      "tar",
+      ["-tzf", join(project, "..", readdirSync(join(project, "..")).find((f) => f.endsWith(".tgz")) as string)],
+      { encoding: "utf8" },
+    ).stdout.split("\n");
     expect(files).toContain("package/dist/bin/retail-sim.js");
     expect(files).toContain("package/dist/src/index.d.ts");
     expect(files).toContain("package/dist/scenarios/fixtures/demo.js");
@@ -34,7 +42,11 @@ describe("Issue 7: the packed tarball installed into an empty project", () => {
 
   it("`npx retail-sim --port 0 --json` prints the ready line and answers GET /me", async () => {
     // Its own process group: npx runs the bin as a child, and the whole group is stopped at the end.
-    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], {
+      cwd: project,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     try {
       const line = await new Promise<string>((resolve, reject) => {
         let out = "";
@@ -58,7 +70,7 @@ describe("Issue 7: the packed tarball installed into an empty project", () => {
     }
   }, 60_000);
 
-  it("`import { createSimulator } from \"retail-sim\"` works in process, and its types check", () => {
+  it('`import { createSimulator } from "retail-sim"` works in process, and its types check', () => {
     writeFileSync(
       join(project, "check.ts"),
       `import { createSimulator, type SimulatorOptions } from "retail-sim";
@@ -69,10 +81,35 @@ const body: { data: { store_name: string } } = await res.json();
 console.log(res.status, body.data.store_name, sim.clock.now());
 `,
     );
-    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--typeRoots", join(ROOT, "node_modules/@types"), "check.ts"], { cwd: project, encoding: "utf8" });
+    const tsc = spawnSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules/typescript/bin/tsc"),
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--types",
+        "node",
+        "--typeRoots",
+        join(ROOT, "node_modules/@types"),
+        "check.ts",
+      ],
+      { cwd: project, encoding: "utf8" },
+    );
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
-    writeFileSync(join(project, "check.mjs"), spawnSync("cat", ["check.ts"], { cwd: project, encoding: "utf8" }).stdout.replace(", type SimulatorOptions", "").replace(": SimulatorOptions", "").replace(": { data: { store_name: string } }", ""));
+    writeFileSync(
+      join(project, "check.mjs"),
+      spawnSync("cat", ["check.ts"], { cwd: project, encoding: "utf8" })
+        .stdout.replace(", type SimulatorOptions", "")
+        .replace(": SimulatorOptions", "")
+        .replace(": { data: { store_name: string } }", ""),
+    );
     const run = spawnSync(process.execPath, ["check.mjs"], { cwd: project, encoding: "utf8" });
     expect(run.stdout.trim()).toBe("200 Demo Outfitters 2026-01-01T00:00:00.000Z");
   }, 60_000);

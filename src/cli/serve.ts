@@ -26,17 +26,39 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
       .option("seed", { type: "number", default: 1, describe: "Every id, token and fixture value derives from it" })
       .option("fixture", { type: "string", default: "demo", describe: "demo | empty | large | path to a JSON fixture" })
-      .option("clock", { choices: ["system", "manual"] as const, default: "system" as const, describe: "system: wall clock plus travel; manual: frozen until moved" })
-      .option("now", { type: "string", describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)" })
-      .option("control", { type: "boolean", default: true, describe: "Serve the /_sim control plane (--no-control turns it off)" })
-      .option("control-token", { type: "string", describe: "Require Authorization: Bearer <token> on every /_sim request" })
+      .option("clock", {
+        choices: ["system", "manual"] as const,
+        default: "system" as const,
+        describe: "system: wall clock plus travel; manual: frozen until moved",
+      })
+      .option("now", {
+        type: "string",
+        describe: "Start time of the clock, ISO 8601 (manual default 2026-01-01T00:00:00Z)",
+      })
+      .option("control", {
+        type: "boolean",
+        default: true,
+        describe: "Serve the /_sim control plane (--no-control turns it off)",
+      })
+      .option("control-token", {
+        type: "string",
+        describe: "Require Authorization: Bearer <token> on every /_sim request",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
-      .option("rate-limits", { type: "boolean", default: true, describe: "Apply the spec's rate limits (--no-rate-limits turns them off, e.g. for load tests)" })
+      .option("rate-limits", {
+        type: "boolean",
+        default: true,
+        describe: "Apply the spec's rate limits (--no-rate-limits turns them off, e.g. for load tests)",
+      })
       .check((a) => {
-        if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535) throw new Error("--port must be an integer from 0 to 65535");
-        if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295) throw new Error("--seed must be an integer from 0 to 4294967295");
-        if (a["control-token"] !== undefined && !/^[\x21-\x7E]{16,256}$/.test(a["control-token"] as string)) throw new Error("--control-token must be 16 to 256 printable characters without spaces");
-        if (a.now !== undefined && parseUtcDateTime(a.now) === undefined) throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
+          throw new Error("--port must be an integer from 0 to 65535");
+        if (!Number.isInteger(a.seed) || a.seed < 0 || a.seed > 4294967295)
+          throw new Error("--seed must be an integer from 0 to 4294967295");
+        if (a["control-token"] !== undefined && !/^[\x21-\x7E]{16,256}$/.test(a["control-token"] as string))
+          throw new Error("--control-token must be 16 to 256 printable characters without spaces");
+        if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
+          throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         return true;
       }),
   handler: async (args) => {
@@ -55,7 +77,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       });
     } catch (error) {
       // A fixture that cannot be read or built: the run cannot be carried out.
-      process.stderr.write(`retail-sim: ${error instanceof FixtureError ? error.message : `cannot build the fixture: ${(error as Error).message}`}\n`);
+      process.stderr.write(
+        `retail-sim: ${error instanceof FixtureError ? error.message : `cannot build the fixture: ${(error as Error).message}`}\n`,
+      );
       process.exit(2);
     }
     let listening;
@@ -92,7 +116,8 @@ function banner(creds: CredentialsView, args: ServeArgs): string {
   for (const store of creds.stores) {
     lines.push(`Store ${store.prefix} (${store.name}, plan ${store.plan}, ${store.status}): ${store.base_url}`);
     const width = Math.max(...store.keys.map((k) => k.name.length));
-    for (const key of store.keys) lines.push(`  ${key.name.padEnd(width)}  ${key.token}  [${key.scopes.join(" ") || "no scope"}]`);
+    for (const key of store.keys)
+      lines.push(`  ${key.name.padEnd(width)}  ${key.token}  [${key.scopes.join(" ") || "no scope"}]`);
     lines.push("");
   }
   for (const client of creds.oauth_clients) {

@@ -43,7 +43,15 @@ describe("Spec, Errors: the error catalog", () => {
 
 describe("Spec, Authentication: scopes", () => {
   it("has the seven scopes of the table and no sales:write", () => {
-    expect([...SCOPES]).toEqual(["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"]);
+    expect([...SCOPES]).toEqual([
+      "catalog:read",
+      "catalog:write",
+      "inventory:read",
+      "inventory:write",
+      "customers:read",
+      "customers:write",
+      "sales:read",
+    ]);
   });
 
   it.each([
@@ -57,7 +65,12 @@ describe("Spec, Authentication: scopes", () => {
   });
 
   it("Authentication 2: ticking a write scope also ticks its read scope", () => {
-    expect(normalizeScopes(["customers:write", "catalog:write"])).toEqual(["catalog:read", "catalog:write", "customers:read", "customers:write"]);
+    expect(normalizeScopes(["customers:write", "catalog:write"])).toEqual([
+      "catalog:read",
+      "catalog:write",
+      "customers:read",
+      "customers:write",
+    ]);
     expect(normalizeScopes(["sales:read"])).toEqual(["sales:read"]);
   });
 });

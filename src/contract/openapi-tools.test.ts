@@ -17,13 +17,20 @@ describe("Issue 7: the OpenAPI document passes independent tools", () => {
   it("@redocly/cli lint with the recommended rules reports no error and no warning", () => {
     const file = join(mkdtempSync(join(tmpdir(), "retail-sim-")), "openapi.json");
     writeFileSync(file, JSON.stringify(DOC));
-    const run = spawnSync(join(ROOT, "node_modules/.bin/redocly"), ["lint", "--extends=recommended", "--format=json", file], {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-    });
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as { totals: { errors: number; warnings: number }; problems: unknown[] };
+    const run = spawnSync(
+      join(ROOT, "node_modules/.bin/redocly"),
+      ["lint", "--extends=recommended", "--format=json", file],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      },
+    );
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as {
+      totals: { errors: number; warnings: number };
+      problems: unknown[];
+    };
     expect(report.problems).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
     expect(run.status).toBe(0);

@@ -13,8 +13,11 @@ type AjvInstance = {
 };
 type AjvClass = new (options: Record<string, unknown>) => AjvInstance;
 // ajv ships CommonJS; under NodeNext the default import may be the module object.
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ?? (Ajv2020Module as unknown as AjvClass)) as AjvClass;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: AjvInstance) => AjvInstance;
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ??
+  (Ajv2020Module as unknown as AjvClass)) as AjvClass;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: AjvInstance,
+) => AjvInstance;
 
 const DOC_PATH = "/demo/v1/openapi.json";
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -32,9 +35,9 @@ function validatorFor(doc: unknown, pointer: string) {
   return ajv.compile({ $ref: `openapi.json#${pointer}` });
 }
 
-const escape = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
+const pointerSegment = (segment: string): string => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 const responsePointer = (path: string, method: string, status: string): string =>
-  `/paths/${escape(path)}/${method}/responses/${status}/content/${escape("application/json")}/schema`;
+  `/paths/${pointerSegment(path)}/${method}/responses/${status}/content/${pointerSegment("application/json")}/schema`;
 
 function expectValid(doc: unknown, pointer: string, reply: Reply, what: string): void {
   const validate = validatorFor(doc, pointer);
@@ -103,11 +106,16 @@ describe("Operations table: the document describes every operation, under its pa
     const doc = await fetchDoc(sim);
     const found: string[] = [];
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
-      for (const method of Object.keys(item).filter((m) => METHODS.includes(m))) found.push(`${method.toUpperCase()} ${path} ${item[method].operationId}`);
+      for (const method of Object.keys(item).filter((m) => METHODS.includes(m)))
+        found.push(`${method.toUpperCase()} ${path} ${item[method].operationId}`);
     }
-    expect(found.sort()).toEqual([...OPERATIONS.map((o) => `${o.method} ${o.path} ${o.id}`), "POST /oauth/token createToken"].sort());
+    expect(found.sort()).toEqual(
+      [...OPERATIONS.map((o) => `${o.method} ${o.path} ${o.id}`), "POST /oauth/token createToken"].sort(),
+    );
     // Spec, Authentication 3: the token endpoint lives at {api_root}/oauth/token, without the store prefix.
-    expect(doc.paths["/oauth/token"].servers).toEqual([{ url: "http://sim.test", description: "The API root: the token endpoint has no store prefix." }]);
+    expect(doc.paths["/oauth/token"].servers).toEqual([
+      { url: "http://sim.test", description: "The API root: the token endpoint has no store prefix." },
+    ]);
     expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(OPERATIONS.length);
   });
 
@@ -157,7 +165,11 @@ describe("Spec, Resources and Endpoints: live 200 bodies validate against the do
       expect(withDeleted.status).toBe(200);
       expect((withDeleted.json.data as { id: string }[]).map((r) => r.id)).toContain(first.id);
       expectValid(doc, responsePointer(path, "get", "200"), withDeleted, `GET ${path}?include_deleted=true`);
-      const empty = await call(sim, "GET", `/demo/v1${path}?cursor=${encodeURIComponent(withDeleted.json.next_cursor)}`);
+      const empty = await call(
+        sim,
+        "GET",
+        `/demo/v1${path}?cursor=${encodeURIComponent(withDeleted.json.next_cursor)}`,
+      );
       expect(empty.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
       expectValid(doc, responsePointer(path, "get", "200"), empty, `GET ${path} empty poll`);
     }
@@ -201,13 +213,14 @@ describe("Spec, InventoryLevel (3 decimals): the document states quantities so t
 });
 
 describe("Spec, Errors: error bodies validate against components.schemas.ErrorEnvelope", () => {
-  const CASES: { what: string; method: string; path: string; status: number; options?: Parameters<typeof call>[3] }[] = [
-    { what: "400 with fields (limit=0)", method: "GET", path: "/demo/v1/outlets?limit=0", status: 400 },
-    { what: "400 unreadable cursor", method: "GET", path: "/demo/v1/taxes?cursor=garbage", status: 400 },
-    { what: "404 unknown path", method: "GET", path: "/demo/v1/nope", status: 404 },
-    { what: "404 wrong method", method: "POST", path: "/demo/v1/me", status: 404 },
-    { what: "401 no credential", method: "GET", path: "/demo/v1/me", status: 401, options: { auth: null } },
-  ];
+  const CASES: { what: string; method: string; path: string; status: number; options?: Parameters<typeof call>[3] }[] =
+    [
+      { what: "400 with fields (limit=0)", method: "GET", path: "/demo/v1/outlets?limit=0", status: 400 },
+      { what: "400 unreadable cursor", method: "GET", path: "/demo/v1/taxes?cursor=garbage", status: 400 },
+      { what: "404 unknown path", method: "GET", path: "/demo/v1/nope", status: 404 },
+      { what: "404 wrong method", method: "POST", path: "/demo/v1/me", status: 404 },
+      { what: "401 no credential", method: "GET", path: "/demo/v1/me", status: 401, options: { auth: null } },
+    ];
 
   for (const c of CASES) {
     it(`${c.what}`, async () => {
@@ -225,7 +238,13 @@ describe("Spec, Errors: error bodies validate against components.schemas.ErrorEn
     const doc = await fetchDoc(sim);
     for (const path of ["/outlets", "/payment-types", "/taxes"]) {
       expect(doc.paths[path].get.responses["400"].content["application/json"].schema).toEqual({
-        allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: ["VALIDATION_FAILED"] } } } } }],
+        allOf: [
+          { $ref: "#/components/schemas/ErrorEnvelope" },
+          {
+            type: "object",
+            properties: { error: { type: "object", properties: { code: { enum: ["VALIDATION_FAILED"] } } } },
+          },
+        ],
       });
     }
   });

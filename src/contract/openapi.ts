@@ -44,7 +44,7 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
  * in binary floating point and would refuse valid quantities such as 0.043 (docs/spec-choices.md).
  */
 const plain = (schema: TSchema): unknown =>
-  JSON.parse(JSON.stringify(schema), function (key, value) {
+  JSON.parse(JSON.stringify(schema), (_key, value) => {
     if (value && typeof value === "object" && !Array.isArray(value) && typeof value.decimals === "number") {
       const { decimals, ...rest } = value;
       return { ...rest, "x-decimals": decimals };
@@ -69,17 +69,30 @@ function errorCodes(op: Operation): ErrorCode[] {
 }
 
 function successSchema(op: Operation): unknown {
-  const item = !op.response ? {} : op.tombstones ? { anyOf: [plain(op.response), plain(Tombstone)] } : plain(op.response);
+  const item = !op.response
+    ? {}
+    : op.tombstones
+      ? { anyOf: [plain(op.response), plain(Tombstone)] }
+      : plain(op.response);
   switch (op.kind) {
     case "list":
       return {
         type: "object",
         required: ["data", "next_cursor", "has_more"],
         additionalProperties: false,
-        properties: { data: { type: "array", items: item }, next_cursor: { type: ["string", "null"] }, has_more: { type: "boolean" } },
+        properties: {
+          data: { type: "array", items: item },
+          next_cursor: { type: ["string", "null"] },
+          has_more: { type: "boolean" },
+        },
       };
     case "items":
-      return { type: "object", required: ["data"], additionalProperties: false, properties: { data: { type: "array", items: item } } };
+      return {
+        type: "object",
+        required: ["data"],
+        additionalProperties: false,
+        properties: { data: { type: "array", items: item } },
+      };
     case "document":
       return { type: "object" };
     default:
@@ -95,26 +108,47 @@ function operationObject(op: Operation): Record<string, unknown> {
     schema: { type: "string", format: "uuid" },
   }));
   for (const [name, schema] of Object.entries(op.query.properties)) {
-    parameters.push({ name, in: "query", required: (op.query.required ?? []).includes(name), schema: plain(schema as TSchema) });
+    parameters.push({
+      name,
+      in: "query",
+      required: (op.query.required ?? []).includes(name),
+      schema: plain(schema as TSchema),
+    });
   }
   if (op.idempotency !== "none") {
-    parameters.push({ $ref: `#/components/parameters/IdempotencyKey${op.idempotency === "required" ? "Required" : "Optional"}` });
+    parameters.push({
+      $ref: `#/components/parameters/IdempotencyKey${op.idempotency === "required" ? "Required" : "Optional"}`,
+    });
   }
-  const successHeaders = op.idempotency === "none" ? rateHeaders : { ...rateHeaders, "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
+  const successHeaders =
+    op.idempotency === "none"
+      ? rateHeaders
+      : { ...rateHeaders, "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
   const responses: Record<string, unknown> = {
     [String(op.successStatus)]:
       op.kind === "empty"
         ? { description: "Done; no body.", headers: successHeaders }
-        : { description: "Success.", headers: successHeaders, content: { "application/json": { schema: successSchema(op) } } },
+        : {
+            description: "Success.",
+            headers: successHeaders,
+            content: { "application/json": { schema: successSchema(op) } },
+          },
   };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodes(op)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodes(op))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     // The envelope, narrowed to the codes this operation answers with this status.
-    const schema = { allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] };
+    const schema = {
+      allOf: [
+        { $ref: "#/components/schemas/ErrorEnvelope" },
+        { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } },
+      ],
+    };
     responses[String(status)] = {
       description: `Error: ${codes.join(", ")}.`,
-      headers: status === 429 ? { ...rateHeaders, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : rateHeaders,
+      headers:
+        status === 429 ? { ...rateHeaders, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : rateHeaders,
       content: { "application/json": { schema } },
     };
   }
@@ -126,7 +160,9 @@ function operationObject(op: Operation): Record<string, unknown> {
     tags: [op.tag],
     security: [{ apiKey: scopes }, { oauth2: scopes }],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: plain(op.body) } } } } : {}),
+    ...(op.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: plain(op.body) } } } }
+      : {}),
     responses,
   };
 }
@@ -150,7 +186,10 @@ export function buildOpenApi(serverUrl: string): unknown {
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl }],
-    tags: [...new Set([...OPERATIONS.map((o) => o.tag), "OAuth"])].map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
+    tags: [...new Set([...OPERATIONS.map((o) => o.tag), "OAuth"])].map((name) => ({
+      name,
+      description: TAG_TEXT[name] ?? name,
+    })),
     paths,
     components: {
       schemas: { ErrorEnvelope: plain(ErrorEnvelope), OAuthError: OAUTH_ERROR, TokenResponse: TOKEN_RESPONSE },
@@ -173,10 +212,19 @@ export function buildOpenApi(serverUrl: string): unknown {
         IdempotencyKeyOptional: idempotencyParameter(false),
       },
       headers: {
-        RateLimit: { description: "limit, remaining and reset (seconds) of the nearest limit.", schema: { type: "string" } },
-        RateLimitPolicy: { description: "The limits that apply, as `limit;w=window-seconds`.", schema: { type: "string" } },
+        RateLimit: {
+          description: "limit, remaining and reset (seconds) of the nearest limit.",
+          schema: { type: "string" },
+        },
+        RateLimitPolicy: {
+          description: "The limits that apply, as `limit;w=window-seconds`.",
+          schema: { type: "string" },
+        },
         RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
-        IdempotentReplayed: { description: "`true` on a replayed response.", schema: { type: "string", enum: ["true"] } },
+        IdempotentReplayed: {
+          description: "`true` on a replayed response.",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
     },
   };
@@ -224,7 +272,10 @@ const TOKEN_RESPONSE = {
 };
 
 function tokenPath(apiRoot: string): Record<string, unknown> {
-  const oauthError = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } } });
+  const oauthError = (description: string) => ({
+    description,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } },
+  });
   return {
     servers: [{ url: apiRoot, description: "The API root: the token endpoint has no store prefix." }],
     post: {
@@ -245,7 +296,10 @@ function tokenPath(apiRoot: string): Record<string, unknown> {
                 redirect_uri: { type: "string" },
                 code_verifier: { type: "string", description: "When the authorization used PKCE (S256)." },
                 refresh_token: { type: "string" },
-                client_id: { type: "string", description: "With client_secret, unless HTTP Basic is used (never both)." },
+                client_id: {
+                  type: "string",
+                  description: "With client_secret, unless HTTP Basic is used (never both).",
+                },
                 client_secret: { type: "string" },
               },
             },
@@ -253,7 +307,10 @@ function tokenPath(apiRoot: string): Record<string, unknown> {
         },
       },
       responses: {
-        "200": { description: "Tokens. The refresh token does not rotate.", content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } } },
+        "200": {
+          description: "Tokens. The refresh token does not rotate.",
+          content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } },
+        },
         "400": oauthError("invalid_request, invalid_grant or unsupported_grant_type."),
         "401": oauthError("invalid_client: bad client credentials."),
         "405": oauthError("invalid_request: use POST."),

@@ -16,11 +16,12 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = "retail-sim-openapi";
 const STORE_PATH = /^\/[^/]+\/v1(\/.*)$/;
 
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by JSON pointer, untyped
 let state: { ajv: Ajv2020; doc: any; router: Router<Operation>; compiled: Map<string, ValidateFunction> } | undefined;
 
 function setup() {
   if (state) return state;
-  const doc = buildOpenApi("http://checker.invalid/store/v1") as any;
+  const doc = buildOpenApi("http://checker.invalid/store/v1") as Record<string, unknown>;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
   ajv.addKeyword(decimalsKeyword("x-decimals"));
@@ -61,8 +62,10 @@ export function checkResponse(r: CheckedResponse): string[] {
   const response = doc.paths[docPath]?.[method]?.responses?.[String(r.status)];
   if (!response) return [`${where}, a status the document does not give for this operation`];
   const media = response.content?.["application/json"];
-  if (!media) return r.body === null || r.body === "" ? [] : [`${where} with a body, where the document describes none`];
-  if (!r.contentType?.startsWith("application/json")) return [`${where} with content-type ${r.contentType ?? "none"}, not application/json`];
+  if (!media)
+    return r.body === null || r.body === "" ? [] : [`${where} with a body, where the document describes none`];
+  if (!r.contentType?.startsWith("application/json"))
+    return [`${where} with content-type ${r.contentType ?? "none"}, not application/json`];
   let body: unknown;
   try {
     body = JSON.parse(r.body ?? "");
@@ -76,5 +79,7 @@ export function checkResponse(r: CheckedResponse): string[] {
     compiled.set(ref, validate);
   }
   if (validate(body)) return [];
-  return (validate.errors ?? []).slice(0, 5).map((e) => `${where}: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${where}: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`);
 }

@@ -25,7 +25,8 @@ export class Router<T> {
     for (const segment of path.split("/").slice(1)) {
       if (segment.startsWith("{")) {
         const name = names.shift() as string;
-        if (node.param && node.param.name !== name) throw new Error(`route ${path}: parameter {${name}} clashes with {${node.param.name}}`);
+        if (node.param && node.param.name !== name)
+          throw new Error(`route ${path}: parameter {${name}} clashes with {${node.param.name}}`);
         node.param ??= { name, node: newNode() };
         node = node.param.node;
       } else {
@@ -58,7 +59,13 @@ export class Router<T> {
     return found === undefined ? undefined : { route: found, params };
   }
 
-  private walk(node: Node<T>, segments: string[], i: number, method: string, params: Record<string, string>): T | undefined {
+  private walk(
+    node: Node<T>,
+    segments: string[],
+    i: number,
+    method: string,
+    params: Record<string, string>,
+  ): T | undefined {
     if (i === segments.length) return node.routes.get(method);
     const segment = segments[i] as string;
     const next = node.statics.get(segment);

@@ -29,7 +29,10 @@ export function decimalsKeyword(keyword: "decimals" | "x-decimals") {
     errors: true,
     validate: function decimals(places: number, value: number) {
       const ok = hasDecimals(value, places);
-      if (!ok) (decimals as unknown as { errors: unknown[] }).errors = [{ keyword, message: `must have at most ${places} decimal places`, params: { decimals: places } }];
+      if (!ok)
+        (decimals as unknown as { errors: unknown[] }).errors = [
+          { keyword, message: `must have at most ${places} decimal places`, params: { decimals: places } },
+        ];
       return ok;
     },
   };
@@ -83,7 +86,10 @@ const decodePointer = (segment: string) => segment.replace(/~1/g, "/").replace(/
  * decimal digits, booleans `true` or `false`. A value that does not convert stays a string so the
  * validator reports it. A parameter given twice is an error of its own.
  */
-export function coerceQuery(schema: TObject, params: URLSearchParams): { value: Record<string, unknown>; errors: FieldError[] } {
+export function coerceQuery(
+  schema: TObject,
+  params: URLSearchParams,
+): { value: Record<string, unknown>; errors: FieldError[] } {
   const value: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const errors: FieldError[] = [];
   for (const [name, text] of params) {

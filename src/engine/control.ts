@@ -2,7 +2,16 @@ import { iso, parseUtcDateTime } from "../kernel/clock.js";
 import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
-import type { AuthorizeBody, ClientBody, ClockBody, FaultBody, KeyBody, RefundBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
+import type {
+  AuthorizeBody,
+  ClientBody,
+  ClockBody,
+  FaultBody,
+  KeyBody,
+  RefundBody,
+  SaleBody,
+  StorePatchBody,
+} from "../contract/schemas/control.js";
 import type { Customer } from "../contract/schemas/customers.js";
 import type { Sale } from "../contract/schemas/sales.js";
 import { customerView } from "./customers/operations.js";
@@ -99,7 +108,11 @@ export function revokeKey(world: World, id: string): Result<{ id: string; state:
   return ok({ id: credential.id, state: "revoked" });
 }
 
-export function patchStore(world: World, prefix: string, body: StorePatchBody): Result<ReturnType<typeof storeControlView>, ApiError> {
+export function patchStore(
+  world: World,
+  prefix: string,
+  body: StorePatchBody,
+): Result<ReturnType<typeof storeControlView>, ApiError> {
   const found = findStore(world, prefix);
   if (!found.ok) return found;
   const s = found.value.settings;
@@ -164,10 +177,18 @@ export function addFault(world: World, body: FaultBody): Result<FaultView, ApiEr
   }
   if (body.after_commit && body.status === undefined) return fail(invalid("status", "is required with after_commit"));
   if (body.status === undefined && body.delay_ms === undefined) {
-    return fail(apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both (or hold).", [{ field: "status", message: "is required without delay_ms or hold" }]));
+    return fail(
+      apiError("VALIDATION_FAILED", "A fault needs a status, a delay_ms, or both (or hold).", [
+        { field: "status", message: "is required without delay_ms or hold" },
+      ]),
+    );
   }
   if (body.code === undefined) {
-    return ok(faultView(world.faults.add({ ...body, code: body.status === undefined ? undefined : codeForStatus(body.status) })));
+    return ok(
+      faultView(
+        world.faults.add({ ...body, code: body.status === undefined ? undefined : codeForStatus(body.status) }),
+      ),
+    );
   }
   if (!isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
   return ok(faultView(world.faults.add({ ...body, code: body.code })));
@@ -192,7 +213,12 @@ export function setReasonEnabled(world: World, prefix: string, id: string, enabl
 }
 
 /** interfaces.md: GET /_sim/stores/{prefix}/stock/{product_id}/{outlet_id}: `{on_hand, average_cost}` (cents). */
-export function stockView(world: World, prefix: string, productId: string, outletId: string): Result<{ on_hand: number; average_cost: number }, ApiError> {
+export function stockView(
+  world: World,
+  prefix: string,
+  productId: string,
+  outletId: string,
+): Result<{ on_hand: number; average_cost: number }, ApiError> {
   const store = findStore(world, prefix);
   if (!store.ok) return store;
   const product = store.value.catalog.products.row(productId);
@@ -212,7 +238,8 @@ export function makeSale(world: World, prefix: string, body: SaleBody): Result<S
   const ctx = saleContext(world, prefix);
   if (!ctx.ok) return ctx;
   const completedAt = body.completed_at === undefined ? undefined : parseUtcDateTime(body.completed_at);
-  if (body.completed_at !== undefined && completedAt === undefined) return fail(invalid("completed_at", "must be a UTC date-time ending in Z"));
+  if (body.completed_at !== undefined && completedAt === undefined)
+    return fail(invalid("completed_at", "must be a UTC date-time ending in Z"));
   const made = createSale(ctx.value, { ...body, completed_at: completedAt });
   return made.ok ? ok(saleView(made.value)) : made;
 }
@@ -234,11 +261,17 @@ export function makeVoid(world: World, prefix: string, saleId: string): Result<S
 }
 
 /** The stored customer document, deleted ones included (with `deleted_at`): erasure is visible only here. */
-export function storedCustomer(world: World, prefix: string, id: string): Result<Customer & { deleted_at: string | null }, ApiError> {
+export function storedCustomer(
+  world: World,
+  prefix: string,
+  id: string,
+): Result<Customer & { deleted_at: string | null }, ApiError> {
   const store = findStore(world, prefix);
   if (!store.ok) return store;
   const row = store.value.customers.customers.row(id);
-  return row ? ok({ ...customerView(row), deleted_at: row.deletedAt === null ? null : iso(row.deletedAt) }) : fail(notFound("customer"));
+  return row
+    ? ok({ ...customerView(row), deleted_at: row.deletedAt === null ? null : iso(row.deletedAt) })
+    : fail(notFound("customer"));
 }
 
 /** interfaces.md: POST /_sim/oauth/authorize: what the consent screen would redirect to, headlessly. */
@@ -247,18 +280,36 @@ export function authorizeHeadless(world: World, body: AuthorizeBody): Result<{ r
   if (!user) return fail(invalid("user_id", "is not a user of the simulator"));
   const { user_id: _user, decision, ...params } = body;
   const checked = checkAuthorize(world, { response_type: "code", ...params });
-  if (checked.kind === "page_error") return fail(invalid(params.client_id === undefined || !world.oauthClients.some((c) => c.clientId === params.client_id) ? "client_id" : "redirect_uri", checked.message));
+  if (checked.kind === "page_error")
+    return fail(
+      invalid(
+        params.client_id === undefined || !world.oauthClients.some((c) => c.clientId === params.client_id)
+          ? "client_id"
+          : "redirect_uri",
+        checked.message,
+      ),
+    );
   if (checked.kind === "redirect") return ok({ redirect_to: checked.to });
   const refusal = userRefusal(world, user);
   if (refusal) return fail(apiError("VALIDATION_FAILED", refusal, [{ field: "user_id", message: refusal }]));
   return ok({ redirect_to: decide(world, checked, user, decision === "allow") });
 }
 
-export const clientView = (c: OAuthClientRecord) => ({ client_id: c.clientId, client_secret: c.clientSecret, name: c.name, redirect_uris: [...c.redirectUris] });
+export const clientView = (c: OAuthClientRecord) => ({
+  client_id: c.clientId,
+  client_secret: c.clientSecret,
+  name: c.name,
+  redirect_uris: [...c.redirectUris],
+});
 
 /** Registration of OAuth clients is manual (spec, Authentication 8): here, through the control plane. */
 export function registerClient(world: World, body: ClientBody) {
-  const client = { clientId: `rsc_${world.secrets.token(24)}`, clientSecret: `rss_${world.secrets.token(40)}`, name: body.name, redirectUris: [...body.redirect_uris] };
+  const client = {
+    clientId: `rsc_${world.secrets.token(24)}`,
+    clientSecret: `rss_${world.secrets.token(40)}`,
+    name: body.name,
+    redirectUris: [...body.redirect_uris],
+  };
   world.oauthClients.push(client);
   return clientView(client);
 }

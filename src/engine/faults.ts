@@ -35,7 +35,13 @@ export class FaultList {
   private heldWaiters: (() => void)[] = [];
 
   add(input: FaultInput): Fault {
-    const fault: Fault = { ...input, method: input.method?.toUpperCase(), id: this.nextId++, remaining: input.times ?? null, held: [] };
+    const fault: Fault = {
+      ...input,
+      method: input.method?.toUpperCase(),
+      id: this.nextId++,
+      remaining: input.times ?? null,
+      held: [],
+    };
     this.faults.push(fault);
     return fault;
   }

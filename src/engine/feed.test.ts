@@ -43,7 +43,9 @@ describe("Spec, Pagination and polling rules 1: rows come oldest change first", 
     const feed = feedOf(4);
     expect(feed.page({ afterSeq: 0, limit: 4, order: "asc", includeDeleted: false }).hasMore).toBe(false);
     expect(feed.page({ afterSeq: 0, limit: 3, order: "asc", includeDeleted: false }).hasMore).toBe(true);
-    expect(feed.page({ afterSeq: 0, limit: 3, order: "asc", includeDeleted: false, filter: (r) => r.value.n < 3 }).hasMore).toBe(false);
+    expect(
+      feed.page({ afterSeq: 0, limit: 3, order: "asc", includeDeleted: false, filter: (r) => r.value.n < 3 }).hasMore,
+    ).toBe(false);
   });
 });
 
@@ -58,8 +60,15 @@ describe("Spec, Pagination and polling rules 3 and 4: desc and include_deleted",
   it("a deleted row is hidden unless include_deleted, and then it is at the end of the feed", () => {
     const feed = feedOf(3);
     feed.markDeleted("id-0", 123);
-    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: false }).rows)).toEqual(["id-1", "id-2"]);
-    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: true }).rows)).toEqual(["id-1", "id-2", "id-0"]);
+    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: false }).rows)).toEqual([
+      "id-1",
+      "id-2",
+    ]);
+    expect(ids(feed.page({ afterSeq: 0, limit: 10, order: "asc", includeDeleted: true }).rows)).toEqual([
+      "id-1",
+      "id-2",
+      "id-0",
+    ]);
     expect(feed.live("id-0")).toBeUndefined();
     expect(feed.row("id-0")!.deletedAt).toBe(123);
     expect(feed.markDeleted("id-0", 456)).toBeUndefined();
@@ -73,19 +82,26 @@ describe("Spec, Pagination and polling rules 1: the cursor is opaque; an unreada
     expect(decodeCursor("taxes", cursor)).toBeUndefined();
   });
 
-  it.each(["", "!!!", "abc", Buffer.from('{"l":"outlets","s":-1}').toString("base64url"), Buffer.from('{"l":"outlets","s":1.5}').toString("base64url"), Buffer.from('{"l":"outlets"}').toString("base64url"), Buffer.from("[1]").toString("base64url"), `${encodeCursor("outlets", 4)}A`])(
-    "%j is unreadable",
-    (cursor) => {
-      expect(decodeCursor("outlets", cursor)).toBeUndefined();
-    },
-  );
+  it.each([
+    "",
+    "!!!",
+    "abc",
+    Buffer.from('{"l":"outlets","s":-1}').toString("base64url"),
+    Buffer.from('{"l":"outlets","s":1.5}').toString("base64url"),
+    Buffer.from('{"l":"outlets"}').toString("base64url"),
+    Buffer.from("[1]").toString("base64url"),
+    `${encodeCursor("outlets", 4)}A`,
+  ])("%j is unreadable", (cursor) => {
+    expect(decodeCursor("outlets", cursor)).toBeUndefined();
+  });
 });
 
 describe("Issue 9: a page costs the same deep in a large feed as at the start of a small one (rows visited, not time)", () => {
   it("a page of 50 visits 51 slots at 1,000 rows and at 100,000 rows, from the start or from a deep cursor", () => {
     const small = feedOf(1_000);
     const large = feedOf(100_000);
-    const first = (f: Feed<{ n: number }>, afterSeq: number) => f.page({ afterSeq, limit: 50, order: "asc", includeDeleted: false });
+    const first = (f: Feed<{ n: number }>, afterSeq: number) =>
+      f.page({ afterSeq, limit: 50, order: "asc", includeDeleted: false });
     expect(first(small, 0).visited).toBe(51);
     expect(first(large, 0).visited).toBe(51);
     const deep = large.row("id-90000")!.seq;
@@ -105,45 +121,55 @@ describe("Issue 9: a page costs the same deep in a large feed as at the start of
 describe("Issue 9: a secondary index pages exactly what the filtered feed pages (no full-collection scan)", () => {
   type Thing = { key: string | null; n: number };
   const op = fc.oneof(
-    fc.record({ kind: fc.constant("put" as const), id: fc.integer({ min: 0, max: 40 }), key: fc.constantFrom("a", "b", "c", "d", null) }),
+    fc.record({
+      kind: fc.constant("put" as const),
+      id: fc.integer({ min: 0, max: 40 }),
+      key: fc.constantFrom("a", "b", "c", "d", null),
+    }),
     fc.record({ kind: fc.constant("delete" as const), id: fc.integer({ min: 0, max: 40 }) }),
   );
 
   it.each([
     ["short histories", 0, 300, 200],
     ["long histories (lists compacted)", 2_500, 3_000, 20],
-  ])("for any history of writes, moves between keys and deletes (%s), paging through some keys' lists equals paging the feed with the key filter", (_, minLength, maxLength, numRuns) => {
-    fc.assert(
-      fc.property(
-        fc.array(op, { minLength, maxLength }),
-        fc.subarray(["a", "b", "c", "d"], { minLength: 1 }),
-        fc.integer({ min: 1, max: 7 }),
-        fc.constantFrom("asc" as const, "desc" as const),
-        fc.boolean(),
-        (ops, keys, limit, order, includeDeleted) => {
-          let seq = 0;
-          const feed = new Feed<Thing>("things", { nextSeq: () => ++seq });
-          const index = feed.index((t) => t.key);
-          ops.forEach((o, n) => (o.kind === "put" ? feed.put(`id-${o.id}`, { key: o.key, n }) : feed.markDeleted(`id-${o.id}`, n)));
-          const filter = (row: { value: Thing }) => row.value.key !== null && keys.includes(row.value.key);
-          const sources = keys.flatMap((k) => index.bucket(k) ?? []);
-          const includeDel = order === "asc" && includeDeleted;
-          let after = 0;
-          for (let guard = 0; guard < 100; guard++) {
-            const q = { afterSeq: after, limit, order, includeDeleted: includeDel, filter };
-            const whole = feed.page(q);
-            const narrow = feed.page({ ...q, sources });
-            expect(ids(narrow.rows)).toEqual(ids(whole.rows));
-            expect(narrow.hasMore).toBe(whole.hasMore);
-            expect(narrow.visited).toBeLessThanOrEqual(sources.reduce((sum, list) => sum + list.length, 0));
-            if (order === "desc" || !whole.hasMore) break;
-            after = whole.rows[whole.rows.length - 1]!.seq;
-          }
-        },
-      ),
-      { numRuns },
-    );
-  });
+  ])(
+    "for any history of writes, moves between keys and deletes (%s), paging through some keys' lists equals paging the feed with the key filter",
+    (_, minLength, maxLength, numRuns) => {
+      fc.assert(
+        fc.property(
+          fc.array(op, { minLength, maxLength }),
+          fc.subarray(["a", "b", "c", "d"], { minLength: 1 }),
+          fc.integer({ min: 1, max: 7 }),
+          fc.constantFrom("asc" as const, "desc" as const),
+          fc.boolean(),
+          (ops, keys, limit, order, includeDeleted) => {
+            let seq = 0;
+            const feed = new Feed<Thing>("things", { nextSeq: () => ++seq });
+            const index = feed.index((t) => t.key);
+            ops.forEach((o, n) => {
+              if (o.kind === "put") feed.put(`id-${o.id}`, { key: o.key, n });
+              else feed.markDeleted(`id-${o.id}`, n);
+            });
+            const filter = (row: { value: Thing }) => row.value.key !== null && keys.includes(row.value.key);
+            const sources = keys.flatMap((k) => index.bucket(k) ?? []);
+            const includeDel = order === "asc" && includeDeleted;
+            let after = 0;
+            for (let guard = 0; guard < 100; guard++) {
+              const q = { afterSeq: after, limit, order, includeDeleted: includeDel, filter };
+              const whole = feed.page(q);
+              const narrow = feed.page({ ...q, sources });
+              expect(ids(narrow.rows)).toEqual(ids(whole.rows));
+              expect(narrow.hasMore).toBe(whole.hasMore);
+              expect(narrow.visited).toBeLessThanOrEqual(sources.reduce((sum, list) => sum + list.length, 0));
+              if (order === "desc" || !whole.hasMore) break;
+              after = whole.rows[whole.rows.length - 1]!.seq;
+            }
+          },
+        ),
+        { numRuns },
+      );
+    },
+  );
 
   it("a key's page visits its own rows only: 51 slots for a page of 50, among 100,000 rows of other keys", () => {
     let seq = 0;
@@ -157,12 +183,21 @@ describe("Issue 9: a secondary index pages exactly what the filtered feed pages 
     expect(first.rows).toHaveLength(50);
     expect(first.visited).toBe(51);
     expect(first.rows[49]!.id).toBe("id-49000");
-    const next = feed.page({ afterSeq: first.rows[49]!.seq, limit: 50, order: "asc", includeDeleted: false, filter, sources: [rare] });
+    const next = feed.page({
+      afterSeq: first.rows[49]!.seq,
+      limit: 50,
+      order: "asc",
+      includeDeleted: false,
+      filter,
+      sources: [rare],
+    });
     expect(ids(next.rows)).toEqual(Array.from({ length: 50 }, (_, i) => `id-${(50 + i) * 1_000}`));
     expect(next.visited).toBe(50);
     expect(next.hasMore).toBe(false);
     // The same page from the whole feed walks some 50,000 slots: the index is what keeps it cheap.
-    expect(feed.page({ afterSeq: 0, limit: 50, order: "asc", includeDeleted: false, filter }).visited).toBeGreaterThan(49_000);
+    expect(feed.page({ afterSeq: 0, limit: 50, order: "asc", includeDeleted: false, filter }).visited).toBeGreaterThan(
+      49_000,
+    );
   });
 
   it("moving rows between keys leaves stale slots that are compacted away", () => {
@@ -172,7 +207,14 @@ describe("Issue 9: a secondary index pages exactly what the filtered feed pages 
     for (let i = 0; i < 5_000; i++) feed.put(`id-${i}`, { key: "a", n: i });
     for (let i = 0; i < 4_990; i++) feed.put(`id-${i}`, { key: "b", n: i });
     expect(index.bucket("a")!.length).toBeLessThan(2_600);
-    const page = feed.page({ afterSeq: 0, limit: 50, order: "asc", includeDeleted: false, filter: (r) => r.value.key === "a", sources: [index.bucket("a")!] });
+    const page = feed.page({
+      afterSeq: 0,
+      limit: 50,
+      order: "asc",
+      includeDeleted: false,
+      filter: (r) => r.value.key === "a",
+      sources: [index.bucket("a")!],
+    });
     expect(ids(page.rows)).toEqual(Array.from({ length: 10 }, (_, i) => `id-${4_990 + i}`));
   });
 });

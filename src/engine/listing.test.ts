@@ -21,7 +21,11 @@ describe("Spec, Pagination and polling rules 4: tombstones on products and custo
       value: {
         data: [
           { id: "00000000-0000-4000-8000-000000000001", name: "t1" },
-          { id: "00000000-0000-4000-8000-000000000000", deleted_at: "2026-02-03T04:05:06.000Z", version: String(deleted.seq) },
+          {
+            id: "00000000-0000-4000-8000-000000000000",
+            deleted_at: "2026-02-03T04:05:06.000Z",
+            version: String(deleted.seq),
+          },
         ],
         next_cursor: encodeCursor("things", deleted.seq),
         has_more: false,
@@ -51,12 +55,17 @@ describe("Spec, Pagination and polling rules 1-4 on the generic list", () => {
     const feed = feedOf(3);
     const good = listFeed(feed, listParams({ order: "desc", cursor: encodeCursor("things", 101), limit: 2 }), present);
     expect(good.ok && good.value).toEqual({
-      data: [present(feed.row("00000000-0000-4000-8000-000000000002")!), present(feed.row("00000000-0000-4000-8000-000000000001")!)],
+      data: [
+        present(feed.row("00000000-0000-4000-8000-000000000002")!),
+        present(feed.row("00000000-0000-4000-8000-000000000001")!),
+      ],
       next_cursor: null,
       has_more: false,
     });
     const bad = listFeed(feed, listParams({ order: "desc", cursor: "nope" }), present);
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.error.fields).toEqual([{ field: "cursor", message: "is not a cursor of this list; pass next_cursor back unchanged" }]);
+    expect(!bad.ok && bad.error.fields).toEqual([
+      { field: "cursor", message: "is not a cursor of this list; pass next_cursor back unchanged" },
+    ]);
   });
 });

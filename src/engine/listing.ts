@@ -62,7 +62,8 @@ export interface Tombstone {
  * `{id, deleted_at, version}`; other lists return deleted rows in their normal shape.
  */
 export function withTombstones<T, O>(present: (row: Row<T>) => O): (row: Row<T>) => O | Tombstone {
-  return (row) => (row.deletedAt === null ? present(row) : { id: row.id, deleted_at: iso(row.deletedAt), version: versionOf(row) });
+  return (row) =>
+    row.deletedAt === null ? present(row) : { id: row.id, deleted_at: iso(row.deletedAt), version: versionOf(row) };
 }
 
 /** Pages a feed by every rule under "Pagination and polling rules" of the spec. */
@@ -80,10 +81,17 @@ export function listFeed<T, O>(
   if (params.cursor !== undefined) {
     // Rule 1: an unreadable cursor answers 400 with a `cursor` field error. Rule 3: with desc it is only validated.
     const seq = decodeCursor(feed.name, params.cursor);
-    if (seq === undefined) return fail(invalid("cursor", "is not a cursor of this list; pass next_cursor back unchanged"));
+    if (seq === undefined)
+      return fail(invalid("cursor", "is not a cursor of this list; pass next_cursor back unchanged"));
     afterSeq = seq;
   }
-  const page = feed.page({ afterSeq, limit: params.limit, order: params.order, includeDeleted: params.includeDeleted, filter });
+  const page = feed.page({
+    afterSeq,
+    limit: params.limit,
+    order: params.order,
+    includeDeleted: params.includeDeleted,
+    filter,
+  });
   const last = page.rows[page.rows.length - 1];
   return ok({
     data: page.rows.map(present),

@@ -70,7 +70,13 @@ export class World {
     this.secrets = createRng(seed, "secrets");
     for (const spec of fixture.stores) this.addStore(spec);
     for (const user of fixture.users) {
-      this.users.push({ id: this.env.ids.uuid(), email: user.email, storePrefix: user.store_prefix, role: user.role, password: user.password ?? DEFAULT_USER_PASSWORD });
+      this.users.push({
+        id: this.env.ids.uuid(),
+        email: user.email,
+        storePrefix: user.store_prefix,
+        role: user.role,
+        password: user.password ?? DEFAULT_USER_PASSWORD,
+      });
     }
     for (const client of fixture.oauth_clients) {
       this.oauthClients.push({
@@ -86,15 +92,15 @@ export class World {
     const plaintext = token ?? `rsk_${this.secrets.token(40)}`;
     const key = this.credentials.add(
       {
-      id: this.env.ids.uuid(),
-      kind: "api_key",
-      name,
-      storePrefix: store.prefix,
-      scopes: normalizeScopes(scopes),
-      createdAt: this.env.clock.now(),
-      lastUsedAt: null,
-      state: "active",
-      expiresAt: null,
+        id: this.env.ids.uuid(),
+        kind: "api_key",
+        name,
+        storePrefix: store.prefix,
+        scopes: normalizeScopes(scopes),
+        createdAt: this.env.clock.now(),
+        lastUsedAt: null,
+        state: "active",
+        expiresAt: null,
       },
       plaintext,
     );
@@ -141,11 +147,23 @@ export class World {
       store.paymentTypes.put(id, { id, name: pt.name, enabled: pt.enabled ?? true });
     }
     const systemId = ids.uuid();
-    store.reasons.put(systemId, { id: systemId, name: SYSTEM_REASON_NAME, type: "any", is_system: true, enabled: true });
+    store.reasons.put(systemId, {
+      id: systemId,
+      name: SYSTEM_REASON_NAME,
+      type: "any",
+      is_system: true,
+      enabled: true,
+    });
     store.systemReasonId = systemId;
     for (const reason of spec.adjustment_reasons) {
       const id = ids.uuid();
-      store.reasons.put(id, { id, name: reason.name, type: reason.type, is_system: false, enabled: reason.enabled ?? true });
+      store.reasons.put(id, {
+        id,
+        name: reason.name,
+        type: reason.type,
+        is_system: false,
+        enabled: reason.enabled ?? true,
+      });
     }
     for (const key of spec.keys) this.createKey(store, key.name, key.scopes, key.token);
     addSystemCategories(store.catalog, ids);

@@ -12,7 +12,15 @@ const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const uuid = expect.stringMatching(UUID);
 const version = expect.stringMatching(DECIMAL);
 
-const ALL_SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"];
+const ALL_SCOPES = [
+  "catalog:read",
+  "catalog:write",
+  "inventory:read",
+  "inventory:write",
+  "customers:read",
+  "customers:write",
+  "sales:read",
+];
 
 function keyOf(sim: Simulator, name: string): { id: string; name: string } {
   const store = sim.credentials().stores.find((s) => s.prefix === "demo")!;
@@ -36,7 +44,12 @@ describe("Spec, Resources: Identity (GET /me)", () => {
     const full = keyOf(sim, "full");
     expect(full.id).toMatch(UUID);
     expect(reply.json).toStrictEqual({
-      data: { store_name: "Demo Outfitters", domain_prefix: "demo", scopes: ALL_SCOPES, key: { id: full.id, name: "full" } },
+      data: {
+        store_name: "Demo Outfitters",
+        domain_prefix: "demo",
+        scopes: ALL_SCOPES,
+        key: { id: full.id, name: "full" },
+      },
     });
   });
 
@@ -45,7 +58,12 @@ describe("Spec, Resources: Identity (GET /me)", () => {
     const reply = await call(sim, "GET", "/demo/v1/me", { key: "none" });
     expect(reply.status).toBe(200);
     expect(reply.json).toStrictEqual({
-      data: { store_name: "Demo Outfitters", domain_prefix: "demo", scopes: [], key: { id: keyOf(sim, "none").id, name: "none" } },
+      data: {
+        store_name: "Demo Outfitters",
+        domain_prefix: "demo",
+        scopes: [],
+        key: { id: keyOf(sim, "none").id, name: "none" },
+      },
     });
   });
 
@@ -53,7 +71,12 @@ describe("Spec, Resources: Identity (GET /me)", () => {
     const sim = makeSim();
     const reply = await call(sim, "GET", "/demo/v1/me", { key: "read" });
     expect(reply.status).toBe(200);
-    expect([...reply.json.data.scopes].sort()).toEqual(["catalog:read", "customers:read", "inventory:read", "sales:read"]);
+    expect([...reply.json.data.scopes].sort()).toEqual([
+      "catalog:read",
+      "customers:read",
+      "inventory:read",
+      "sales:read",
+    ]);
     expect(reply.json.data.key).toStrictEqual({ id: keyOf(sim, "read").id, name: "read" });
   });
 
@@ -151,7 +174,12 @@ describe("Spec, Resources: AdjustmentReason; Endpoints: GET /inventory/adjustmen
 
   it("every type is increase, decrease or any; every id a UUID; ids distinct", async () => {
     const sim = makeSim();
-    const data = (await call(sim, "GET", PATH)).json.data as { id: string; type: string; is_system: unknown; version: unknown }[];
+    const data = (await call(sim, "GET", PATH)).json.data as {
+      id: string;
+      type: string;
+      is_system: unknown;
+      version: unknown;
+    }[];
     for (const r of data) {
       expect(["increase", "decrease", "any"]).toContain(r.type);
       expect(r.id).toMatch(UUID);
@@ -168,7 +196,11 @@ describe("Spec, Resources: AdjustmentReason; Endpoints: GET /inventory/adjustmen
       const reply = await call(sim, "GET", `${PATH}?${query}`);
       expect(reply.status).toBe(400);
       expect(reply.json).toStrictEqual({
-        error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field: name, message: expect.any(String) }] },
+        error: {
+          code: "VALIDATION_FAILED",
+          message: expect.any(String),
+          fields: [{ field: name, message: expect.any(String) }],
+        },
       });
     });
   }
@@ -181,14 +213,27 @@ describe("Choice: unknown query parameters answer 400 VALIDATION_FAILED naming t
       const reply = await call(sim, "GET", `${path}?verbose=1`);
       expect(reply.status).toBe(400);
       expect(reply.json).toStrictEqual({
-        error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field: "verbose", message: expect.any(String) }] },
+        error: {
+          code: "VALIDATION_FAILED",
+          message: expect.any(String),
+          fields: [{ field: "verbose", message: expect.any(String) }],
+        },
       });
     });
   }
 });
 
 describe("Spec, Errors: NOT_FOUND 404 for an unknown path, in the standard envelope", () => {
-  for (const path of ["/demo/v1/nope", "/demo/v2/me", "/nope", "/demo/v1/me/", "/demo/v1", "/demo/v1/", "/demo/v1/outlets/extra", "/demo/v1/ME"]) {
+  for (const path of [
+    "/demo/v1/nope",
+    "/demo/v2/me",
+    "/nope",
+    "/demo/v1/me/",
+    "/demo/v1",
+    "/demo/v1/",
+    "/demo/v1/outlets/extra",
+    "/demo/v1/ME",
+  ]) {
     it(`GET ${path} answers 404 NOT_FOUND`, async () => {
       const sim = makeSim();
       expectNotFound(await call(sim, "GET", path, { store: "demo" }));
@@ -282,7 +327,7 @@ describe("Spec, What the service does 5 and 7: JSON bodies, {data: ...} envelope
     const stamps: string[] = [];
     const collect = (value: unknown, key = ""): void => {
       if (typeof value === "string" && (/_at$/.test(key) || /^\d{4}-\d{2}-\d{2}T/.test(value))) stamps.push(value);
-      else if (Array.isArray(value)) value.forEach((v) => collect(v));
+      else if (Array.isArray(value)) for (const v of value) collect(v);
       else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) collect(v, k);
     };
     for (const path of [...SINGLE, ...LISTS, ...ITEMS]) collect((await call(sim, "GET", path)).json);

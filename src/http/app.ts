@@ -10,12 +10,19 @@ import type { SimRequest, SimResponse } from "./types.js";
 import type { Fault } from "../engine/faults.js";
 
 /** A 1x1 PNG: the simulator's stored copy of every imported image (no network is ever used). */
-const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** Spec, Product write rules 7: image_url and image_thumb_url point to the service's own copy, served here. */
 function serveImage(sim: Simulator, imageId: string): SimResponse {
   if (!sim.world.images.stored.has(imageId)) return errorResponse(apiError("NOT_FOUND", "No such image."));
-  return { status: 200, headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" }, body: PIXEL };
+  return {
+    status: 200,
+    headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" },
+    body: PIXEL,
+  };
 }
 
 /** The whole server as one function: control plane, injected faults, then the API pipeline. */
@@ -36,7 +43,9 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
   if (req.path === "/_sim" || req.path.startsWith("/_sim/")) {
     if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
     if (sim.controlToken !== undefined && !controlAuthorized(sim.controlToken, req.headers.authorization)) {
-      return errorResponse(apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."));
+      return errorResponse(
+        apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."),
+      );
     }
     return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
   }
@@ -52,7 +61,8 @@ async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
   if (fault?.after_commit) {
     // The request was processed (a write is committed, its idempotency record stored); its answer is lost.
     const lost = injected(fault, `Injected fault ${fault.id}: the request was processed, but its response was lost.`);
-    for (const name of ["ratelimit-policy", "ratelimit"]) if (response.headers[name] !== undefined) lost.headers[name] = response.headers[name];
+    for (const name of ["ratelimit-policy", "ratelimit"])
+      if (response.headers[name] !== undefined) lost.headers[name] = response.headers[name];
     return lost;
   }
   return response;

@@ -18,7 +18,15 @@ function expectEnvelope(reply: Reply, status: number, code: string): void {
 const expectUnauthorized = (reply: Reply) => expectEnvelope(reply, 401, "UNAUTHORIZED");
 
 /** Every API operation that exists now, each answering 200 for the `full` key. */
-const OPERATIONS = ["/me", "/store", "/outlets", "/payment-types", "/taxes", "/inventory/adjustment-reasons", "/openapi.json"];
+const OPERATIONS = [
+  "/me",
+  "/store",
+  "/outlets",
+  "/payment-types",
+  "/taxes",
+  "/inventory/adjustment-reasons",
+  "/openapi.json",
+];
 
 describe("Spec, Authentication 1 / Errors: a missing credential answers 401 UNAUTHORIZED", () => {
   it.each(OPERATIONS)("GET %s without an Authorization header answers 401 UNAUTHORIZED", async (path) => {
@@ -26,7 +34,7 @@ describe("Spec, Authentication 1 / Errors: a missing credential answers 401 UNAU
     expectUnauthorized(await call(sim, "GET", `/demo/v1${path}`, { auth: null }));
   });
 
-  it("the 401 envelope is exactly {error: {code: \"UNAUTHORIZED\", message: <string>}} with no fields", async () => {
+  it('the 401 envelope is exactly {error: {code: "UNAUTHORIZED", message: <string>}} with no fields', async () => {
     const sim = makeSim();
     const reply = await call(sim, "GET", "/demo/v1/me", { auth: null });
     expect(reply.status).toBe(401);
@@ -79,7 +87,9 @@ describe("Spec, Authentication 1 / Errors: a malformed Authorization header answ
 describe("Spec, Errors: an unknown credential answers 401 UNAUTHORIZED", () => {
   it.each(OPERATIONS)("GET %s with a well-formed but unknown token answers 401 UNAUTHORIZED", async (path) => {
     const sim = makeSim();
-    const reply = await call(sim, "GET", `/demo/v1${path}`, { auth: "Bearer rsk_thisTokenWasNeverIssuedByTheStore0000000" });
+    const reply = await call(sim, "GET", `/demo/v1${path}`, {
+      auth: "Bearer rsk_thisTokenWasNeverIssuedByTheStore0000000",
+    });
     expectUnauthorized(reply);
   });
 
@@ -99,7 +109,10 @@ describe("Spec, Errors: an unknown credential answers 401 UNAUTHORIZED", () => {
 describe("Spec, States and transitions (Credential: active -> revoked): a revoked key stops immediately", () => {
   it("a key that worked answers 401 UNAUTHORIZED on the very next request after revocation, without the clock moving", async () => {
     const sim = makeSim();
-    const key = sim.credentials().stores.find((s) => s.prefix === "demo")!.keys.find((k) => k.name === "read")!;
+    const key = sim
+      .credentials()
+      .stores.find((s) => s.prefix === "demo")!
+      .keys.find((k) => k.name === "read")!;
     expect((await call(sim, "GET", "/demo/v1/me", { key: "read" })).status).toBe(200);
     expect(sim.revokeKey(key.id)).toEqual({ id: key.id, state: "revoked" });
     const reply = await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${key.token}` });
@@ -110,7 +123,10 @@ describe("Spec, States and transitions (Credential: active -> revoked): a revoke
   it.each(OPERATIONS)("a revoked key answers 401 UNAUTHORIZED on GET %s", async (path) => {
     const sim = makeSim();
     const token = sim.token("demo", "full");
-    const id = sim.credentials().stores.find((s) => s.prefix === "demo")!.keys.find((k) => k.name === "full")!.id;
+    const id = sim
+      .credentials()
+      .stores.find((s) => s.prefix === "demo")!
+      .keys.find((k) => k.name === "full")!.id;
     sim.revokeKey(id);
     expectUnauthorized(await call(sim, "GET", `/demo/v1${path}`, { auth: `Bearer ${token}` }));
   });

@@ -47,7 +47,19 @@ describe("Control plane: a hold fault keeps matching requests in flight until re
     const pending = createProduct(sim, { name: "Held item", sku: "HELD-1", retail_price: 100 });
     await sim.world.faults.whenHeld(id);
     expect((await control(sim, "GET", "/faults")).json).toStrictEqual([
-      { id, method: "POST", path: "/demo/v1/products", status: null, code: null, times: 1, remaining: 0, delay_ms: 0, after_commit: false, hold: true, held: 1 },
+      {
+        id,
+        method: "POST",
+        path: "/demo/v1/products",
+        status: null,
+        code: null,
+        times: 1,
+        remaining: 0,
+        delay_ms: 0,
+        after_commit: false,
+        hold: true,
+        held: 1,
+      },
     ]);
     await released(sim, id, 1);
     const reply = await pending;
@@ -82,7 +94,13 @@ describe("Control plane: a hold fault keeps matching requests in flight until re
     ] as const) {
       const reply = await control(sim, "POST", "/faults", body);
       expect(reply.status).toBe(400);
-      expect(reply.json).toStrictEqual({ error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field, message: expect.any(String) }] } });
+      expect(reply.json).toStrictEqual({
+        error: {
+          code: "VALIDATION_FAILED",
+          message: expect.any(String),
+          fields: [{ field, message: expect.any(String) }],
+        },
+      });
     }
     for (const id of ["99", "abc"]) {
       const reply = await control(sim, "POST", `/faults/${id}/release`);
@@ -114,103 +132,146 @@ describe("Spec, Limits (Idempotency): requests with the same Idempotency-Key mak
     expect(await productsWithSku(sim, "ONCE-1")).toBe(1);
   });
 
-  it("for any number of concurrent same-key requests (some held), exactly one write; the others replay it or answer 409 IDEMPOTENCY_IN_PROGRESS", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 0, max: 3 }), async (count, holds) => {
-        const sim = makeSim();
-        const id = holds > 0 ? await addHold(sim, { method: "POST", path: "/demo/v1/products", times: holds }) : undefined;
-        const body = { name: "Raced", sku: "RACE-1", retail_price: 300 };
-        const replies = Array.from({ length: count }, () => createProduct(sim, body, "race-key"));
-        if (id !== undefined) {
-          await sim.world.faults.whenHeld(id, 1);
-          await released(sim, id, 1);
-        }
-        const all = await Promise.all(replies);
-        const fresh = all.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
-        expect(fresh).toHaveLength(1);
-        for (const reply of all) {
-          if (reply === fresh[0]) continue;
-          if (reply.status === 409) expectError(reply, 409, "IDEMPOTENCY_IN_PROGRESS");
-          else {
-            expect(reply.status).toBe(201);
-            expect(reply.headers.get("idempotent-replayed")).toBe("true");
-            expect(reply.json).toStrictEqual(fresh[0]!.json);
+  it(
+    "for any number of concurrent same-key requests (some held), exactly one write; the others replay it or answer 409 IDEMPOTENCY_IN_PROGRESS",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 0, max: 3 }), async (count, holds) => {
+          const sim = makeSim();
+          const id =
+            holds > 0 ? await addHold(sim, { method: "POST", path: "/demo/v1/products", times: holds }) : undefined;
+          const body = { name: "Raced", sku: "RACE-1", retail_price: 300 };
+          const replies = Array.from({ length: count }, () => createProduct(sim, body, "race-key"));
+          if (id !== undefined) {
+            await sim.world.faults.whenHeld(id, 1);
+            await released(sim, id, 1);
           }
-        }
-        expect(await productsWithSku(sim, "RACE-1")).toBe(1);
-      }),
-      fuzzParameters(25, 1001, 0.05),
-    );
-  }, fuzzTimeout(25, 40, 0.05));
+          const all = await Promise.all(replies);
+          const fresh = all.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
+          expect(fresh).toHaveLength(1);
+          for (const reply of all) {
+            if (reply === fresh[0]) continue;
+            if (reply.status === 409) expectError(reply, 409, "IDEMPOTENCY_IN_PROGRESS");
+            else {
+              expect(reply.status).toBe(201);
+              expect(reply.headers.get("idempotent-replayed")).toBe("true");
+              expect(reply.json).toStrictEqual(fresh[0]!.json);
+            }
+          }
+          expect(await productsWithSku(sim, "RACE-1")).toBe(1);
+        }),
+        fuzzParameters(25, 1001, 0.05),
+      );
+    },
+    fuzzTimeout(25, 40, 0.05),
+  );
 });
 
 describe("Spec, Errors: STALE_VERSION, concurrent PATCH with the same expected_version", () => {
-  it("of N PATCHes in flight together with the same expected_version exactly one wins; the others answer 409 STALE_VERSION", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 2, max: 10 }), async (count) => {
-        const sim = makeSim();
-        const created = await createProduct(sim, { name: "Contested", sku: "CONTEST-1", retail_price: 100 });
-        const { id: productId, version } = created.json.data;
-        const hold = await addHold(sim, { method: "PATCH", path: `/demo/v1/products/${productId}` });
-        const replies = Array.from({ length: count }, (_, i) =>
-          call(sim, "PATCH", `/demo/v1/products/${productId}`, { body: { expected_version: version, retail_price: 1_000 + i } }),
-        );
-        await sim.world.faults.whenHeld(hold, count);
-        await released(sim, hold, count);
-        const all = await Promise.all(replies);
-        const winners = all.filter((r) => r.status === 200);
-        expect(winners).toHaveLength(1);
-        for (const reply of all) if (reply !== winners[0]) expectError(reply, 409, "STALE_VERSION");
-        const now = await call(sim, "GET", `/demo/v1/products/${productId}`);
-        expect(now.json.data.retail_price).toBe(winners[0]!.json.data.retail_price);
-        expect(now.json.data.version).toBe(winners[0]!.json.data.version);
-      }),
-      fuzzParameters(15, 1002, 0.05),
-    );
-  }, fuzzTimeout(15, 60, 0.05));
+  it(
+    "of N PATCHes in flight together with the same expected_version exactly one wins; the others answer 409 STALE_VERSION",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 2, max: 10 }), async (count) => {
+          const sim = makeSim();
+          const created = await createProduct(sim, { name: "Contested", sku: "CONTEST-1", retail_price: 100 });
+          const { id: productId, version } = created.json.data;
+          const hold = await addHold(sim, { method: "PATCH", path: `/demo/v1/products/${productId}` });
+          const replies = Array.from({ length: count }, (_, i) =>
+            call(sim, "PATCH", `/demo/v1/products/${productId}`, {
+              body: { expected_version: version, retail_price: 1_000 + i },
+            }),
+          );
+          await sim.world.faults.whenHeld(hold, count);
+          await released(sim, hold, count);
+          const all = await Promise.all(replies);
+          const winners = all.filter((r) => r.status === 200);
+          expect(winners).toHaveLength(1);
+          for (const reply of all) if (reply !== winners[0]) expectError(reply, 409, "STALE_VERSION");
+          const now = await call(sim, "GET", `/demo/v1/products/${productId}`);
+          expect(now.json.data.retail_price).toBe(winners[0]!.json.data.retail_price);
+          expect(now.json.data.version).toBe(winners[0]!.json.data.version);
+        }),
+        fuzzParameters(15, 1002, 0.05),
+      );
+    },
+    fuzzTimeout(15, 60, 0.05),
+  );
 });
 
 describe("Spec, Inventory rules 5: concurrent adjustments conserve stock and never go below zero", () => {
-  it("any set of increases and decreases in flight together: on_hand ends at the start plus the accepted ones; refusals are INSUFFICIENT_STOCK", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 20 }), fc.array(fc.integer({ min: -6, max: 6 }).filter((q) => q !== 0), { minLength: 1, maxLength: 16 }), async (start, deltas) => {
-        const d = await demo();
-        const product = d.product["MUG-ENAMEL"];
-        expect((await call(d.sim, "PUT", `/demo/v1/products/${product}/inventory/${d.main}`, { body: { on_hand: start } })).status).toBe(200);
-        const hold = await addHold(d.sim, { method: "POST", path: "/demo/v1/inventory/adjustments" });
-        const replies = deltas.map((quantity, i) =>
-          call(d.sim, "POST", "/demo/v1/inventory/adjustments", {
-            body: { product_id: product, outlet_id: d.main, quantity, reason_id: quantity > 0 ? d.reason["Stock received"] : d.reason["Damaged"] },
-            headers: { "Idempotency-Key": `adj-${i}` },
-          }),
-        );
-        await d.sim.world.faults.whenHeld(hold, deltas.length);
-        await released(d.sim, hold, deltas.length);
-        const all = await Promise.all(replies);
-        let expected = start;
-        all.forEach((reply, i) => {
-          const quantity = deltas[i]!;
-          if (reply.status === 201 || reply.status === 200) expected += quantity;
-          else {
-            expectError(reply, 422, "INSUFFICIENT_STOCK", "quantity");
-            expect(quantity).toBeLessThan(0);
-          }
-        });
-        expect(expected).toBeGreaterThanOrEqual(0);
-        expect((await stockOf(d, product, d.main)).on_hand).toBe(expected);
-      }),
-      fuzzParameters(20, 1003, 0.05),
-    );
-  }, fuzzTimeout(20, 80, 0.05));
+  it(
+    "any set of increases and decreases in flight together: on_hand ends at the start plus the accepted ones; refusals are INSUFFICIENT_STOCK",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 20 }),
+          fc.array(
+            fc.integer({ min: -6, max: 6 }).filter((q) => q !== 0),
+            { minLength: 1, maxLength: 16 },
+          ),
+          async (start, deltas) => {
+            const d = await demo();
+            const product = d.product["MUG-ENAMEL"];
+            expect(
+              (
+                await call(d.sim, "PUT", `/demo/v1/products/${product}/inventory/${d.main}`, {
+                  body: { on_hand: start },
+                })
+              ).status,
+            ).toBe(200);
+            const hold = await addHold(d.sim, { method: "POST", path: "/demo/v1/inventory/adjustments" });
+            const replies = deltas.map((quantity, i) =>
+              call(d.sim, "POST", "/demo/v1/inventory/adjustments", {
+                body: {
+                  product_id: product,
+                  outlet_id: d.main,
+                  quantity,
+                  reason_id: quantity > 0 ? d.reason["Stock received"] : d.reason["Damaged"],
+                },
+                headers: { "Idempotency-Key": `adj-${i}` },
+              }),
+            );
+            await d.sim.world.faults.whenHeld(hold, deltas.length);
+            await released(d.sim, hold, deltas.length);
+            const all = await Promise.all(replies);
+            let expected = start;
+            all.forEach((reply, i) => {
+              const quantity = deltas[i]!;
+              if (reply.status === 201 || reply.status === 200) expected += quantity;
+              else {
+                expectError(reply, 422, "INSUFFICIENT_STOCK", "quantity");
+                expect(quantity).toBeLessThan(0);
+              }
+            });
+            expect(expected).toBeGreaterThanOrEqual(0);
+            expect((await stockOf(d, product, d.main)).on_hand).toBe(expected);
+          },
+        ),
+        fuzzParameters(20, 1003, 0.05),
+      );
+    },
+    fuzzTimeout(20, 80, 0.05),
+  );
 });
 
 describe("Spec, Limits: a busy image download answers 429 RATE_LIMITED with nothing written", () => {
   it("while an image write is held mid-download, another image write is refused busy; writes without an image go on; after release both kinds work", async () => {
     const sim = makeSim();
     const hold = await addHold(sim, { method: "POST", path: "/demo/v1/products", times: 1 });
-    const held = createProduct(sim, { name: "Pictured", sku: "PIC-1", retail_price: 100, image_url: "https://images.example/one.png" });
+    const held = createProduct(sim, {
+      name: "Pictured",
+      sku: "PIC-1",
+      retail_price: 100,
+      image_url: "https://images.example/one.png",
+    });
     await sim.world.faults.whenHeld(hold);
-    const busy = await createProduct(sim, { name: "Also pictured", sku: "PIC-2", retail_price: 100, image_url: "https://images.example/two.png" });
+    const busy = await createProduct(sim, {
+      name: "Also pictured",
+      sku: "PIC-2",
+      retail_price: 100,
+      image_url: "https://images.example/two.png",
+    });
     expectError(busy, 429, "RATE_LIMITED");
     expect(busy.headers.get("retry-after")).toBe("1");
     expect(await productsWithSku(sim, "PIC-2")).toBe(0);
@@ -220,18 +281,38 @@ describe("Spec, Limits: a busy image download answers 429 RATE_LIMITED with noth
     const first = await held;
     expect(first.status).toBe(201);
     expect(first.json.data.image_url).toMatch(/^http:\/\/sim\.test\/images\/[0-9a-f-]{36}\/original\.png$/);
-    const again = await createProduct(sim, { name: "Also pictured", sku: "PIC-2", retail_price: 100, image_url: "https://images.example/two.png" });
+    const again = await createProduct(sim, {
+      name: "Also pictured",
+      sku: "PIC-2",
+      retail_price: 100,
+      image_url: "https://images.example/two.png",
+    });
     expect(again.status).toBe(201);
   });
 
   it("a held write without an image, or with the service's own stored image, takes no download slot", async () => {
     const sim = makeSim();
-    const first = await createProduct(sim, { name: "Source", sku: "SRC-1", retail_price: 100, image_url: "https://images.example/src.png" });
+    const first = await createProduct(sim, {
+      name: "Source",
+      sku: "SRC-1",
+      retail_price: 100,
+      image_url: "https://images.example/src.png",
+    });
     expect(first.status).toBe(201);
     const hold = await addHold(sim, { method: "POST", path: "/demo/v1/products", times: 1 });
-    const held = createProduct(sim, { name: "Reuses", sku: "REUSE-1", retail_price: 100, image_url: first.json.data.image_url });
+    const held = createProduct(sim, {
+      name: "Reuses",
+      sku: "REUSE-1",
+      retail_price: 100,
+      image_url: first.json.data.image_url,
+    });
     await sim.world.faults.whenHeld(hold);
-    const other = await createProduct(sim, { name: "Downloads", sku: "DL-1", retail_price: 100, image_url: "https://images.example/dl.png" });
+    const other = await createProduct(sim, {
+      name: "Downloads",
+      sku: "DL-1",
+      retail_price: 100,
+      image_url: "https://images.example/dl.png",
+    });
     expect(other.status).toBe(201);
     await released(sim, hold, 1);
     expect((await held).status).toBe(201);
@@ -241,7 +322,13 @@ describe("Spec, Limits: a busy image download answers 429 RATE_LIMITED with noth
 describe("Faults (interfaces.md): a fault that answers after the write is committed; spec, Limits: a 500 is not remembered", () => {
   it("after_commit: the client sees 500 INTERNAL, the product exists, and a retry with the same key replays the real 201", async () => {
     const sim = makeSim();
-    const fault = await control(sim, "POST", "/faults", { method: "POST", path: "/demo/v1/products", status: 500, after_commit: true, times: 1 });
+    const fault = await control(sim, "POST", "/faults", {
+      method: "POST",
+      path: "/demo/v1/products",
+      status: 500,
+      after_commit: true,
+      times: 1,
+    });
     expect(fault.status).toBe(201);
     expect(fault.json).toMatchObject({ status: 500, code: "INTERNAL", after_commit: true, hold: false, remaining: 1 });
     const body = { name: "Committed", sku: "COMMIT-1", retail_price: 700 };
@@ -259,7 +346,13 @@ describe("Faults (interfaces.md): a fault that answers after the write is commit
 
   it("after_commit without a key: the write happened, so a blind retry collides with it (why SDKs send keys)", async () => {
     const sim = makeSim();
-    await control(sim, "POST", "/faults", { method: "POST", path: "/demo/v1/tags", status: 500, after_commit: true, times: 1 });
+    await control(sim, "POST", "/faults", {
+      method: "POST",
+      path: "/demo/v1/tags",
+      status: 500,
+      after_commit: true,
+      times: 1,
+    });
     const lost = await call(sim, "POST", "/demo/v1/tags", { body: { name: "Lost answer" } });
     expect(lost.status).toBe(500);
     const retry = await call(sim, "POST", "/demo/v1/tags", { body: { name: "Lost answer" } });
@@ -294,7 +387,11 @@ describe("Over HTTP: concurrent requests through the node adapter", () => {
     const body = JSON.stringify({ name: "Socket race", sku: "SOCK-RACE", retail_price: 100 });
     const replies = await Promise.all(
       Array.from({ length: 20 }, () =>
-        fetch(`${server.url}/demo/v1/products`, { method: "POST", headers: { ...json, authorization: `Bearer ${token}`, "idempotency-key": "sock" }, body }).then(async (r) => ({
+        fetch(`${server.url}/demo/v1/products`, {
+          method: "POST",
+          headers: { ...json, authorization: `Bearer ${token}`, "idempotency-key": "sock" },
+          body,
+        }).then(async (r) => ({
           status: r.status,
           replayed: r.headers.get("idempotent-replayed"),
           json: (await r.json()) as { error?: { code: string } },

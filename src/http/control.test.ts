@@ -28,16 +28,36 @@ describe("interfaces.md 3: health and credentials", () => {
     const demo = json.stores[0];
     expect(demo.base_url).toBe(`${ORIGIN}/demo/v1`);
     expect(demo.keys.map((k: { name: string }) => k.name)).toEqual([
-      "full", "read", "catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read", "none",
+      "full",
+      "read",
+      "catalog:read",
+      "catalog:write",
+      "inventory:read",
+      "inventory:write",
+      "customers:read",
+      "customers:write",
+      "sales:read",
+      "none",
     ]);
-    expect(demo.keys.find((k: { name: string }) => k.name === "read").scopes).toEqual(["catalog:read", "inventory:read", "customers:read", "sales:read"]);
+    expect(demo.keys.find((k: { name: string }) => k.name === "read").scopes).toEqual([
+      "catalog:read",
+      "inventory:read",
+      "customers:read",
+      "sales:read",
+    ]);
     expect(demo.keys.find((k: { name: string }) => k.name === "none").scopes).toEqual([]);
     expect(json.stores[1].keys.map((k: { name: string }) => k.name)).toEqual(["full"]);
     expect(json.stores[2]).toMatchObject({ prefix: "lite", plan: "lite" });
     expect(json.oauth_clients).toHaveLength(1);
     expect(json.oauth_clients[0].client_id).toMatch(/^rsc_/);
     expect(json.oauth_clients[0].redirect_uris.length).toBeGreaterThan(0);
-    expect(json.users.map((u: { email: string; role: string; store_prefix: string; plan: string }) => [u.store_prefix, u.role, u.plan])).toEqual([
+    expect(
+      json.users.map((u: { email: string; role: string; store_prefix: string; plan: string }) => [
+        u.store_prefix,
+        u.role,
+        u.plan,
+      ]),
+    ).toEqual([
       ["demo", "admin", "growth"],
       ["demo", "user", "growth"],
       ["other", "admin", "growth"],
@@ -50,8 +70,12 @@ describe("interfaces.md 3: the clock", () => {
   it("GET shows now; advance_seconds moves it; set moves it to a later time", async () => {
     const sim = makeSim();
     expect((await control(sim, "GET", "/clock")).json).toEqual({ now: "2026-01-01T00:00:00.000Z" });
-    expect((await control(sim, "POST", "/clock", { advance_seconds: 90 })).json).toEqual({ now: "2026-01-01T00:01:30.000Z" });
-    expect((await control(sim, "POST", "/clock", { set: "2026-06-01T12:00:00Z" })).json).toEqual({ now: "2026-06-01T12:00:00.000Z" });
+    expect((await control(sim, "POST", "/clock", { advance_seconds: 90 })).json).toEqual({
+      now: "2026-01-01T00:01:30.000Z",
+    });
+    expect((await control(sim, "POST", "/clock", { set: "2026-06-01T12:00:00Z" })).json).toEqual({
+      now: "2026-06-01T12:00:00.000Z",
+    });
   });
 
   it("a time earlier than now answers 400 and leaves the clock", async () => {
@@ -60,18 +84,23 @@ describe("interfaces.md 3: the clock", () => {
     const res = await control(sim, "POST", "/clock", { set: "2026-01-01T00:00:00Z" });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("VALIDATION_FAILED");
-    expect(res.json.error.fields).toEqual([{ field: "set", message: "is earlier than the simulator's now (2026-01-01T01:00:00.000Z)" }]);
+    expect(res.json.error.fields).toEqual([
+      { field: "set", message: "is earlier than the simulator's now (2026-01-01T01:00:00.000Z)" },
+    ]);
     expect(sim.clock.now()).toBe("2026-01-01T01:00:00.000Z");
   });
 
-  it.each([[{}], [{ advance_seconds: -1 }], [{ set: "2026-06-01T12:00:00+02:00" }], [{ advance_seconds: 1, set: "2027-01-01T00:00:00Z" }], ["not json"]])(
-    "bad input %j answers 400 VALIDATION_FAILED",
-    async (body) => {
-      const res = await control(makeSim(), "POST", "/clock", body);
-      expect(res.status).toBe(400);
-      expect(res.json.error.code).toBe("VALIDATION_FAILED");
-    },
-  );
+  it.each([
+    [{}],
+    [{ advance_seconds: -1 }],
+    [{ set: "2026-06-01T12:00:00+02:00" }],
+    [{ advance_seconds: 1, set: "2027-01-01T00:00:00Z" }],
+    ["not json"],
+  ])("bad input %j answers 400 VALIDATION_FAILED", async (body) => {
+    const res = await control(makeSim(), "POST", "/clock", body);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_FAILED");
+  });
 });
 
 describe("interfaces.md 3: keys and revoke", () => {
@@ -107,7 +136,10 @@ describe("interfaces.md 3: store patch", () => {
   it("sets plan, status and product_limit and answers the control view", async () => {
     const sim = makeSim();
     const res = await control(sim, "PATCH", "/stores/demo", { plan: "lite", status: "paused", product_limit: 10 });
-    expect(res).toEqual({ status: 200, json: { prefix: "demo", name: "Demo Outfitters", plan: "lite", status: "paused", product_limit: 10 } });
+    expect(res).toEqual({
+      status: 200,
+      json: { prefix: "demo", name: "Demo Outfitters", plan: "lite", status: "paused", product_limit: 10 },
+    });
     expect((await call(sim, "GET", "/demo/v1/me")).json.error.code).toBe("RETAILER_PAUSED");
   });
 
@@ -162,7 +194,14 @@ describe("interfaces.md 3: faults", () => {
     const sim = makeSim();
     const added = await control(sim, "POST", "/faults", { method: "GET", path: "/demo/v1/me", status: 503, times: 2 });
     expect(added.status).toBe(201);
-    expect(added.json).toMatchObject({ method: "GET", path: "/demo/v1/me", status: 503, code: "INTERNAL", times: 2, remaining: 2 });
+    expect(added.json).toMatchObject({
+      method: "GET",
+      path: "/demo/v1/me",
+      status: 503,
+      code: "INTERNAL",
+      times: 2,
+      remaining: 2,
+    });
     for (let i = 0; i < 2; i++) {
       const res = await call(sim, "GET", "/demo/v1/me");
       expect(res.status).toBe(503);

@@ -1,7 +1,19 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Result } from "../kernel/result.js";
 import { apiError, type ApiError } from "../contract/errors.js";
-import { AuthorizeBody, ClientBody, ClockBody, FaultBody, ImageBody, KeyBody, ReasonPatchBody, RefundBody, ResetBody, SaleBody, StorePatchBody } from "../contract/schemas/control.js";
+import {
+  AuthorizeBody,
+  ClientBody,
+  ClockBody,
+  FaultBody,
+  ImageBody,
+  KeyBody,
+  ReasonPatchBody,
+  RefundBody,
+  ResetBody,
+  SaleBody,
+  StorePatchBody,
+} from "../contract/schemas/control.js";
 import { validatorFor } from "../contract/validate.js";
 import * as control from "../engine/control.js";
 import type { Simulator } from "../simulator.js";
@@ -49,7 +61,8 @@ const routes = new Router<ControlRoute>()
   })
   .add("PATCH", "/stores/{prefix}/adjustment-reasons/{id}", {
     body: ReasonPatchBody,
-    run: (sim, p, body: ReasonPatchBody) => control.setReasonEnabled(sim.world, p.prefix as string, p.id as string, body.enabled),
+    run: (sim, p, body: ReasonPatchBody) =>
+      control.setReasonEnabled(sim.world, p.prefix as string, p.id as string, body.enabled),
   })
   .add("GET", "/stores/{prefix}/stock/{product_id}/{outlet_id}", {
     run: (sim, p) => control.stockView(sim.world, p.prefix as string, p.product_id as string, p.outlet_id as string),
@@ -70,10 +83,20 @@ const routes = new Router<ControlRoute>()
   .add("GET", "/stores/{prefix}/customers/{id}", {
     run: (sim, p) => control.storedCustomer(sim.world, p.prefix as string, p.id as string),
   })
-  .add("POST", "/oauth/authorize", { body: AuthorizeBody, run: (sim, _p, body: AuthorizeBody) => control.authorizeHeadless(sim.world, body) })
+  .add("POST", "/oauth/authorize", {
+    body: AuthorizeBody,
+    run: (sim, _p, body: AuthorizeBody) => control.authorizeHeadless(sim.world, body),
+  })
   .add("GET", "/oauth/clients", { run: (sim) => ok(sim.world.oauthClients.map(control.clientView)) })
-  .add("POST", "/oauth/clients", { body: ClientBody, status: 201, run: (sim, _p, body: ClientBody) => ok(control.registerClient(sim.world, body)) })
-  .add("GET", "/connections", { run: (sim) => ok([...sim.world.oauth.connections.values()].map((c) => control.connectionView(c, sim.world.env.clock.now()))) })
+  .add("POST", "/oauth/clients", {
+    body: ClientBody,
+    status: 201,
+    run: (sim, _p, body: ClientBody) => ok(control.registerClient(sim.world, body)),
+  })
+  .add("GET", "/connections", {
+    run: (sim) =>
+      ok([...sim.world.oauth.connections.values()].map((c) => control.connectionView(c, sim.world.env.clock.now()))),
+  })
   .add("POST", "/connections/{id}/disconnect", { run: (sim, p) => control.disconnect(sim.world, p.id as string) })
   .add("POST", "/images", {
     body: ImageBody,
@@ -83,7 +106,11 @@ const routes = new Router<ControlRoute>()
     },
   })
   .add("GET", "/faults", { run: (sim) => ok(sim.world.faults.list().map(control.faultView)) })
-  .add("POST", "/faults", { body: FaultBody, status: 201, run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body) })
+  .add("POST", "/faults", {
+    body: FaultBody,
+    status: 201,
+    run: (sim, _p, body: FaultBody) => control.addFault(sim.world, body),
+  })
   .add("POST", "/faults/{id}/release", {
     run: (sim, p) => {
       const id = /^\d{1,9}$/.test(p.id as string) ? Number(p.id) : undefined;
@@ -106,7 +133,9 @@ export function handleControl(sim: Simulator, req: SimRequest, rest: string): Si
     try {
       body = JSON.parse(text);
     } catch {
-      return errorResponse(apiError("VALIDATION_FAILED", "The body is not valid JSON.", [{ field: "body", message: "is not valid JSON" }]));
+      return errorResponse(
+        apiError("VALIDATION_FAILED", "The body is not valid JSON.", [{ field: "body", message: "is not valid JSON" }]),
+      );
     }
     const fields = validatorFor(route.body)(body);
     if (fields.length > 0) return errorResponse(apiError("VALIDATION_FAILED", "Invalid control request.", fields));
@@ -115,4 +144,3 @@ export function handleControl(sim: Simulator, req: SimRequest, rest: string): Si
   if (!result.ok) return errorResponse(result.error);
   return route.status === 204 ? emptyResponse(204) : jsonResponse(route.status ?? 200, result.value);
 }
-

@@ -19,13 +19,35 @@ const UNKNOWN_ID = "00000000-0000-4000-8000-000000000abc";
 const ERASED_CODE = /^ERASED-.{10}$/;
 const version = expect.stringMatching(DECIMAL);
 
-type Customer = Record<string, unknown> & { id: string; customer_code: string; customer_group_id: string; version: string };
+type Customer = Record<string, unknown> & {
+  id: string;
+  customer_code: string;
+  customer_group_id: string;
+  version: string;
+};
 
 /** The personal fields that erasure sets to null (every nullable field of the Customer table). */
 const PERSONAL = [
-  "last_name", "company_name", "email", "phone", "mobile", "website", "gender", "tax_id", "note", "date_of_birth",
-  "address_1", "address_2", "city", "state", "zipcode", "country",
-  "custom_field_1", "custom_field_2", "custom_field_3", "custom_field_4",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "date_of_birth",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
 ];
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
@@ -62,11 +84,32 @@ async function erase(sim: Simulator, id: string): Promise<void> {
 /** A customer with every writable field filled, created through the API. */
 async function makeFull(sim: Simulator): Promise<Customer> {
   const full = {
-    customer_code: "FULL-1", first_name: "Fiona", last_name: "Full", company_name: "Full Ltd", email: "fiona@full.example",
-    phone: "+1 555 0001", mobile: "+1 555 0002", website: "https://full.example", gender: "F", tax_id: "TX-1", note: "Likes mugs",
-    date_of_birth: "1990-02-28", address_1: "1 Main St", address_2: "Apt 2", city: "Austin", state: "TX", zipcode: "73301",
-    country: "US", custom_field_1: "a", custom_field_2: "b", custom_field_3: "c", custom_field_4: "d",
-    on_account_limit: 12345, enable_loyalty: true, dont_email: true, dont_sms: true,
+    customer_code: "FULL-1",
+    first_name: "Fiona",
+    last_name: "Full",
+    company_name: "Full Ltd",
+    email: "fiona@full.example",
+    phone: "+1 555 0001",
+    mobile: "+1 555 0002",
+    website: "https://full.example",
+    gender: "F",
+    tax_id: "TX-1",
+    note: "Likes mugs",
+    date_of_birth: "1990-02-28",
+    address_1: "1 Main St",
+    address_2: "Apt 2",
+    city: "Austin",
+    state: "TX",
+    zipcode: "73301",
+    country: "US",
+    custom_field_1: "a",
+    custom_field_2: "b",
+    custom_field_3: "c",
+    custom_field_4: "d",
+    on_account_limit: 12345,
+    enable_loyalty: true,
+    dont_email: true,
+    dont_sms: true,
   };
   const made = await call(sim, "POST", P, { body: full });
   expect(made.status, made.text).toBe(201);
@@ -124,7 +167,8 @@ describe("Spec, Delete rules (customer): DELETE /customers/{id} answers 204 and 
   it("deleting an unknown, non-UUID or other store's id answers 404 NOT_FOUND; the other store's customer is untouched", async () => {
     const sim = makeSim();
     const theirs = (await call(sim, "GET", "/other/v1/customers")).json.data[0] as Customer;
-    const made = (await call(sim, "POST", "/other/v1/customers", { body: { first_name: "Olga" } })).json.data as Customer;
+    const made = (await call(sim, "POST", "/other/v1/customers", { body: { first_name: "Olga" } })).json
+      .data as Customer;
     const before = await all(sim);
     expectNotFound(await call(sim, "DELETE", `${P}/${UNKNOWN_ID}`));
     expectNotFound(await call(sim, "DELETE", `${P}/BOB`));
@@ -184,7 +228,8 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     await erase(sim, alice.id);
     const view = (await stored(sim, alice.id)).json;
     expect({ customer_group_id: view.customer_group_id, enable_loyalty: view.enable_loyalty }).toEqual({
-      customer_group_id: alice.customer_group_id, enable_loyalty: true,
+      customer_group_id: alice.customer_group_id,
+      enable_loyalty: true,
     });
     expect(view).toStrictEqual(erasedOf(alice, 90));
   });
@@ -196,7 +241,12 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     await erase(sim, carmen.id);
     const view = (await stored(sim, carmen.id)).json;
     expect(view).toStrictEqual(erasedOf(carmen, 15));
-    expect(view).toMatchObject({ company_name: null, email: null, on_account_limit: 50000, customer_group_id: carmen.customer_group_id });
+    expect(view).toMatchObject({
+      company_name: null,
+      email: null,
+      on_account_limit: 50000,
+      customer_group_id: carmen.customer_group_id,
+    });
   });
 
   it("a customer with every field filled: all twenty personal fields become null", async () => {
@@ -206,7 +256,12 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     await erase(sim, before.id);
     const view = (await stored(sim, before.id)).json;
     for (const field of PERSONAL) expect(view[field], field).toBeNull();
-    expect(view).toMatchObject({ first_name: "Erased", customer_code: expect.stringMatching(ERASED_CODE), deleted_at: at(200), on_account_limit: 12345 });
+    expect(view).toMatchObject({
+      first_name: "Erased",
+      customer_code: expect.stringMatching(ERASED_CODE),
+      deleted_at: at(200),
+      on_account_limit: 12345,
+    });
   });
 
   it("Choices, Erasure (flags are kept): a customer with every field filled keeps enable_loyalty, dont_email and dont_sms true", async () => {
@@ -216,7 +271,9 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     await erase(sim, before.id);
     const view = (await stored(sim, before.id)).json;
     expect({ enable_loyalty: view.enable_loyalty, dont_email: view.dont_email, dont_sms: view.dont_sms }).toEqual({
-      enable_loyalty: true, dont_email: true, dont_sms: true,
+      enable_loyalty: true,
+      dont_email: true,
+      dont_sms: true,
     });
     expect(view).toStrictEqual(erasedOf(before, 200));
   });
@@ -294,7 +351,11 @@ describe("Spec, Delete rules (sales remain and resolve to the anonymized custome
       expect(read.json.data).toStrictEqual(sale);
     }
     // The sale's customer_id resolves to the anonymized record.
-    expect((await stored(sim, after.json.data[0].customer_id)).json).toMatchObject({ id: alice.id, first_name: "Erased", deleted_at: at(60) });
+    expect((await stored(sim, after.json.data[0].customer_id)).json).toMatchObject({
+      id: alice.id,
+      first_name: "Erased",
+      deleted_at: at(60),
+    });
   });
 
   it("erasing CARMEN leaves the whole sales feed as it was: no sale gets a new version or leaves the feed", async () => {

@@ -20,7 +20,10 @@ const CUSTOMER_POLICY = '120;w=60, 30;w=60;comment="customers"';
 type Customer = Record<string, unknown> & { id: string; customer_code: string; version: string };
 
 function expectHeaders(reply: Reply, policy: string, value: string): void {
-  expect({ policy: reply.headers.get("ratelimit-policy"), value: reply.headers.get("ratelimit") }).toEqual({ policy, value });
+  expect({ policy: reply.headers.get("ratelimit-policy"), value: reply.headers.get("ratelimit") }).toEqual({
+    policy,
+    value,
+  });
 }
 
 function expectRateLimited(reply: Reply, retryAfter: number): void {
@@ -34,7 +37,13 @@ function expectInsufficientScope(reply: Reply): void {
   expect(reply.json).toStrictEqual({ error: { code: "INSUFFICIENT_SCOPE", message: expect.any(String) } });
 }
 
-async function repeat(sim: Simulator, n: number, method: string, path: string, options: CallOptions = {}): Promise<Reply[]> {
+async function repeat(
+  sim: Simulator,
+  n: number,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply[]> {
   const replies: Reply[] = [];
   for (let i = 0; i < n; i++) replies.push(await call(sim, method, path, options));
   return replies;
@@ -54,7 +63,9 @@ describe("Spec, Limits: customer endpoints, 30 per minute per credential, additi
     const sim = makeSim();
     const ok = await repeat(sim, 30, "GET", P);
     expect(ok.map((r) => r.status)).toEqual(Array(30).fill(200));
-    expect(ok.map((r) => r.headers.get("ratelimit"))).toEqual(Array.from({ length: 30 }, (_, i) => `limit=30, remaining=${29 - i}, reset=60`));
+    expect(ok.map((r) => r.headers.get("ratelimit"))).toEqual(
+      Array.from({ length: 30 }, (_, i) => `limit=30, remaining=${29 - i}, reset=60`),
+    );
     expect(ok.every((r) => r.headers.get("ratelimit-policy") === CUSTOMER_POLICY)).toBe(true);
     const refused = await call(sim, "GET", P);
     expectRateLimited(refused, 60);
@@ -224,7 +235,9 @@ describe("Spec, Scopes: customers:read views customers; customers:write creates,
     const before = (await call(sim, "GET", `${P}?limit=200`, { key: "read" })).json.data as Customer[];
     const bob = before.find((c) => c.customer_code === "BOB")!;
     expectInsufficientScope(await call(sim, "POST", P, { key: "customers:read", body: { first_name: "Nope" } }));
-    expectInsufficientScope(await call(sim, "PATCH", `${P}/${bob.id}`, { key: "customers:read", body: { city: "Nowhere" } }));
+    expectInsufficientScope(
+      await call(sim, "PATCH", `${P}/${bob.id}`, { key: "customers:read", body: { city: "Nowhere" } }),
+    );
     expectInsufficientScope(await call(sim, "DELETE", `${P}/${bob.id}`, { key: "customers:read" }));
     expect((await call(sim, "GET", `${P}?limit=200`, { key: "read" })).json.data).toStrictEqual(before);
   });
@@ -239,7 +252,9 @@ describe("Spec, Scopes: customers:read views customers; customers:write creates,
     const sim = makeSim();
     const alice = await byCode(sim, "ALICE");
     expect((await call(sim, "GET", P, { key: "customers:write" })).status).toBe(200);
-    expect((await call(sim, "GET", `${P}/${alice.id}`, { key: "customers:write" })).json).toStrictEqual({ data: alice });
+    expect((await call(sim, "GET", `${P}/${alice.id}`, { key: "customers:write" })).json).toStrictEqual({
+      data: alice,
+    });
     const groups = await call(sim, "GET", G, { key: "customers:write" });
     expect(groups.status).toBe(200);
     expect((await call(sim, "GET", `${G}/${groups.json.data[0].id}`, { key: "customers:write" })).status).toBe(200);

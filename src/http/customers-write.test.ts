@@ -19,21 +19,64 @@ const UNKNOWN_ID = "00000000-0000-4000-8000-000000000abc";
 const version = expect.stringMatching(DECIMAL);
 const uuid = expect.stringMatching(UUID);
 
-type Customer = Record<string, unknown> & { id: string; customer_code: string; customer_group_id: string; version: string };
+type Customer = Record<string, unknown> & {
+  id: string;
+  customer_code: string;
+  customer_group_id: string;
+  version: string;
+};
 
 const NULLABLE = [
-  "last_name", "company_name", "email", "phone", "mobile", "website", "gender", "tax_id", "note", "date_of_birth",
-  "address_1", "address_2", "city", "state", "zipcode", "country",
-  "custom_field_1", "custom_field_2", "custom_field_3", "custom_field_4",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "date_of_birth",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
 ];
 
 /** Every writable field filled. */
 const FULL = {
-  customer_code: "FULL-1", first_name: "Fiona", last_name: "Full", company_name: "Full Ltd", email: "fiona@full.example",
-  phone: "+1 555 0001", mobile: "+1 555 0002", website: "https://full.example", gender: "F", tax_id: "TX-1", note: "Likes mugs",
-  date_of_birth: "1990-02-28", address_1: "1 Main St", address_2: "Apt 2", city: "Austin", state: "TX", zipcode: "73301",
-  country: "US", custom_field_1: "a", custom_field_2: "b", custom_field_3: "c", custom_field_4: "d",
-  on_account_limit: 12345, enable_loyalty: true, dont_email: true, dont_sms: true,
+  customer_code: "FULL-1",
+  first_name: "Fiona",
+  last_name: "Full",
+  company_name: "Full Ltd",
+  email: "fiona@full.example",
+  phone: "+1 555 0001",
+  mobile: "+1 555 0002",
+  website: "https://full.example",
+  gender: "F",
+  tax_id: "TX-1",
+  note: "Likes mugs",
+  date_of_birth: "1990-02-28",
+  address_1: "1 Main St",
+  address_2: "Apt 2",
+  city: "Austin",
+  state: "TX",
+  zipcode: "73301",
+  country: "US",
+  custom_field_1: "a",
+  custom_field_2: "b",
+  custom_field_3: "c",
+  custom_field_4: "d",
+  on_account_limit: 12345,
+  enable_loyalty: true,
+  dont_email: true,
+  dont_sms: true,
 };
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
@@ -42,7 +85,11 @@ function expectError(reply: Reply, status: number, code: string, field?: string)
   expect(reply.status, reply.text).toBe(status);
   expect(errorOf(reply)?.code, reply.text).toBe(code);
   expect(typeof errorOf(reply).message).toBe("string");
-  if (field !== undefined) expect(errorOf(reply).fields?.map((f) => f.field), reply.text).toContain(field);
+  if (field !== undefined)
+    expect(
+      errorOf(reply).fields?.map((f) => f.field),
+      reply.text,
+    ).toContain(field);
 }
 
 async function all(sim: Simulator): Promise<Customer[]> {
@@ -78,10 +125,20 @@ describe("Choices, Customers (create): only first_name is needed; the defaults",
     expect(reply.status, reply.text).toBe(201);
     expect(reply.json).toStrictEqual({
       data: {
-        id: uuid, customer_group_id: defaultGroup, customer_code: expect.stringMatching(/^CUS-[A-Za-z0-9]{8}$/), first_name: "Zed",
+        id: uuid,
+        customer_group_id: defaultGroup,
+        customer_code: expect.stringMatching(/^CUS-[A-Za-z0-9]{8}$/),
+        first_name: "Zed",
         ...Object.fromEntries(NULLABLE.map((f) => [f, null])),
-        on_account_limit: 0, enable_loyalty: false, dont_email: false, dont_sms: false, do_not_sell_share: false, is_walk_in: false,
-        created_at: at(10), updated_at: at(10), version,
+        on_account_limit: 0,
+        enable_loyalty: false,
+        dont_email: false,
+        dont_sms: false,
+        do_not_sell_share: false,
+        is_walk_in: false,
+        created_at: at(10),
+        updated_at: at(10),
+        version,
       },
     });
     const read = await call(sim, "GET", `${P}/${reply.json.data.id}`);
@@ -101,7 +158,14 @@ describe("Choices, Customers (create): only first_name is needed; the defaults",
     const reply = await call(sim, "POST", P, { body: { ...FULL, customer_group_id: vip } });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.json.data).toStrictEqual({
-      ...FULL, id: uuid, customer_group_id: vip, do_not_sell_share: false, is_walk_in: false, created_at: START, updated_at: START, version,
+      ...FULL,
+      id: uuid,
+      customer_group_id: vip,
+      do_not_sell_share: false,
+      is_walk_in: false,
+      created_at: START,
+      updated_at: START,
+      version,
     });
   });
 
@@ -137,7 +201,11 @@ describe("Choices, Customers (customer_code): given codes; unique among live cus
     const before = await all(sim);
     const bob = await byCode(sim, "BOB");
     expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { customer_code: "ALICE" } }), 409, "CONFLICT");
-    expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { customer_code: "carmen", city: "Denver" } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "PATCH", `${P}/${bob.id}`, { body: { customer_code: "carmen", city: "Denver" } }),
+      409,
+      "CONFLICT",
+    );
     await expectUnchanged(sim, before);
   });
 
@@ -154,16 +222,28 @@ describe("Spec, Errors: field problems answer 400 VALIDATION_FAILED naming the f
   it("an unknown customer_group_id answers 422 UNPROCESSABLE on create and update; nothing changes", async () => {
     const sim = makeSim();
     const before = await all(sim);
-    expectError(await call(sim, "POST", P, { body: { first_name: "Ann", customer_group_id: UNKNOWN_ID } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { first_name: "Ann", customer_group_id: UNKNOWN_ID } }),
+      422,
+      "UNPROCESSABLE",
+    );
     const bob = await byCode(sim, "BOB");
-    expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { customer_group_id: UNKNOWN_ID } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "PATCH", `${P}/${bob.id}`, { body: { customer_group_id: UNKNOWN_ID } }),
+      422,
+      "UNPROCESSABLE",
+    );
     await expectUnchanged(sim, before);
   });
 
   it("another store's group id is unknown here: 422 UNPROCESSABLE", async () => {
     const sim = makeSim();
     const theirs = (await call(sim, "GET", "/other/v1/customer-groups")).json.data[0].id as string;
-    expectError(await call(sim, "POST", P, { body: { first_name: "Ann", customer_group_id: theirs } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { first_name: "Ann", customer_group_id: theirs } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 
   it.each([
@@ -196,7 +276,12 @@ describe("Spec, Errors: field problems answer 400 VALIDATION_FAILED naming the f
     const sim = makeSim();
     const before = await all(sim);
     const bob = await byCode(sim, "BOB");
-    expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { city: "Denver", [field]: value } }), 400, "VALIDATION_FAILED", field);
+    expectError(
+      await call(sim, "PATCH", `${P}/${bob.id}`, { body: { city: "Denver", [field]: value } }),
+      400,
+      "VALIDATION_FAILED",
+      field,
+    );
     await expectUnchanged(sim, before);
   });
 });
@@ -207,14 +292,25 @@ describe("Choices, Customers (read-only fields on write): id, do_not_sell_share,
     sim.clock.advance(5);
     const reply = await call(sim, "POST", P, {
       body: {
-        first_name: "Ivy", id: UNKNOWN_ID, do_not_sell_share: true, is_walk_in: true, version: "999999",
-        created_at: "2000-01-01T00:00:00.000Z", updated_at: "2000-01-01T00:00:00.000Z",
+        first_name: "Ivy",
+        id: UNKNOWN_ID,
+        do_not_sell_share: true,
+        is_walk_in: true,
+        version: "999999",
+        created_at: "2000-01-01T00:00:00.000Z",
+        updated_at: "2000-01-01T00:00:00.000Z",
       },
     });
     expect(reply.status, reply.text).toBe(201);
     const made = reply.json.data as Customer;
     expect(made.id).not.toBe(UNKNOWN_ID);
-    expect(made).toMatchObject({ first_name: "Ivy", do_not_sell_share: false, is_walk_in: false, created_at: at(5), updated_at: at(5) });
+    expect(made).toMatchObject({
+      first_name: "Ivy",
+      do_not_sell_share: false,
+      is_walk_in: false,
+      created_at: at(5),
+      updated_at: at(5),
+    });
     expect(made.version).not.toBe("999999");
     expect((await all(sim)).filter((c) => c.is_walk_in).map((c) => c.customer_code)).toEqual(["WALKIN"]);
   });
@@ -226,7 +322,14 @@ describe("Choices, Customers (read-only fields on write): id, do_not_sell_share,
     const reply = await call(sim, "POST", P, { body: { ...alice, customer_code: "ALICE-COPY" } });
     expect(reply.status, reply.text).toBe(201);
     const made = reply.json.data as Customer;
-    expect(made).toStrictEqual({ ...alice, id: uuid, customer_code: "ALICE-COPY", created_at: at(120), updated_at: at(120), version });
+    expect(made).toStrictEqual({
+      ...alice,
+      id: uuid,
+      customer_code: "ALICE-COPY",
+      created_at: at(120),
+      updated_at: at(120),
+      version,
+    });
     expect(made.id).not.toBe(alice.id);
     expect(newer(made.version, alice.version)).toBe(true);
     // ALICE herself is untouched.
@@ -288,7 +391,9 @@ describe("Choices, Customers: PATCH /customers/{id} is a partial update", () => 
     const sim = makeSim();
     const bob = await byCode(sim, "BOB");
     sim.clock.advance(60);
-    const reply = await call(sim, "PATCH", `${P}/${bob.id}`, { body: { city: "Denver", note: "Prefers email", on_account_limit: 2500 } });
+    const reply = await call(sim, "PATCH", `${P}/${bob.id}`, {
+      body: { city: "Denver", note: "Prefers email", on_account_limit: 2500 },
+    });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json).toStrictEqual({
       data: { ...bob, city: "Denver", note: "Prefers email", on_account_limit: 2500, updated_at: at(60), version },
@@ -301,9 +406,17 @@ describe("Choices, Customers: PATCH /customers/{id} is a partial update", () => 
     const sim = makeSim();
     const alice = await byCode(sim, "ALICE");
     const wholesale = await groupId(sim, "Wholesale");
-    const reply = await call(sim, "PATCH", `${P}/${alice.id}`, { body: { email: null, date_of_birth: null, customer_group_id: wholesale } });
+    const reply = await call(sim, "PATCH", `${P}/${alice.id}`, {
+      body: { email: null, date_of_birth: null, customer_group_id: wholesale },
+    });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.json.data).toStrictEqual({ ...alice, email: null, date_of_birth: null, customer_group_id: wholesale, version });
+    expect(reply.json.data).toStrictEqual({
+      ...alice,
+      email: null,
+      date_of_birth: null,
+      customer_group_id: wholesale,
+      version,
+    });
   });
 
   it("a read document sent straight back changes nothing: same version and updated_at (a write that changes nothing)", async () => {

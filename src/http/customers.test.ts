@@ -18,27 +18,69 @@ const UNKNOWN_ID = "00000000-0000-4000-8000-000000000abc";
 const version = expect.stringMatching(DECIMAL);
 const uuid = expect.stringMatching(UUID);
 
-type Customer = Record<string, unknown> & { id: string; customer_code: string; customer_group_id: string; version: string };
+type Customer = Record<string, unknown> & {
+  id: string;
+  customer_code: string;
+  customer_group_id: string;
+  version: string;
+};
 type Group = { id: string; name: string; version: string };
 
 /** The nullable string fields of the Customer table (date_of_birth included). */
 const NULLABLE = [
-  "last_name", "company_name", "email", "phone", "mobile", "website", "gender", "tax_id", "note", "date_of_birth",
-  "address_1", "address_2", "city", "state", "zipcode", "country",
-  "custom_field_1", "custom_field_2", "custom_field_3", "custom_field_4",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "date_of_birth",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
 ];
 const FIELDS = [
-  "id", "customer_group_id", "customer_code", "first_name", ...NULLABLE, "on_account_limit", "enable_loyalty", "dont_email",
-  "dont_sms", "do_not_sell_share", "is_walk_in", "created_at", "updated_at", "version",
+  "id",
+  "customer_group_id",
+  "customer_code",
+  "first_name",
+  ...NULLABLE,
+  "on_account_limit",
+  "enable_loyalty",
+  "dont_email",
+  "dont_sms",
+  "do_not_sell_share",
+  "is_walk_in",
+  "created_at",
+  "updated_at",
+  "version",
 ];
 
 /** A whole customer document: every nullable field null, flags false, limit 0, created at the start. */
 function doc(fields: Record<string, unknown>): Record<string, unknown> {
   return {
-    id: uuid, customer_group_id: uuid, version,
+    id: uuid,
+    customer_group_id: uuid,
+    version,
     ...Object.fromEntries(NULLABLE.map((f) => [f, null])),
-    on_account_limit: 0, enable_loyalty: false, dont_email: false, dont_sms: false, do_not_sell_share: false, is_walk_in: false,
-    created_at: START, updated_at: START,
+    on_account_limit: 0,
+    enable_loyalty: false,
+    dont_email: false,
+    dont_sms: false,
+    do_not_sell_share: false,
+    is_walk_in: false,
+    created_at: START,
+    updated_at: START,
     ...fields,
   };
 }
@@ -49,7 +91,11 @@ function expectError(reply: Reply, status: number, code: string, field?: string)
   expect(reply.status, reply.text).toBe(status);
   expect(errorOf(reply)?.code, reply.text).toBe(code);
   expect(typeof errorOf(reply).message).toBe("string");
-  if (field !== undefined) expect(errorOf(reply).fields?.map((f) => f.field), reply.text).toContain(field);
+  if (field !== undefined)
+    expect(
+      errorOf(reply).fields?.map((f) => f.field),
+      reply.text,
+    ).toContain(field);
 }
 
 function expectNotFound(reply: Reply): void {
@@ -83,8 +129,16 @@ describe("Spec, Resources: Customer (every field present, with its type and null
     expect(reply.status).toBe(200);
     expect(reply.json).toStrictEqual({
       data: doc({
-        id: alice.id, customer_group_id: g.VIP, customer_code: "ALICE", first_name: "Alice", last_name: "Nguyen",
-        email: "alice@example.com", phone: "+1 555 0101", city: "Boston", country: "US", date_of_birth: "1988-04-12",
+        id: alice.id,
+        customer_group_id: g.VIP,
+        customer_code: "ALICE",
+        first_name: "Alice",
+        last_name: "Nguyen",
+        email: "alice@example.com",
+        phone: "+1 555 0101",
+        city: "Boston",
+        country: "US",
+        date_of_birth: "1988-04-12",
         enable_loyalty: true,
       }),
     });
@@ -103,7 +157,8 @@ describe("Spec, Resources: Customer (every field present, with its type and null
       for (const f of NULLABLE) expect(c[f] === null || typeof c[f] === "string", `${c.customer_code}.${f}`).toBe(true);
       if (c.date_of_birth !== null) expect(c.date_of_birth).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(Number.isInteger(c.on_account_limit)).toBe(true);
-      for (const f of ["enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in"]) expect(typeof c[f]).toBe("boolean");
+      for (const f of ["enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in"])
+        expect(typeof c[f]).toBe("boolean");
       expect(c.created_at).toMatch(UTC_DATE_TIME);
       expect(c.updated_at).toMatch(UTC_DATE_TIME);
       expect(c.version).toMatch(DECIMAL);
@@ -117,18 +172,51 @@ describe("Spec, Resources: Customer (every field present, with its type and null
     const byCodes = Object.fromEntries(data.map((c) => [c.customer_code, c]));
     expect(Object.keys(byCodes).sort()).toEqual(["ALICE", "BOB", "CARMEN", "DEV", "ERIN", "WALKIN"]);
     const all = g["All Customers"];
-    expect(byCodes.WALKIN).toStrictEqual(doc({ customer_group_id: all, customer_code: "WALKIN", first_name: "Walk-in", is_walk_in: true }));
+    expect(byCodes.WALKIN).toStrictEqual(
+      doc({ customer_group_id: all, customer_code: "WALKIN", first_name: "Walk-in", is_walk_in: true }),
+    );
     expect(byCodes.BOB).toStrictEqual(
-      doc({ customer_group_id: all, customer_code: "BOB", first_name: "Bob", last_name: "Okafor", email: "bob@example.com", city: "Chicago", country: "US" }),
+      doc({
+        customer_group_id: all,
+        customer_code: "BOB",
+        first_name: "Bob",
+        last_name: "Okafor",
+        email: "bob@example.com",
+        city: "Chicago",
+        country: "US",
+      }),
     );
     expect(byCodes.CARMEN).toStrictEqual(
       doc({
-        customer_group_id: g.Wholesale, customer_code: "CARMEN", first_name: "Carmen", last_name: "Silva", company_name: "Silva Cafe",
-        email: "orders@silvacafe.example", on_account_limit: 50000,
+        customer_group_id: g.Wholesale,
+        customer_code: "CARMEN",
+        first_name: "Carmen",
+        last_name: "Silva",
+        company_name: "Silva Cafe",
+        email: "orders@silvacafe.example",
+        on_account_limit: 50000,
       }),
     );
-    expect(byCodes.DEV).toStrictEqual(doc({ customer_group_id: all, customer_code: "DEV", first_name: "Dev", last_name: "Patel", phone: "+1 555 0199" }));
-    expect(byCodes.ERIN).toStrictEqual(doc({ customer_group_id: all, customer_code: "ERIN", first_name: "Erin", email: "erin@example.com", enable_loyalty: true, dont_sms: true, do_not_sell_share: true }));
+    expect(byCodes.DEV).toStrictEqual(
+      doc({
+        customer_group_id: all,
+        customer_code: "DEV",
+        first_name: "Dev",
+        last_name: "Patel",
+        phone: "+1 555 0199",
+      }),
+    );
+    expect(byCodes.ERIN).toStrictEqual(
+      doc({
+        customer_group_id: all,
+        customer_code: "ERIN",
+        first_name: "Erin",
+        email: "erin@example.com",
+        enable_loyalty: true,
+        dont_sms: true,
+        do_not_sell_share: true,
+      }),
+    );
   });
 
   it("Spec (is_walk_in: the retailer's single system walk-in customer): exactly one customer has is_walk_in true, in every store", async () => {
@@ -181,7 +269,12 @@ describe("Spec, Endpoints and Pagination and polling rules: GET /customers", () 
     const polled = await call(sim, "GET", `${P}?cursor=${held}`);
     expect(polled.status).toBe(200);
     expect(polled.json.data).toHaveLength(1);
-    expect(polled.json.data[0]).toStrictEqual({ ...bob, city: "Denver", updated_at: "2026-01-01T00:00:30.000Z", version });
+    expect(polled.json.data[0]).toStrictEqual({
+      ...bob,
+      city: "Denver",
+      updated_at: "2026-01-01T00:00:30.000Z",
+      version,
+    });
     expect(newer(polled.json.data[0].version, bob.version)).toBe(true);
     expect(polled.json.has_more).toBe(false);
     const again = await call(sim, "GET", `${P}?cursor=${polled.json.next_cursor}`);
@@ -256,7 +349,11 @@ describe("Spec, Endpoints and Pagination and polling rules: GET /customers", () 
     // Polling from before the delete: the tombstone with include_deleted, nothing without.
     const polled = await call(sim, "GET", `${P}?include_deleted=true&cursor=${held}`);
     expect(polled.json.data).toStrictEqual([tombstone]);
-    expect((await call(sim, "GET", `${P}?cursor=${held}`)).json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
+    expect((await call(sim, "GET", `${P}?cursor=${held}`)).json).toStrictEqual({
+      data: [],
+      next_cursor: null,
+      has_more: false,
+    });
     // Without include_deleted the customer is hidden from the list.
     expect(((await list(sim)).json.data as Customer[]).map((c) => c.id)).not.toContain(erin.id);
   });
@@ -336,7 +433,12 @@ describe("Spec, Resources: CustomerGroup {id, name, version}; Choices: GET /cust
     const g = await groups(sim);
     const data = (await list(sim)).json.data as Customer[];
     expect(Object.fromEntries(data.map((c) => [c.customer_code, c.customer_group_id]))).toStrictEqual({
-      WALKIN: g["All Customers"], ALICE: g.VIP, BOB: g["All Customers"], CARMEN: g.Wholesale, DEV: g["All Customers"], ERIN: g["All Customers"],
+      WALKIN: g["All Customers"],
+      ALICE: g.VIP,
+      BOB: g["All Customers"],
+      CARMEN: g.Wholesale,
+      DEV: g["All Customers"],
+      ERIN: g["All Customers"],
     });
   });
 

@@ -9,7 +9,8 @@ export async function toSimRequest(request: Request, remoteAddress: string): Pro
     headers[name] = value;
   });
   let body: Uint8Array | null = null;
-  if (request.method !== "GET" && request.method !== "HEAD" && request.body) body = new Uint8Array(await request.arrayBuffer());
+  if (request.method !== "GET" && request.method !== "HEAD" && request.body)
+    body = new Uint8Array(await request.arrayBuffer());
   const tooLarge = body !== null && body.length > MAX_BODY_BYTES;
   return {
     method: request.method.toUpperCase(),

@@ -83,7 +83,8 @@ interface Exchange {
   readonly after: WorldDigest;
 }
 
-const where = (req: FuzzRequest, res?: SimResponse) => `\n  request:  ${describeRequest(req)}${res ? `\n  response: ${describeResponse(res)}` : ""}`;
+const where = (req: FuzzRequest, res?: SimResponse) =>
+  `\n  request:  ${describeRequest(req)}${res ? `\n  response: ${describeResponse(res)}` : ""}`;
 
 /** Sends one request in process; a throw out of sim.handle fails the property with the request. */
 async function exchange(h: Harness, req: FuzzRequest): Promise<Exchange> {
@@ -96,7 +97,13 @@ async function exchange(h: Harness, req: FuzzRequest): Promise<Exchange> {
   }
   // The global hook (response-validation.ts) judges every response against the served OpenAPI document
   // but reports after the test; judged here too, a mismatch fails the property with its counterexample.
-  const undescribed = checkResponse({ method: req.method, path: req.path, status: res.status, contentType: res.headers["content-type"], body: typeof res.body === "string" ? res.body : null });
+  const undescribed = checkResponse({
+    method: req.method,
+    path: req.path,
+    status: res.status,
+    contentType: res.headers["content-type"],
+    body: typeof res.body === "string" ? res.body : null,
+  });
   expect(undescribed, `a response the served OpenAPI document does not describe${where(req, res)}`).toEqual([]);
   // Whatever the request held (`__proto__`, `constructor` or `prototype` keys anywhere), the built-in prototypes are untouched.
   expect(pollution(), `Object.prototype polluted${where(req, res)}`).toEqual([]);
@@ -114,7 +121,10 @@ function expectNoServerFault(h: Harness, { req, res }: Exchange): void {
 /** Spec, Errors: a non-2xx answer is exactly the envelope, with a catalog code and the catalog's status. */
 function expectEnvelope({ req, res }: Exchange): void {
   if (res.status >= 200 && res.status < 300) return;
-  expect(envelopeProblems(res.status, res.headers["content-type"], bodyText(res)), `not the spec's error envelope${where(req, res)}`).toEqual([]);
+  expect(
+    envelopeProblems(res.status, res.headers["content-type"], bodyText(res)),
+    `not the spec's error envelope${where(req, res)}`,
+  ).toEqual([]);
 }
 
 const errorCode = (res: SimResponse): string | undefined => {
@@ -135,7 +145,11 @@ function expectNothingWritten({ req, res, before, after }: Exchange): void {
 
 /** The answer's error, for exact comparisons. */
 function errorOf(res: SimResponse): { code: string; message: string; fields?: { field: string; message: string }[] } {
-  return (JSON.parse(bodyText(res) ?? "null") as { error: { code: string; message: string; fields?: { field: string; message: string }[] } }).error;
+  return (
+    JSON.parse(bodyText(res) ?? "null") as {
+      error: { code: string; message: string; fields?: { field: string; message: string }[] };
+    }
+  ).error;
 }
 
 function expectRefusal(h: Harness, x: Exchange, status: number, code: string, fields?: readonly string[]): void {
@@ -145,7 +159,11 @@ function expectRefusal(h: Harness, x: Exchange, status: number, code: string, fi
   const error = errorOf(x.res);
   expect(error.code, `code${where(x.req, x.res)}`).toBe(code);
   if (fields === undefined) expect(error.fields, `fields${where(x.req, x.res)}`).toBeUndefined();
-  else expect(error.fields?.map((f) => f.field), `fields${where(x.req, x.res)}`).toEqual(fields);
+  else
+    expect(
+      error.fields?.map((f) => f.field),
+      `fields${where(x.req, x.res)}`,
+    ).toEqual(fields);
   expectNothingWritten(x);
 }
 
@@ -164,9 +182,13 @@ class Seen {
 
 /** A few requests against one fresh simulator; some sent again (a retry: same key and body replays, another body under the key is refused). */
 const requestsArb = (ctx: FuzzContext) =>
-  fc.array(fuzzRequestArb(ctx), { minLength: 1, maxLength: 4 }).chain((reqs) =>
-    fc.array(fc.nat(reqs.length - 1), { maxLength: 2 }).map((again) => [...reqs, ...again.map((i) => reqs[i] as FuzzRequest)]),
-  );
+  fc
+    .array(fuzzRequestArb(ctx), { minLength: 1, maxLength: 4 })
+    .chain((reqs) =>
+      fc
+        .array(fc.nat(reqs.length - 1), { maxLength: 2 })
+        .map((again) => [...reqs, ...again.map((i) => reqs[i] as FuzzRequest)]),
+    );
 
 let ctx: FuzzContext;
 
@@ -177,10 +199,32 @@ beforeAll(() => {
   expect(fuzzContext(makeSim({ rateLimits: false }))).toEqual(ctx);
   // The digest covers every feed of every store (found by walking the store), stock, settings and indexes.
   const sections = Object.keys(worldDigest(a));
-  for (const name of ["demo/products", "demo/brands", "demo/categories", "demo/tags", "demo/suppliers", "demo/customers", "demo/customer-groups", "demo/sales", "demo/outlets", "demo/taxes", "demo/payment-types", "demo/adjustment-reasons"]) {
+  for (const name of [
+    "demo/products",
+    "demo/brands",
+    "demo/categories",
+    "demo/tags",
+    "demo/suppliers",
+    "demo/customers",
+    "demo/customer-groups",
+    "demo/sales",
+    "demo/outlets",
+    "demo/taxes",
+    "demo/payment-types",
+    "demo/adjustment-reasons",
+  ]) {
     expect(sections).toContain(`demo feed ${name}`);
   }
-  expect(sections).toEqual(expect.arrayContaining(["demo settings", "demo stock levels", "demo stock adjustments", "demo indexes", "demo credentials", "world stored images"]));
+  expect(sections).toEqual(
+    expect.arrayContaining([
+      "demo settings",
+      "demo stock levels",
+      "demo stock adjustments",
+      "demo indexes",
+      "demo credentials",
+      "world stored images",
+    ]),
+  );
 });
 
 afterAll(() => {
@@ -224,7 +268,8 @@ describe("Fuzzing in process through sim.handle (rate limits off)", () => {
     "Spec, Errors: every failure is the error envelope {error: {code, message, fields?}} with a catalog code and the catalog's HTTP status",
     async () => {
       const seen = await everyExchange(0x5eed_0002, expectEnvelope);
-      for (const status of [400, 401, 404]) expect(seen.statuses.get(status) ?? 0, `runs that answered ${status}`).toBeGreaterThan(0);
+      for (const status of [400, 401, 404])
+        expect(seen.statuses.get(status) ?? 0, `runs that answered ${status}`).toBeGreaterThan(0);
     },
     fuzzTimeout(RUNS, 40),
   );
@@ -246,12 +291,19 @@ describe("Fuzzing in process through sim.handle (rate limits off)", () => {
       const poisoned = operationArb((op) => op.body !== undefined).chain((op) =>
         fc.oneof(
           protoKeyBodyArb(op, ctx).chain((p) =>
-            validRequestArb(ctx, op, fc.constant({ kind: "proto-key" as const, bytes: new Uint8Array(Buffer.from(p.text)), tooLarge: false })).map((req) => ({ req: withPart(req, {}, `key at ${p.field}`), field: p.field as string | undefined })),
+            validRequestArb(
+              ctx,
+              op,
+              fc.constant({ kind: "proto-key" as const, bytes: new Uint8Array(Buffer.from(p.text)), tooLarge: false }),
+            ).map((req) => ({ req: withPart(req, {}, `key at ${p.field}`), field: p.field as string | undefined })),
           ),
           validRequestArb(ctx, op).map((req) => ({ req, field: undefined as string | undefined })),
         ),
       );
-      const step = fc.oneof({ weight: 3, arbitrary: poisoned }, { weight: 1, arbitrary: fuzzRequestArb(ctx).map((req) => ({ req, field: undefined as string | undefined })) });
+      const step = fc.oneof(
+        { weight: 3, arbitrary: poisoned },
+        { weight: 1, arbitrary: fuzzRequestArb(ctx).map((req) => ({ req, field: undefined as string | undefined })) },
+      );
       let keysRefused = 0;
       let namesSaved = 0;
       const protoName = new RegExp(`:"(${NASTY_STRINGS.slice(0, 7).join("|")})"`);
@@ -269,7 +321,9 @@ describe("Fuzzing in process through sim.handle (rate limits off)", () => {
               continue;
             }
             if (ok) {
-              expect(bodyText(x.res) ?? "", `the answer echoes the key${where(req, x.res)}`).not.toMatch(/"(__proto__|constructor|prototype|polluted)"\s*:/);
+              expect(bodyText(x.res) ?? "", `the answer echoes the key${where(req, x.res)}`).not.toMatch(
+                /"(__proto__|constructor|prototype|polluted)"\s*:/,
+              );
             } else {
               keysRefused++;
               expectRefusal(h, x, 400, "VALIDATION_FAILED", [field]);
@@ -321,7 +375,11 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
           const headers: Record<string, string> = { ...req.headers };
           delete headers.authorization;
           if (auth !== undefined) headers.authorization = auth;
-          return withPart(req, { headers }, `Authorization ${auth === undefined ? "missing" : JSON.stringify(auth).slice(0, 60)}`);
+          return withPart(
+            req,
+            { headers },
+            `Authorization ${auth === undefined ? "missing" : JSON.stringify(auth).slice(0, 60)}`,
+          );
         }),
       );
       await fc.assert(
@@ -341,36 +399,111 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
       const enc = (name: string, value: string) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
       const badQuery = (op: Operation): fc.Arbitrary<{ query: string; field: string }> => {
         const own = ctx.cursors[op.path];
-        const otherLists = Object.entries(ctx.cursors).filter(([path]) => path !== op.path).map(([, c]) => c);
+        const otherLists = Object.entries(ctx.cursors)
+          .filter(([path]) => path !== op.path)
+          .map(([, c]) => c);
         const cases: fc.Arbitrary<{ query: string; field: string }>[] = [
-          fc.constantFrom("0", "201", "-1", "1e309", "1.5", "abc", "", "9007199254740993", "99999999999999999999", "0x10", " 1", "+1", "1e3", "1 ", "２").map((v) => ({ query: enc("limit", v), field: "limit" })),
+          fc
+            .constantFrom(
+              "0",
+              "201",
+              "-1",
+              "1e309",
+              "1.5",
+              "abc",
+              "",
+              "9007199254740993",
+              "99999999999999999999",
+              "0x10",
+              " 1",
+              "+1",
+              "1e3",
+              "1 ",
+              "２",
+            )
+            .map((v) => ({ query: enc("limit", v), field: "limit" })),
           fc
             .oneof(
-              fc.constantFrom("", "garbage", "%zz", "a".repeat(5_000), "null", "-1", ...otherLists, ...ctx.foreignCursors),
               fc.constantFrom(
-                ...[{ s: -1 }, { s: 1.5 }, { s: "1" }, { s: 1e300 }, { s: null }].map((o) => Buffer.from(JSON.stringify({ l: `demo${op.path}`, ...o })).toString("base64url")),
+                "",
+                "garbage",
+                "%zz",
+                "a".repeat(5_000),
+                "null",
+                "-1",
+                ...otherLists,
+                ...ctx.foreignCursors,
+              ),
+              fc.constantFrom(
+                ...[{ s: -1 }, { s: 1.5 }, { s: "1" }, { s: 1e300 }, { s: null }].map((o) =>
+                  Buffer.from(JSON.stringify({ l: `demo${op.path}`, ...o })).toString("base64url"),
+                ),
                 Buffer.from(`{"__proto__":{"polluted":true},"l":"demo${op.path}","s":1}`).toString("base64url"),
               ),
-              own === undefined ? fc.constant("x!") : fc.constantFrom(`${own}x`, own.slice(0, -1), `${own}=`, `${own}==`, own.toUpperCase() === own ? `${own}Q` : own.toUpperCase()),
+              own === undefined
+                ? fc.constant("x!")
+                : fc.constantFrom(
+                    `${own}x`,
+                    own.slice(0, -1),
+                    `${own}=`,
+                    `${own}==`,
+                    own.toUpperCase() === own ? `${own}Q` : own.toUpperCase(),
+                  ),
             )
             .map((v) => ({ query: enc("cursor", v), field: "cursor" })),
-          fc.constantFrom("ASC", "", "sideways", "asc,desc", "descending").map((v) => ({ query: enc("order", v), field: "order" })),
-          fc.constantFrom("maybe", "1", "0", "", "TRUE", "yes").map((v) => ({ query: enc("include_deleted", v), field: "include_deleted" })),
-          fc.constantFrom("foo", "__proto__", "__proto__[polluted]", "constructor", "constructor.prototype.polluted", "hasOwnProperty", "toString", "a[]", "LIMIT", "limit ", "page").map((n) => ({ query: enc(n, "1"), field: n })),
-          fc.constantFrom("limit=1&limit=1", "order=asc&order=asc", "include_deleted=false&include_deleted=false").map((q) => ({ query: q, field: q.split("=")[0] as string })),
+          fc
+            .constantFrom("ASC", "", "sideways", "asc,desc", "descending")
+            .map((v) => ({ query: enc("order", v), field: "order" })),
+          fc
+            .constantFrom("maybe", "1", "0", "", "TRUE", "yes")
+            .map((v) => ({ query: enc("include_deleted", v), field: "include_deleted" })),
+          fc
+            .constantFrom(
+              "foo",
+              "__proto__",
+              "__proto__[polluted]",
+              "constructor",
+              "constructor.prototype.polluted",
+              "hasOwnProperty",
+              "toString",
+              "a[]",
+              "LIMIT",
+              "limit ",
+              "page",
+            )
+            .map((n) => ({ query: enc(n, "1"), field: n })),
+          fc
+            .constantFrom("limit=1&limit=1", "order=asc&order=asc", "include_deleted=false&include_deleted=false")
+            .map((q) => ({ query: q, field: q.split("=")[0] as string })),
         ];
         if (op.path === "/sales") {
           cases.push(
             fc.constantFrom("true", "false").map((v) => ({ query: `include_deleted=${v}`, field: "include_deleted" })),
             fc.constantFrom("open", "", "COMPLETED", "paid").map((v) => ({ query: enc("status", v), field: "status" })),
-            fc.constantFrom("2026-01-01T00:00:00+02:00", "2026-01-01T00:00:00", "2026-01-01", "yesterday", "", "2026-13-01T00:00:00Z").chain((v) => fc.constantFrom("completed_from", "completed_to").map((n) => ({ query: enc(n, v), field: n }))),
+            fc
+              .constantFrom(
+                "2026-01-01T00:00:00+02:00",
+                "2026-01-01T00:00:00",
+                "2026-01-01",
+                "yesterday",
+                "",
+                "2026-13-01T00:00:00Z",
+              )
+              .chain((v) =>
+                fc.constantFrom("completed_from", "completed_to").map((n) => ({ query: enc(n, v), field: n })),
+              ),
           );
         } else {
           cases.push(fc.constant({ query: "include_deleted=true&order=desc", field: "include_deleted" }));
         }
         return fc.oneof(...cases);
       };
-      const arb = operationArb((op) => op.kind === "list").chain((op) => fc.tuple(validRequestArb(ctx, op), badQuery(op)).map(([req, q]) => ({ req: withPart(req, { query: q.query }, `query ${q.query.slice(0, 60)}`), field: q.field })));
+      const arb = operationArb((op) => op.kind === "list").chain((op) =>
+        fc.tuple(validRequestArb(ctx, op), badQuery(op)).map(([req, q]) => ({
+          req: withPart(req, { query: q.query }, `query ${q.query.slice(0, 60)}`),
+          field: q.field,
+        })),
+      );
       await fc.assert(
         fc.asyncProperty(arb, async ({ req, field }) => {
           const h = harness();
@@ -386,12 +519,23 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
     "Spec, Limits (Idempotency-Key: 1 to 255 printable characters without spaces) and Errors: an invalid key, or none where one is required, answers 400 VALIDATION_FAILED naming Idempotency-Key",
     async () => {
       const arb = operationArb((op) => op.idempotency !== "none").chain((op) =>
-        fc.tuple(validRequestArb(ctx, op), op.idempotency === "required" ? fc.oneof(fc.constantFrom(...ODD_IDEMPOTENCY_KEYS), fc.constant(undefined)) : fc.constantFrom(...ODD_IDEMPOTENCY_KEYS)).map(([req, key]) => {
-          const headers: Record<string, string> = { ...req.headers };
-          delete headers["idempotency-key"];
-          if (key !== undefined) headers["idempotency-key"] = key;
-          return withPart(req, { headers }, `Idempotency-Key ${key === undefined ? "missing" : JSON.stringify(key).slice(0, 40)}`);
-        }),
+        fc
+          .tuple(
+            validRequestArb(ctx, op),
+            op.idempotency === "required"
+              ? fc.oneof(fc.constantFrom(...ODD_IDEMPOTENCY_KEYS), fc.constant(undefined))
+              : fc.constantFrom(...ODD_IDEMPOTENCY_KEYS),
+          )
+          .map(([req, key]) => {
+            const headers: Record<string, string> = { ...req.headers };
+            delete headers["idempotency-key"];
+            if (key !== undefined) headers["idempotency-key"] = key;
+            return withPart(
+              req,
+              { headers },
+              `Idempotency-Key ${key === undefined ? "missing" : JSON.stringify(key).slice(0, 40)}`,
+            );
+          }),
       );
       await fc.assert(
         fc.asyncProperty(arb, async (req) => {
@@ -407,10 +551,22 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
   it(
     "Spec, Errors (VALIDATION_FAILED: body invalid): a body that is not JSON in UTF-8, cut short, empty, over the size cap, or sent as another content type answers 400 naming body or Content-Type",
     async () => {
-      const notJsonTypes = ["text/plain", "application/jsonx", "", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "*/*", "json", "application/json\u0000", "application/json-patch"];
+      const notJsonTypes = [
+        "text/plain",
+        "application/jsonx",
+        "",
+        "multipart/form-data; boundary=x",
+        "application/x-www-form-urlencoded",
+        "*/*",
+        "json",
+        "application/json\u0000",
+        "application/json-patch",
+      ];
       const arb = operationArb((op) => op.body !== undefined).chain((op) =>
         fc.oneof(
-          invalidBodyArb(op, ctx).chain((body) => validRequestArb(ctx, op, fc.constant(body)).map((req) => ({ req, field: body.field }))),
+          invalidBodyArb(op, ctx).chain((body) =>
+            validRequestArb(ctx, op, fc.constant(body)).map((req) => ({ req, field: body.field })),
+          ),
           fc.tuple(validRequestArb(ctx, op), fc.constantFrom(...notJsonTypes, undefined)).map(([req, type]) => {
             const headers: Record<string, string> = { ...req.headers };
             delete headers["content-type"];
@@ -435,7 +591,11 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
     async () => {
       const arb = operationArb((op) => op.body !== undefined).chain((op) =>
         wrongTypeBodyArb(op, ctx).chain((w) =>
-          validRequestArb(ctx, op, fc.constant({ kind: "wrong-type" as const, bytes: new Uint8Array(Buffer.from(w.text)), tooLarge: false })).map((req) => ({ req: withPart(req, {}, `wrong type at ${w.field}`), field: w.field })),
+          validRequestArb(
+            ctx,
+            op,
+            fc.constant({ kind: "wrong-type" as const, bytes: new Uint8Array(Buffer.from(w.text)), tooLarge: false }),
+          ).map((req) => ({ req: withPart(req, {}, `wrong type at ${w.field}`), field: w.field })),
         ),
       );
       await fc.assert(
@@ -451,31 +611,37 @@ describe("Fuzzing in process: each refusal is exactly the catalog's (rate limits
 });
 
 describe("Every field of every body schema (rate limits off)", () => {
-  it(
-    "Spec, Errors (VALIDATION_FAILED; nested fields named with dots): each field of each operation's body, given each JSON type its schema refuses, answers 400 naming exactly that field",
-    async () => {
-      const writes = OPERATIONS.filter((op) => op.body !== undefined);
-      let sent = 0;
-      for (const op of writes) {
-        // One simulator per operation: every case is refused, so the world stays as it was (checked).
-        const h = harness();
-        const [base] = fc.sample(validRequestArb(ctx, op), { numRuns: 1, seed: 1 });
-        // FUZZ_RUNS (npm run fuzz) sends every wrong value of every type; the normal suite one per type.
-        const cases = wrongTypeCases(op, ctx, 120, process.env.FUZZ_RUNS !== undefined);
-        const reached = new Set(cases.map((c) => c.field.replace(/\.\d+(?=\.|$)/g, ".0")));
-        expect(schemaPaths(op.body as Schema).filter((p) => !reached.has(p)), `fields of ${op.id} no case reached`).toEqual([]);
-        for (const [i, c] of cases.entries()) {
-          // A fresh Idempotency-Key for each case: a key already used with another body answers IDEMPOTENCY_KEY_REUSED.
-          const headers = op.idempotency === "required" ? { ...(base as FuzzRequest).headers, "idempotency-key": `wrong-type-${i}` } : (base as FuzzRequest).headers;
-          const req = withPart(base as FuzzRequest, { headers, body: new Uint8Array(Buffer.from(c.text)) }, `${c.field} = ${c.wrong.slice(0, 30)}`);
-          expectRefusal(h, await exchange(h, req), 400, "VALIDATION_FAILED", [c.field]);
-          sent++;
-        }
+  it("Spec, Errors (VALIDATION_FAILED; nested fields named with dots): each field of each operation's body, given each JSON type its schema refuses, answers 400 naming exactly that field", async () => {
+    const writes = OPERATIONS.filter((op) => op.body !== undefined);
+    let sent = 0;
+    for (const op of writes) {
+      // One simulator per operation: every case is refused, so the world stays as it was (checked).
+      const h = harness();
+      const [base] = fc.sample(validRequestArb(ctx, op), { numRuns: 1, seed: 1 });
+      // FUZZ_RUNS (npm run fuzz) sends every wrong value of every type; the normal suite one per type.
+      const cases = wrongTypeCases(op, ctx, 120, process.env.FUZZ_RUNS !== undefined);
+      const reached = new Set(cases.map((c) => c.field.replace(/\.\d+(?=\.|$)/g, ".0")));
+      expect(
+        schemaPaths(op.body as Schema).filter((p) => !reached.has(p)),
+        `fields of ${op.id} no case reached`,
+      ).toEqual([]);
+      for (const [i, c] of cases.entries()) {
+        // A fresh Idempotency-Key for each case: a key already used with another body answers IDEMPOTENCY_KEY_REUSED.
+        const headers =
+          op.idempotency === "required"
+            ? { ...(base as FuzzRequest).headers, "idempotency-key": `wrong-type-${i}` }
+            : (base as FuzzRequest).headers;
+        const req = withPart(
+          base as FuzzRequest,
+          { headers, body: new Uint8Array(Buffer.from(c.text)) },
+          `${c.field} = ${c.wrong.slice(0, 30)}`,
+        );
+        expectRefusal(h, await exchange(h, req), 400, "VALIDATION_FAILED", [c.field]);
+        sent++;
       }
-      expect(sent).toBeGreaterThan(1000);
-    },
-    60_000,
-  );
+    }
+    expect(sent).toBeGreaterThan(1000);
+  }, 60_000);
 });
 
 describe("Fuzzing in process with rate limits on", () => {
@@ -495,10 +661,31 @@ describe("Fuzzing in process with rate limits on", () => {
       );
       type Step = { kind: "request"; req: FuzzRequest; times: number } | { kind: "advance"; seconds: number };
       const step: fc.Arbitrary<Step> = fc.oneof(
-        { weight: 4, arbitrary: fc.tuple(fuzzRequestArb(ctx, fc.oneof(customerOps, operationArb())), fc.integer({ min: 1, max: 40 })).map(([req, times]): Step => ({ kind: "request", req, times })) },
-        { weight: 2, arbitrary: fc.tuple(badAuth, fc.integer({ min: 1, max: 35 })).map(([req, times]): Step => ({ kind: "request", req, times })) },
-        { weight: 1, arbitrary: fc.tuple(validRequestArb(ctx, OPERATIONS.find((op) => op.id === "getMe") as Operation), fc.integer({ min: 100, max: 130 })).map(([req, times]): Step => ({ kind: "request", req, times })) },
-        { weight: 1, arbitrary: fc.integer({ min: 0, max: 400 }).map((seconds): Step => ({ kind: "advance", seconds })) },
+        {
+          weight: 4,
+          arbitrary: fc
+            .tuple(fuzzRequestArb(ctx, fc.oneof(customerOps, operationArb())), fc.integer({ min: 1, max: 40 }))
+            .map(([req, times]): Step => ({ kind: "request", req, times })),
+        },
+        {
+          weight: 2,
+          arbitrary: fc
+            .tuple(badAuth, fc.integer({ min: 1, max: 35 }))
+            .map(([req, times]): Step => ({ kind: "request", req, times })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(
+              validRequestArb(ctx, OPERATIONS.find((op) => op.id === "getMe") as Operation),
+              fc.integer({ min: 100, max: 130 }),
+            )
+            .map(([req, times]): Step => ({ kind: "request", req, times })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.integer({ min: 0, max: 400 }).map((seconds): Step => ({ kind: "advance", seconds })),
+        },
       );
       let limited = 0;
       await fc.assert(
@@ -547,7 +734,13 @@ describe("Fuzzing over HTTP: raw bytes through the node:http adapter", () => {
     await server.close();
   });
 
-  const me = () => new Uint8Array(Buffer.from(`GET /demo/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nConnection: close\r\n\r\n`, "latin1"));
+  const me = () =>
+    new Uint8Array(
+      Buffer.from(
+        `GET /demo/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nConnection: close\r\n\r\n`,
+        "latin1",
+      ),
+    );
 
   it(
     "Spec, Errors over HTTP: malformed UTF-8, bodies cut short or over the size cap, header blocks over the limit and broken framing get an HTTP 4xx answer (the envelope, except a header block over the limit), change nothing, and the server serves the next request",
@@ -562,13 +755,18 @@ describe("Fuzzing over HTTP: raw bytes through the node:http adapter", () => {
           kinds.add(raw.kind);
           expect(h.logs, `internal errors were logged${at}`).toEqual([]);
           expect(reply.status < 500, `status ${reply.status}${at}`).toBe(true);
-          if (raw.refused) expect(reply.status >= 400 && reply.status < 500, `status ${reply.status}, not a refusal${at}`).toBe(true);
+          if (raw.refused)
+            expect(reply.status >= 400 && reply.status < 500, `status ${reply.status}, not a refusal${at}`).toBe(true);
           // A header block over the server's limit may be answered by Node itself (431, no envelope); anything else is the envelope.
           const exempt = raw.kind === "huge-headers" && reply.status === 431;
           if ((reply.status < 200 || reply.status >= 300) && !exempt) {
-            expect(envelopeProblems(reply.status, reply.headers["content-type"], reply.body), `not the spec's error envelope${at}`).toEqual([]);
+            expect(
+              envelopeProblems(reply.status, reply.headers["content-type"], reply.body),
+              `not the spec's error envelope${at}`,
+            ).toEqual([]);
           }
-          if (reply.status >= 400) expect(digestDiff(before, after), `a refused request changed the world${at}`).toEqual([]);
+          if (reply.status >= 400)
+            expect(digestDiff(before, after), `a refused request changed the world${at}`).toEqual([]);
           const next = await rawExchange(server.port, me());
           expect(next.status, `the next request after ${raw.kind}: ${next.body.slice(0, 200)}`).toBe(200);
         }),
@@ -580,7 +778,9 @@ describe("Fuzzing over HTTP: raw bytes through the node:http adapter", () => {
   );
 
   it("Spec, Errors over HTTP: a JSON body with __proto__ keys is refused with the envelope and Object.prototype stays clean", async () => {
-    const body = Buffer.from('{"name":"x","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    const body = Buffer.from(
+      '{"name":"x","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+    );
     const head = `POST /demo/v1/brands HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
     const before = worldDigest(h.sim);
     const reply = await rawExchange(server.port, Buffer.concat([Buffer.from(head, "latin1"), body]));

@@ -53,7 +53,9 @@ describe("Spec, Limits: Idempotency", () => {
     const api = testApi(makeWorld());
     const first = await api.send("POST", "/echo", { body: { n: 500 }, headers: { "idempotency-key": "boom" } });
     expect(first.status).toBe(500);
-    expect(first.json).toEqual({ error: { code: "INTERNAL", message: "The server failed; retry after a short delay." } });
+    expect(first.json).toEqual({
+      error: { code: "INTERNAL", message: "The server failed; retry after a short delay." },
+    });
     const again = await api.send("POST", "/echo", { body: { n: 500 }, headers: { "idempotency-key": "boom" } });
     expect(again.status).toBe(500);
     expect(again.headers["idempotent-replayed"]).toBeUndefined();
@@ -79,7 +81,11 @@ describe("Spec, Limits: Idempotency", () => {
   it("keys are remembered per credential: another key's same Idempotency-Key is a new request", async () => {
     const api = testApi(makeWorld());
     await api.send("POST", "/echo", { body: { n: 1 }, headers: { "idempotency-key": "shared" } });
-    const other = await api.send("POST", "/echo", { key: "catalog:write", body: { n: 1 }, headers: { "idempotency-key": "shared" } });
+    const other = await api.send("POST", "/echo", {
+      key: "catalog:write",
+      body: { n: 1 },
+      headers: { "idempotency-key": "shared" },
+    });
     expect(other.status).toBe(201);
     expect(other.headers["idempotent-replayed"]).toBeUndefined();
     expect(api.runs).toEqual([1, 1]);
@@ -125,13 +131,18 @@ describe("Spec, Errors: a missing Idempotency-Key on a route that requires one a
     const api = testApi(makeWorld());
     const res = await api.send("POST", "/required", { body: { n: 1 }, headers: { "idempotency-key": key } });
     expect(res.status).toBe(400);
-    expect(res.json.error.fields).toEqual([{ field: "Idempotency-Key", message: "must be 1 to 255 printable characters without spaces" }]);
+    expect(res.json.error.fields).toEqual([
+      { field: "Idempotency-Key", message: "must be 1 to 255 printable characters without spaces" },
+    ]);
     expect(api.runs).toEqual([]);
   });
 
   it("Spec, Limits: 255 printable characters are a valid key", async () => {
     const api = testApi(makeWorld());
-    const res = await api.send("POST", "/required", { body: { n: 1 }, headers: { "idempotency-key": "~".repeat(255) } });
+    const res = await api.send("POST", "/required", {
+      body: { n: 1 },
+      headers: { "idempotency-key": "~".repeat(255) },
+    });
     expect(res.status).toBe(200);
   });
 });

@@ -6,7 +6,20 @@
 // half up, exact thousandths). The average cost is read through the control stock view (interfaces.md 3).
 import { describe, expect, it } from "vitest";
 import { call, type Reply } from "../test-support/sim.js";
-import { NO_SUCH_ID, uuid, demo, control, stockOf, levelsOf, levelAt, put, expectError, snapshot, adjust, type ReasonName } from "../test-support/inventory.js";
+import {
+  NO_SUCH_ID,
+  uuid,
+  demo,
+  control,
+  stockOf,
+  levelsOf,
+  levelAt,
+  put,
+  expectError,
+  snapshot,
+  adjust,
+  type ReasonName,
+} from "../test-support/inventory.js";
 
 describe("Spec, Limits and Errors: POST /inventory/adjustments requires Idempotency-Key", () => {
   it("a missing key answers 400 VALIDATION_FAILED naming Idempotency-Key and writes nothing", async () => {
@@ -22,7 +35,12 @@ describe("Spec, Limits and Errors: POST /inventory/adjustments requires Idempote
 
   it("Limits (1 to 255 printable characters without spaces): a key with a space or of 256 characters answers 400 naming Idempotency-Key", async () => {
     const d = await demo();
-    const body = { product_id: d.product["TOTE-CANVAS"], outlet_id: d.main, quantity: 1, reason_id: d.reason["Stock received"] };
+    const body = {
+      product_id: d.product["TOTE-CANVAS"],
+      outlet_id: d.main,
+      quantity: 1,
+      reason_id: d.reason["Stock received"],
+    };
     expectError(await adjust(d, body, "a b"), 400, "VALIDATION_FAILED", "Idempotency-Key");
     expectError(await adjust(d, body, "k".repeat(256)), 400, "VALIDATION_FAILED", "Idempotency-Key");
     expect((await adjust(d, body, "k".repeat(255))).status).toBe(201);
@@ -32,7 +50,13 @@ describe("Spec, Limits and Errors: POST /inventory/adjustments requires Idempote
     const d = await demo();
     const mug = d.product["MUG-ENAMEL"];
     const start = await stockOf(d, mug, d.main);
-    const body = { product_id: mug, outlet_id: d.main, quantity: 3, reason_id: d.reason["Stock received"], unit_cost: 900 };
+    const body = {
+      product_id: mug,
+      outlet_id: d.main,
+      quantity: 3,
+      reason_id: d.reason["Stock received"],
+      unit_cost: 900,
+    };
     const first = await adjust(d, body, "receive-3");
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).not.toBe("true");
@@ -53,9 +77,16 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
     const d = await demo();
     const tote = d.product["TOTE-CANVAS"];
     const previous = (await stockOf(d, tote, d.main)).on_hand;
-    const reply = await adjust(d, { product_id: tote, outlet_id: d.main, quantity: 4, reason_id: d.reason["Stock received"] });
+    const reply = await adjust(d, {
+      product_id: tote,
+      outlet_id: d.main,
+      quantity: 4,
+      reason_id: d.reason["Stock received"],
+    });
     expect(reply.status).toBe(201);
-    expect(reply.json).toStrictEqual({ data: { changed: true, previous, on_hand: previous + 4, delta: 4, adjustment_id: uuid, movement_id: uuid } });
+    expect(reply.json).toStrictEqual({
+      data: { changed: true, previous, on_hand: previous + 4, delta: 4, adjustment_id: uuid, movement_id: uuid },
+    });
     expect((await levelAt(d, tote, d.main))!.on_hand).toBe(previous + 4);
   });
 
@@ -76,7 +107,12 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
     for (const sku of ["4006381333931", "TOTE01"]) {
-      expectError(await adjust(d, { sku, outlet_id: d.main, quantity: 1, reason_id: d.reason["Stock received"] }), 422, "UNPROCESSABLE", "sku");
+      expectError(
+        await adjust(d, { sku, outlet_id: d.main, quantity: 1, reason_id: d.reason["Stock received"] }),
+        422,
+        "UNPROCESSABLE",
+        "sku",
+      );
     }
     expect(await snapshot(d, tote)).toStrictEqual(before);
   });
@@ -87,8 +123,18 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
     const stock = await stockOf(d, socks, d.main);
     expect((await call(d.sim, "DELETE", `/demo/v1/products/${socks}`)).status).toBe(204);
     const reason_id = d.reason["Stock received"];
-    expectError(await adjust(d, { sku: "SOCKS-WOOL", outlet_id: d.main, quantity: 1, reason_id }), 422, "UNPROCESSABLE", "sku");
-    expectError(await adjust(d, { product_id: socks, outlet_id: d.main, quantity: 1, reason_id }), 422, "UNPROCESSABLE", "product_id");
+    expectError(
+      await adjust(d, { sku: "SOCKS-WOOL", outlet_id: d.main, quantity: 1, reason_id }),
+      422,
+      "UNPROCESSABLE",
+      "sku",
+    );
+    expectError(
+      await adjust(d, { product_id: socks, outlet_id: d.main, quantity: 1, reason_id }),
+      422,
+      "UNPROCESSABLE",
+      "product_id",
+    );
     expect(await stockOf(d, socks, d.main)).toStrictEqual(stock);
     const scarf = await adjust(d, { sku: "scarf-knit", outlet_id: d.main, quantity: 2, reason_id });
     expect(scarf.status).toBe(201);
@@ -100,7 +146,12 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
     const rest = { outlet_id: d.main, quantity: 1, reason_id: d.reason["Stock received"] };
-    expectError(await adjust(d, { product_id: tote, sku: "TOTE-CANVAS", ...rest }), 400, "VALIDATION_FAILED", "product_id");
+    expectError(
+      await adjust(d, { product_id: tote, sku: "TOTE-CANVAS", ...rest }),
+      400,
+      "VALIDATION_FAILED",
+      "product_id",
+    );
     expectError(await adjust(d, rest), 400, "VALIDATION_FAILED", "product_id");
     expect(await snapshot(d, tote)).toStrictEqual(before);
   });
@@ -108,14 +159,34 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
   it("Choices (body references): an unknown product id, sku or outlet answers 422 UNPROCESSABLE naming the field", async () => {
     const d = await demo();
     const reason_id = d.reason["Stock received"];
-    expectError(await adjust(d, { product_id: NO_SUCH_ID, outlet_id: d.main, quantity: 1, reason_id }), 422, "UNPROCESSABLE", "product_id");
-    expectError(await adjust(d, { sku: "NO-SUCH-SKU", outlet_id: d.main, quantity: 1, reason_id }), 422, "UNPROCESSABLE", "sku");
-    expectError(await adjust(d, { product_id: d.product["TOTE-CANVAS"], outlet_id: NO_SUCH_ID, quantity: 1, reason_id }), 422, "UNPROCESSABLE", "outlet_id");
+    expectError(
+      await adjust(d, { product_id: NO_SUCH_ID, outlet_id: d.main, quantity: 1, reason_id }),
+      422,
+      "UNPROCESSABLE",
+      "product_id",
+    );
+    expectError(
+      await adjust(d, { sku: "NO-SUCH-SKU", outlet_id: d.main, quantity: 1, reason_id }),
+      422,
+      "UNPROCESSABLE",
+      "sku",
+    );
+    expectError(
+      await adjust(d, { product_id: d.product["TOTE-CANVAS"], outlet_id: NO_SUCH_ID, quantity: 1, reason_id }),
+      422,
+      "UNPROCESSABLE",
+      "outlet_id",
+    );
   });
 
   it("endpoint row (reason_id is not optional on adjustments): leaving it out answers 400 naming reason_id", async () => {
     const d = await demo();
-    expectError(await adjust(d, { product_id: d.product["TOTE-CANVAS"], outlet_id: d.main, quantity: 1 }), 400, "VALIDATION_FAILED", "reason_id");
+    expectError(
+      await adjust(d, { product_id: d.product["TOTE-CANVAS"], outlet_id: d.main, quantity: 1 }),
+      400,
+      "VALIDATION_FAILED",
+      "reason_id",
+    );
   });
 
   it("Choices (a zero adjustment; 3 decimal places): quantity 0 and a 4th decimal answer 400 naming quantity", async () => {
@@ -123,7 +194,8 @@ describe("Spec, POST /inventory/adjustments: {product_id or sku, outlet_id, reas
     const beans = d.product["COFFEE-BEANS"];
     const before = await snapshot(d, beans);
     const rest = { product_id: beans, outlet_id: d.main, reason_id: d.reason["Stocktake"] };
-    for (const quantity of [0, 0.0001, -0.0005, 1.2345]) expectError(await adjust(d, { ...rest, quantity }), 400, "VALIDATION_FAILED", "quantity");
+    for (const quantity of [0, 0.0001, -0.0005, 1.2345])
+      expectError(await adjust(d, { ...rest, quantity }), 400, "VALIDATION_FAILED", "quantity");
     expect(await snapshot(d, beans)).toStrictEqual(before);
   });
 });
@@ -139,7 +211,14 @@ describe("Spec, Inventory rule 5: refusals of adjustments", () => {
     expect(await snapshot(d, beans)).toStrictEqual(before);
     const zero = await adjust(d, { ...rest, quantity: -3.25 });
     expect(zero.status).toBe(201);
-    expect(zero.json.data).toStrictEqual({ changed: true, previous: 3.25, on_hand: 0, delta: -3.25, adjustment_id: uuid, movement_id: uuid });
+    expect(zero.json.data).toStrictEqual({
+      changed: true,
+      previous: 3.25,
+      on_hand: 0,
+      delta: -3.25,
+      adjustment_id: uuid,
+      movement_id: uuid,
+    });
     expect((await levelAt(d, beans, d.harbour))!.on_hand).toBe(0);
     expectError(await adjust(d, { ...rest, quantity: -0.001 }), 422, "INSUFFICIENT_STOCK", "quantity");
   });
@@ -149,7 +228,12 @@ describe("Spec, Inventory rule 5: refusals of adjustments", () => {
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
     const rest = { product_id: tote, outlet_id: d.main, quantity: -1 };
-    expectError(await adjust(d, { ...rest, reason_id: d.reason["Stock set via API"] }), 422, "REASON_NOT_ALLOWED", "reason_id");
+    expectError(
+      await adjust(d, { ...rest, reason_id: d.reason["Stock set via API"] }),
+      422,
+      "REASON_NOT_ALLOWED",
+      "reason_id",
+    );
     expectError(await adjust(d, { ...rest, reason_id: d.reason["Theft"] }), 422, "REASON_NOT_ALLOWED", "reason_id");
     expect(await snapshot(d, tote)).toStrictEqual(before);
   });
@@ -159,10 +243,25 @@ describe("Spec, Inventory rule 5: refusals of adjustments", () => {
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
     const rest = { product_id: tote, outlet_id: d.main };
-    expectError(await adjust(d, { ...rest, quantity: 1, reason_id: d.reason["Damaged"] }), 422, "REASON_DIRECTION_MISMATCH", "reason_id");
-    expectError(await adjust(d, { ...rest, quantity: -1, reason_id: d.reason["Stock received"] }), 422, "REASON_DIRECTION_MISMATCH", "reason_id");
+    expectError(
+      await adjust(d, { ...rest, quantity: 1, reason_id: d.reason["Damaged"] }),
+      422,
+      "REASON_DIRECTION_MISMATCH",
+      "reason_id",
+    );
+    expectError(
+      await adjust(d, { ...rest, quantity: -1, reason_id: d.reason["Stock received"] }),
+      422,
+      "REASON_DIRECTION_MISMATCH",
+      "reason_id",
+    );
     expect(await snapshot(d, tote)).toStrictEqual(before);
-    const ok: [number, ReasonName][] = [[2, "Stock received"], [-1, "Damaged"], [3, "Stocktake"], [-2, "Stocktake"]];
+    const ok: [number, ReasonName][] = [
+      [2, "Stock received"],
+      [-1, "Damaged"],
+      [3, "Stocktake"],
+      [-2, "Stocktake"],
+    ];
     let level = before.main.on_hand;
     for (const [quantity, name] of ok) {
       const reply = await adjust(d, { ...rest, quantity, reason_id: d.reason[name] });
@@ -177,7 +276,12 @@ describe("Spec, Inventory rule 5: refusals of adjustments", () => {
     const tote = d.product["TOTE-CANVAS"];
     const before = await stockOf(d, tote, d.harbour);
     expect((await control(d.sim, "DELETE", `/stores/demo/outlets/${d.harbour}`)).status).toBe(204);
-    expectError(await adjust(d, { product_id: tote, outlet_id: d.harbour, quantity: 1, reason_id: d.reason["Stock received"] }), 422, "OUTLET_DELETED", "outlet_id");
+    expectError(
+      await adjust(d, { product_id: tote, outlet_id: d.harbour, quantity: 1, reason_id: d.reason["Stock received"] }),
+      422,
+      "OUTLET_DELETED",
+      "outlet_id",
+    );
     expect(await stockOf(d, tote, d.harbour)).toStrictEqual(before);
   });
 
@@ -201,7 +305,13 @@ describe("Spec, Inventory rule 4: unit_cost and the average cost (Choices: weigh
     expect((await stockOf(d, cap, d.main)).average_cost).toBe(500); // fixture: both(15, 6, 500)
     const set = (body: unknown) => put(d, cap, d.main, body);
     const adj = (quantity: number, name: ReasonName, unit_cost?: number) =>
-      adjust(d, { product_id: cap, outlet_id: d.main, quantity, reason_id: d.reason[name], ...(unit_cost === undefined ? {} : { unit_cost }) });
+      adjust(d, {
+        product_id: cap,
+        outlet_id: d.main,
+        quantity,
+        reason_id: d.reason[name],
+        ...(unit_cost === undefined ? {} : { unit_cost }),
+      });
     const steps: [() => Promise<Reply>, number, number][] = [
       // A set with unit_cost: the cost becomes the average (even though the level goes down).
       [() => set({ on_hand: 10, unit_cost: 1000 }), 10, 1000],
@@ -240,16 +350,39 @@ describe("Spec, Inventory rule 4: unit_cost and the average cost (Choices: weigh
     const beans = d.product["COFFEE-BEANS"];
     expect((await put(d, beans, d.main, { on_hand: 0.3, unit_cost: 1000 })).status).toBe(200);
     expect(await stockOf(d, beans, d.main)).toStrictEqual({ on_hand: 0.3, average_cost: 1000 });
-    expect((await adjust(d, { product_id: beans, outlet_id: d.main, quantity: 0.1, reason_id: d.reason["Stock received"], unit_cost: 1002 })).status).toBe(201);
+    expect(
+      (
+        await adjust(d, {
+          product_id: beans,
+          outlet_id: d.main,
+          quantity: 0.1,
+          reason_id: d.reason["Stock received"],
+          unit_cost: 1002,
+        })
+      ).status,
+    ).toBe(201);
     expect(await stockOf(d, beans, d.main)).toStrictEqual({ on_hand: 0.4, average_cost: 1001 });
   });
 
   it("an increase from zero stock takes the unit_cost as the average: (0 x 1800 + 2 x 850) / 2 = 850", async () => {
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
-    expect((await adjust(d, { product_id: beans, outlet_id: d.harbour, quantity: -3.25, reason_id: d.reason["Damaged"] })).status).toBe(201);
+    expect(
+      (await adjust(d, { product_id: beans, outlet_id: d.harbour, quantity: -3.25, reason_id: d.reason["Damaged"] }))
+        .status,
+    ).toBe(201);
     expect(await stockOf(d, beans, d.harbour)).toStrictEqual({ on_hand: 0, average_cost: 1800 });
-    expect((await adjust(d, { product_id: beans, outlet_id: d.harbour, quantity: 2, reason_id: d.reason["Stock received"], unit_cost: 850 })).status).toBe(201);
+    expect(
+      (
+        await adjust(d, {
+          product_id: beans,
+          outlet_id: d.harbour,
+          quantity: 2,
+          reason_id: d.reason["Stock received"],
+          unit_cost: 850,
+        })
+      ).status,
+    ).toBe(201);
     expect(await stockOf(d, beans, d.harbour)).toStrictEqual({ on_hand: 2, average_cost: 850 });
   });
 });
@@ -259,9 +392,18 @@ describe("Spec, InventoryLevel (up to 3 decimal places) and Choices (exact thous
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
     for (let i = 1; i <= 10; i++) {
-      const reply = await adjust(d, { product_id: beans, outlet_id: d.main, quantity: 0.1, reason_id: d.reason["Stock received"] });
+      const reply = await adjust(d, {
+        product_id: beans,
+        outlet_id: d.main,
+        quantity: 0.1,
+        reason_id: d.reason["Stock received"],
+      });
       expect(reply.status).toBe(201);
-      expect(reply.json.data).toMatchObject({ previous: (12500 + 100 * (i - 1)) / 1000, on_hand: (12500 + 100 * i) / 1000, delta: 0.1 });
+      expect(reply.json.data).toMatchObject({
+        previous: (12500 + 100 * (i - 1)) / 1000,
+        on_hand: (12500 + 100 * i) / 1000,
+        delta: 0.1,
+      });
     }
     expect((await levelAt(d, beans, d.main))!.on_hand).toBe(13.5);
     expect((await stockOf(d, beans, d.main)).on_hand).toBe(13.5);
@@ -270,8 +412,17 @@ describe("Spec, InventoryLevel (up to 3 decimal places) and Choices (exact thous
   it("a set to 0.1 then +0.2 reads back 0.3; a set of 0.1 + 0.2 reads back 0.3 and repeating 0.3 changes nothing", async () => {
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
-    expect((await put(d, beans, d.main, { on_hand: 0.1 })).json.data).toMatchObject({ previous: 12.5, on_hand: 0.1, delta: -12.4 });
-    const plus = await adjust(d, { product_id: beans, outlet_id: d.main, quantity: 0.2, reason_id: d.reason["Stock received"] });
+    expect((await put(d, beans, d.main, { on_hand: 0.1 })).json.data).toMatchObject({
+      previous: 12.5,
+      on_hand: 0.1,
+      delta: -12.4,
+    });
+    const plus = await adjust(d, {
+      product_id: beans,
+      outlet_id: d.main,
+      quantity: 0.2,
+      reason_id: d.reason["Stock received"],
+    });
     expect(plus.json.data).toMatchObject({ previous: 0.1, on_hand: 0.3, delta: 0.2 });
     expect((await levelAt(d, beans, d.main))!.on_hand).toBe(0.3);
     const sum = await put(d, beans, d.harbour, { on_hand: 0.1 + 0.2 });

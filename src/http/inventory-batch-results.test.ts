@@ -6,7 +6,17 @@
 // inventory-batch.test.ts. "Writes nothing" is checked on the levels (with their versions) and on the
 // control stock view (interfaces.md 3).
 import { describe, expect, it } from "vitest";
-import { demo, control, stockOf, levelAt, put, expectError, snapshot, snapshotAll, batch, adjust } from "../test-support/inventory.js";
+import {
+  demo,
+  control,
+  stockOf,
+  levelAt,
+  put,
+  expectError,
+  snapshot,
+  snapshotAll,
+  batch,
+} from "../test-support/inventory.js";
 
 describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previous, on_hand, delta; sku only when given by sku; replayed", () => {
   it("echoes sku (as sent) only on lines given by sku, and answers replayed false; a set to the same level answers changed false, delta 0", async () => {
@@ -23,9 +33,35 @@ describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previo
     expect(reply.status).toBe(200);
     expect(reply.json).toStrictEqual({
       data: [
-        { product_id: mug, outlet_id: d.main, sku: "mug-enamel", changed: true, previous: mugMain, on_hand: 40, delta: 40 - mugMain, replayed: false },
-        { product_id: cap, outlet_id: d.harbour, changed: true, previous: capHarbour, on_hand: capHarbour - 2, delta: -2, replayed: false },
-        { product_id: socks, outlet_id: d.main, sku: "Socks-Wool", changed: false, previous: socksMain, on_hand: socksMain, delta: 0, replayed: false },
+        {
+          product_id: mug,
+          outlet_id: d.main,
+          sku: "mug-enamel",
+          changed: true,
+          previous: mugMain,
+          on_hand: 40,
+          delta: 40 - mugMain,
+          replayed: false,
+        },
+        {
+          product_id: cap,
+          outlet_id: d.harbour,
+          changed: true,
+          previous: capHarbour,
+          on_hand: capHarbour - 2,
+          delta: -2,
+          replayed: false,
+        },
+        {
+          product_id: socks,
+          outlet_id: d.main,
+          sku: "Socks-Wool",
+          changed: false,
+          previous: socksMain,
+          on_hand: socksMain,
+          delta: 0,
+          replayed: false,
+        },
       ],
     });
     expect((await levelAt(d, mug, d.main))!.on_hand).toBe(40);
@@ -35,7 +71,9 @@ describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previo
   it("Choices (a set without reason_id is recorded under Stock set via API; an adjust needs its reason): a set line without a reason succeeds while every other reason is disabled, an adjust line without one is 400", async () => {
     const d = await demo();
     for (const name of ["Stock received", "Damaged", "Stocktake"] as const) {
-      expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason[name]}`, { enabled: false })).status).toBe(200);
+      expect(
+        (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason[name]}`, { enabled: false })).status,
+      ).toBe(200);
     }
     const reply = await batch(d, [{ sku: "MUG-ENAMEL", outlet_id: d.main, set: { on_hand: 1 } }]);
     expect(reply.status).toBe(200);
@@ -52,7 +90,11 @@ describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previo
     const reply = await batch(d, [
       { product_id: mug, outlet_id: d.main, set: { on_hand: 9, unit_cost: 333 } },
       // (3 x 1000 + 1 x 1002) / 4 = 4002 / 4 = 1000.5, half up: 1001
-      { product_id: cap, outlet_id: d.main, adjust: { quantity: 1, unit_cost: 1002, reason_id: d.reason["Stocktake"] } },
+      {
+        product_id: cap,
+        outlet_id: d.main,
+        adjust: { quantity: 1, unit_cost: 1002, reason_id: d.reason["Stocktake"] },
+      },
       { product_id: mug, outlet_id: d.harbour, adjust: { quantity: -1, unit_cost: 1, reason_id: d.reason["Damaged"] } },
     ]);
     expect(reply.status).toBe(200);
@@ -98,9 +140,21 @@ describe("Spec, Inventory rule 3 and Limits (idempotency): a replayed batch mark
   it("a different body with the same key answers 422 IDEMPOTENCY_KEY_REUSED and writes nothing", async () => {
     const d = await demo();
     const mug = d.product["MUG-ENAMEL"];
-    expect((await batch(d, [{ product_id: mug, outlet_id: d.main, adjust: { quantity: 1, reason_id: d.reason["Stocktake"] } }], "k-reused")).status).toBe(200);
+    expect(
+      (
+        await batch(
+          d,
+          [{ product_id: mug, outlet_id: d.main, adjust: { quantity: 1, reason_id: d.reason["Stocktake"] } }],
+          "k-reused",
+        )
+      ).status,
+    ).toBe(200);
     const after = await snapshot(d, mug);
-    const reply = await batch(d, [{ product_id: mug, outlet_id: d.main, adjust: { quantity: 5, reason_id: d.reason["Stocktake"] } }], "k-reused");
+    const reply = await batch(
+      d,
+      [{ product_id: mug, outlet_id: d.main, adjust: { quantity: 5, reason_id: d.reason["Stocktake"] } }],
+      "k-reused",
+    );
     expectError(reply, 422, "IDEMPOTENCY_KEY_REUSED");
     expect(await snapshot(d, mug)).toStrictEqual(after);
   });
@@ -112,7 +166,9 @@ describe("Spec, Inventory rule 3 and Limits (idempotency): a replayed batch mark
     const first = await batch(d, lines, "k-theft");
     expect(first.status).toBe(422);
     expect(first.json.error.code).toBe("REASON_NOT_ALLOWED");
-    expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status).toBe(200);
+    expect(
+      (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status,
+    ).toBe(200);
     const before = await snapshot(d, mug);
     const replay = await batch(d, lines, "k-theft");
     expect(replay.status).toBe(422);

@@ -6,7 +6,19 @@
 // (COFFEE-BEANS is exact: 12.5 at Main Street, 3.25 at Harbour Front).
 import { describe, expect, it } from "vitest";
 import { call } from "../test-support/sim.js";
-import { NO_SUCH_ID, uuid, demo, control, stockOf, levelsOf, levelAt, put, expectError, snapshot, type ReasonName } from "../test-support/inventory.js";
+import {
+  NO_SUCH_ID,
+  uuid,
+  demo,
+  control,
+  stockOf,
+  levelsOf,
+  levelAt,
+  put,
+  expectError,
+  snapshot,
+  type ReasonName,
+} from "../test-support/inventory.js";
 
 describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and Inventory rule 1", () => {
   it("answers 200 with exactly {changed, previous, on_hand, delta, adjustment_id, movement_id} and stores the level", async () => {
@@ -15,7 +27,9 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const previous = (await stockOf(d, tote, d.main)).on_hand;
     const reply = await put(d, tote, d.main, { on_hand: 5 });
     expect(reply.status).toBe(200);
-    expect(reply.json).toStrictEqual({ data: { changed: true, previous, on_hand: 5, delta: 5 - previous, adjustment_id: uuid, movement_id: uuid } });
+    expect(reply.json).toStrictEqual({
+      data: { changed: true, previous, on_hand: 5, delta: 5 - previous, adjustment_id: uuid, movement_id: uuid },
+    });
     expect((await levelAt(d, tote, d.main))!.on_hand).toBe(5);
     expect((await stockOf(d, tote, d.main)).on_hand).toBe(5);
   });
@@ -24,7 +38,16 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
     const reply = await put(d, beans, d.harbour, { on_hand: 1234.567 });
-    expect(reply.json).toStrictEqual({ data: { changed: true, previous: 3.25, on_hand: 1234.567, delta: 1231.317, adjustment_id: uuid, movement_id: uuid } });
+    expect(reply.json).toStrictEqual({
+      data: {
+        changed: true,
+        previous: 3.25,
+        on_hand: 1234.567,
+        delta: 1231.317,
+        adjustment_id: uuid,
+        movement_id: uuid,
+      },
+    });
     expect((await levelAt(d, beans, d.harbour))!.on_hand).toBe(1234.567);
   });
 
@@ -34,10 +57,16 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     expect((await put(d, tote, d.main, { on_hand: 7, unit_cost: 1200 })).json.data.changed).toBe(true);
     const level = await levelAt(d, tote, d.main);
     expect(await stockOf(d, tote, d.main)).toStrictEqual({ on_hand: 7, average_cost: 1200 });
-    for (const body of [{ on_hand: 7 }, { on_hand: 7, unit_cost: 5 }, { on_hand: 7.0, reason_id: d.reason["Stocktake"] }]) {
+    for (const body of [
+      { on_hand: 7 },
+      { on_hand: 7, unit_cost: 5 },
+      { on_hand: 7.0, reason_id: d.reason["Stocktake"] },
+    ]) {
       const reply = await put(d, tote, d.main, body);
       expect(reply.status).toBe(200);
-      expect(reply.json).toStrictEqual({ data: { changed: false, previous: 7, on_hand: 7, delta: 0, adjustment_id: null, movement_id: null } });
+      expect(reply.json).toStrictEqual({
+        data: { changed: false, previous: 7, on_hand: 7, delta: 0, adjustment_id: null, movement_id: null },
+      });
     }
     expect(await levelAt(d, tote, d.main)).toStrictEqual(level);
     expect(await stockOf(d, tote, d.main)).toStrictEqual({ on_hand: 7, average_cost: 1200 });
@@ -52,7 +81,9 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     expect(await snapshot(d, tote)).toStrictEqual(before);
     // Every other reason disabled: a set without reason_id still succeeds (it uses the system reason).
     for (const name of ["Stock received", "Damaged", "Stocktake"] as const) {
-      expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason[name]}`, { enabled: false })).status).toBe(200);
+      expect(
+        (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason[name]}`, { enabled: false })).status,
+      ).toBe(200);
     }
     const implicit = await put(d, tote, d.main, { on_hand: 3 });
     expect(implicit.status).toBe(200);
@@ -63,7 +94,12 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const d = await demo();
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
-    expectError(await put(d, tote, d.main, { on_hand: 1, reason_id: d.reason["Theft"] }), 422, "REASON_NOT_ALLOWED", "reason_id");
+    expectError(
+      await put(d, tote, d.main, { on_hand: 1, reason_id: d.reason["Theft"] }),
+      422,
+      "REASON_NOT_ALLOWED",
+      "reason_id",
+    );
     expect(await snapshot(d, tote)).toStrictEqual(before);
   });
 
@@ -72,8 +108,18 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const tote = d.product["TOTE-CANVAS"];
     const start = (await stockOf(d, tote, d.main)).on_hand;
     const before = await snapshot(d, tote);
-    expectError(await put(d, tote, d.main, { on_hand: start - 1, reason_id: d.reason["Stock received"] }), 422, "REASON_DIRECTION_MISMATCH", "reason_id");
-    expectError(await put(d, tote, d.main, { on_hand: start + 1, reason_id: d.reason["Damaged"] }), 422, "REASON_DIRECTION_MISMATCH", "reason_id");
+    expectError(
+      await put(d, tote, d.main, { on_hand: start - 1, reason_id: d.reason["Stock received"] }),
+      422,
+      "REASON_DIRECTION_MISMATCH",
+      "reason_id",
+    );
+    expectError(
+      await put(d, tote, d.main, { on_hand: start + 1, reason_id: d.reason["Damaged"] }),
+      422,
+      "REASON_DIRECTION_MISMATCH",
+      "reason_id",
+    );
     expect(await snapshot(d, tote)).toStrictEqual(before);
   });
 
@@ -81,25 +127,43 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const d = await demo();
     const tote = d.product["TOTE-CANVAS"];
     const start = (await stockOf(d, tote, d.main)).on_hand;
-    const steps: [number, ReasonName][] = [[start + 4, "Stock received"], [start + 1, "Damaged"], [start + 6, "Stocktake"], [start - 2, "Stocktake"]];
+    const steps: [number, ReasonName][] = [
+      [start + 4, "Stock received"],
+      [start + 1, "Damaged"],
+      [start + 6, "Stocktake"],
+      [start - 2, "Stocktake"],
+    ];
     let previous = start;
     for (const [on_hand, name] of steps) {
       const reply = await put(d, tote, d.main, { on_hand, reason_id: d.reason[name] });
       expect(reply.status, name).toBe(200);
-      expect(reply.json.data).toStrictEqual({ changed: true, previous, on_hand, delta: on_hand - previous, adjustment_id: uuid, movement_id: uuid });
+      expect(reply.json.data).toStrictEqual({
+        changed: true,
+        previous,
+        on_hand,
+        delta: on_hand - previous,
+        adjustment_id: uuid,
+        movement_id: uuid,
+      });
       previous = on_hand;
     }
   });
 
   it("Choices (reason checks): an unknown reason_id answers 422 UNPROCESSABLE naming reason_id", async () => {
     const d = await demo();
-    expectError(await put(d, d.product["TOTE-CANVAS"], d.main, { on_hand: 1, reason_id: NO_SUCH_ID }), 422, "UNPROCESSABLE", "reason_id");
+    expectError(
+      await put(d, d.product["TOTE-CANVAS"], d.main, { on_hand: 1, reason_id: NO_SUCH_ID }),
+      422,
+      "UNPROCESSABLE",
+      "reason_id",
+    );
   });
 
   it("InventoryLevel (up to 3 decimal places): a 4th decimal answers 400 VALIDATION_FAILED on on_hand", async () => {
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
-    for (const on_hand of [1.0001, 2.0005, 12.5001]) expectError(await put(d, beans, d.main, { on_hand }), 400, "VALIDATION_FAILED", "on_hand");
+    for (const on_hand of [1.0001, 2.0005, 12.5001])
+      expectError(await put(d, beans, d.main, { on_hand }), 400, "VALIDATION_FAILED", "on_hand");
     expect((await levelAt(d, beans, d.main))!.on_hand).toBe(12.5);
   });
 
@@ -121,7 +185,12 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const tote = d.product["TOTE-CANVAS"];
     const before = await stockOf(d, tote, d.harbour);
     expect((await control(d.sim, "DELETE", `/stores/demo/outlets/${d.harbour}`)).status).toBe(204);
-    expectError(await put(d, tote, d.harbour, { on_hand: before.on_hand + 3, unit_cost: 1 }), 422, "OUTLET_DELETED", "outlet_id");
+    expectError(
+      await put(d, tote, d.harbour, { on_hand: before.on_hand + 3, unit_cost: 1 }),
+      422,
+      "OUTLET_DELETED",
+      "outlet_id",
+    );
     expect(await stockOf(d, tote, d.harbour)).toStrictEqual(before);
   });
 
@@ -160,14 +229,22 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const first = await put(d, tote, d.main, { on_hand: 5 }, { "Idempotency-Key": "set-5" });
     expect(first.status).toBe(200);
     expect(first.headers.get("idempotent-replayed")).not.toBe("true");
-    expect((await put(d, tote, d.main, { on_hand: 9 })).json.data).toMatchObject({ changed: true, previous: 5, on_hand: 9 });
+    expect((await put(d, tote, d.main, { on_hand: 9 })).json.data).toMatchObject({
+      changed: true,
+      previous: 5,
+      on_hand: 9,
+    });
     const replay = await put(d, tote, d.main, { on_hand: 5 }, { "Idempotency-Key": "set-5" });
     expect(replay.status).toBe(200);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.json).toStrictEqual(first.json);
     expect(replay.json.data).toMatchObject({ changed: true, previous: start, on_hand: 5 });
     expect((await stockOf(d, tote, d.main)).on_hand).toBe(9);
-    expectError(await put(d, tote, d.main, { on_hand: 6 }, { "Idempotency-Key": "set-5" }), 422, "IDEMPOTENCY_KEY_REUSED");
+    expectError(
+      await put(d, tote, d.main, { on_hand: 6 }, { "Idempotency-Key": "set-5" }),
+      422,
+      "IDEMPOTENCY_KEY_REUSED",
+    );
     expect((await stockOf(d, tote, d.main)).on_hand).toBe(9);
   });
 
@@ -177,7 +254,9 @@ describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and
     const body = { on_hand: 1, reason_id: d.reason["Theft"] };
     const first = await put(d, tote, d.main, body, { "Idempotency-Key": "theft-1" });
     expectError(first, 422, "REASON_NOT_ALLOWED", "reason_id");
-    expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status).toBe(200);
+    expect(
+      (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status,
+    ).toBe(200);
     const replay = await put(d, tote, d.main, body, { "Idempotency-Key": "theft-1" });
     expect(replay.status).toBe(422);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");

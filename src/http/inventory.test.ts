@@ -6,7 +6,18 @@
 // (COFFEE-BEANS is exact: 12.5 at Main Street, 3.25 at Harbour Front).
 import { describe, expect, it } from "vitest";
 import { call, type Reply } from "../test-support/sim.js";
-import { UUID, NO_SUCH_ID, uuid, demo, control, stockOf, levelsOf, levelAt, put, expectError, snapshot, batch, adjust, type Level } from "../test-support/inventory.js";
+import {
+  NO_SUCH_ID,
+  demo,
+  control,
+  stockOf,
+  levelsOf,
+  levelAt,
+  put,
+  expectError,
+  snapshot,
+  type Level,
+} from "../test-support/inventory.js";
 
 const DECIMAL = /^[0-9]+$/;
 const byOutlet = (a: Level, b: Level) => (a.outlet_id < b.outlet_id ? -1 : 1);
@@ -26,9 +37,17 @@ describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per liv
     expect(harbour.on_hand).toBeGreaterThanOrEqual(8);
     expect(harbour.on_hand).toBeLessThanOrEqual(18);
     const row = (outlet_id: string, on_hand: number) => ({
-      outlet_id, on_hand, reorder_method: "none", reorder_point: null, reorder_amount: null, reorder_target: null, version: expect.stringMatching(DECIMAL),
+      outlet_id,
+      on_hand,
+      reorder_method: "none",
+      reorder_point: null,
+      reorder_amount: null,
+      reorder_target: null,
+      version: expect.stringMatching(DECIMAL),
     });
-    expect([...reply.json.data].sort(byOutlet)).toStrictEqual([row(d.main, main.on_hand), row(d.harbour, harbour.on_hand)].sort(byOutlet));
+    expect([...reply.json.data].sort(byOutlet)).toStrictEqual(
+      [row(d.main, main.on_hand), row(d.harbour, harbour.on_hand)].sort(byOutlet),
+    );
   });
 
   it("shows fractional stock and a fixture reorder point exactly (COFFEE-BEANS 12.5 with reorder point 5, and 3.25)", async () => {
@@ -37,8 +56,24 @@ describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per liv
     const version = expect.stringMatching(DECIMAL);
     expect([...levels].sort(byOutlet)).toStrictEqual(
       [
-        { outlet_id: d.main, on_hand: 12.5, reorder_method: "reorder_point", reorder_point: 5, reorder_amount: null, reorder_target: null, version },
-        { outlet_id: d.harbour, on_hand: 3.25, reorder_method: "none", reorder_point: null, reorder_amount: null, reorder_target: null, version },
+        {
+          outlet_id: d.main,
+          on_hand: 12.5,
+          reorder_method: "reorder_point",
+          reorder_point: 5,
+          reorder_amount: null,
+          reorder_target: null,
+          version,
+        },
+        {
+          outlet_id: d.harbour,
+          on_hand: 3.25,
+          reorder_method: "none",
+          reorder_point: null,
+          reorder_amount: null,
+          reorder_target: null,
+          version,
+        },
       ].sort(byOutlet),
     );
   });
@@ -54,7 +89,9 @@ describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per liv
     const d = await demo();
     const bundle = d.product["BUNDLE-PICNIC"];
     const zero = await put(d, bundle, d.harbour, { on_hand: 0 });
-    expect(zero.json).toStrictEqual({ data: { changed: false, previous: 0, on_hand: 0, delta: 0, adjustment_id: null, movement_id: null } });
+    expect(zero.json).toStrictEqual({
+      data: { changed: false, previous: 0, on_hand: 0, delta: 0, adjustment_id: null, movement_id: null },
+    });
     expect(await levelsOf(d, bundle)).toStrictEqual([]);
     expect((await put(d, bundle, d.harbour, { on_hand: 2 })).status).toBe(200);
     const levels = await levelsOf(d, bundle);
@@ -82,7 +119,9 @@ describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per liv
     const d = await demo();
     const socks = d.product["SOCKS-WOOL"];
     expect((await call(d.sim, "DELETE", `/demo/v1/products/${socks}`)).status).toBe(204);
-    const other = await call(d.sim, "POST", "/other/v1/products", { body: { name: "Other store product", retail_price: 100 } });
+    const other = await call(d.sim, "POST", "/other/v1/products", {
+      body: { name: "Other store product", retail_price: 100 },
+    });
     expect(other.status).toBe(201);
     const paths = [
       `/demo/v1/products/${NO_SUCH_ID}/inventory`,
@@ -121,7 +160,9 @@ describe("Spec, InventoryLevel and GET /products/{id}/inventory (one row per liv
     expect(adj.status).toBe(201);
     versions.push(BigInt((await levelAt(d, mug, d.main))!.version));
     const batch = await call(d.sim, "POST", "/demo/v1/inventory/batch", {
-      body: { lines: [{ product_id: mug, outlet_id: d.main, adjust: { quantity: -1, reason_id: d.reason["Stocktake"] } }] },
+      body: {
+        lines: [{ product_id: mug, outlet_id: d.main, adjust: { quantity: -1, reason_id: d.reason["Stocktake"] } }],
+      },
       headers: { "Idempotency-Key": "version-batch" },
     });
     expect(batch.status).toBe(200);
@@ -140,7 +181,10 @@ describe("interfaces.md 3: control routes for stock (stock view, outlet delete, 
   it("GET /_sim/stores/{prefix}/stock/{product}/{outlet} answers exactly {on_hand, average_cost} with integer cents", async () => {
     const d = await demo();
     const beans = d.product["COFFEE-BEANS"];
-    expect(await control(d.sim, "GET", `/stores/demo/stock/${beans}/${d.main}`)).toMatchObject({ status: 200, json: { on_hand: 12.5, average_cost: 1800 } });
+    expect(await control(d.sim, "GET", `/stores/demo/stock/${beans}/${d.main}`)).toMatchObject({
+      status: 200,
+      json: { on_hand: 12.5, average_cost: 1800 },
+    });
     const view = await stockOf(d, beans, d.harbour);
     expect(view).toStrictEqual({ on_hand: 3.25, average_cost: 1800 });
     expect(Number.isInteger(view.average_cost)).toBe(true);
@@ -166,28 +210,53 @@ describe("interfaces.md 3: control routes for stock (stock view, outlet delete, 
     const off = await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${stocktake}`, { enabled: false });
     expect(off.status).toBe(200);
     expect(off.json).toMatchObject({ id: stocktake, name: "Stocktake", type: "any", is_system: false });
-    expectError(await put(d, tote, d.main, { on_hand: start + 1, reason_id: stocktake }), 422, "REASON_NOT_ALLOWED", "reason_id");
+    expectError(
+      await put(d, tote, d.main, { on_hand: start + 1, reason_id: stocktake }),
+      422,
+      "REASON_NOT_ALLOWED",
+      "reason_id",
+    );
     // Choices: disabled reasons stay listed, with no enabled field.
     const listed = await call(d.sim, "GET", "/demo/v1/inventory/adjustment-reasons");
     expect(listed.json.data.find((r: { id: string }) => r.id === stocktake)).toStrictEqual({
-      id: stocktake, name: "Stocktake", type: "any", is_system: false, version: expect.stringMatching(DECIMAL),
+      id: stocktake,
+      name: "Stocktake",
+      type: "any",
+      is_system: false,
+      version: expect.stringMatching(DECIMAL),
     });
-    expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${stocktake}`, { enabled: true })).status).toBe(200);
-    expect((await put(d, tote, d.main, { on_hand: start + 1, reason_id: stocktake })).json.data).toMatchObject({ changed: true, on_hand: start + 1 });
+    expect(
+      (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${stocktake}`, { enabled: true })).status,
+    ).toBe(200);
+    expect((await put(d, tote, d.main, { on_hand: start + 1, reason_id: stocktake })).json.data).toMatchObject({
+      changed: true,
+      on_hand: start + 1,
+    });
     // Theft starts disabled; enabling it makes it usable for a decrease.
-    expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status).toBe(200);
-    expect((await put(d, tote, d.main, { on_hand: start, reason_id: d.reason["Theft"] })).json.data).toMatchObject({ changed: true, on_hand: start });
+    expect(
+      (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: true })).status,
+    ).toBe(200);
+    expect((await put(d, tote, d.main, { on_hand: start, reason_id: d.reason["Theft"] })).json.data).toMatchObject({
+      changed: true,
+      on_hand: start,
+    });
   });
 
   it("Choices (control: disabling the system reason is refused with 409); bad input answers 400, an unknown reason 404", async () => {
     const d = await demo();
-    const sys = await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Stock set via API"]}`, { enabled: false });
+    const sys = await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Stock set via API"]}`, {
+      enabled: false,
+    });
     expect(sys.status).toBe(409);
     expect(sys.json.error.code).toBe("CONFLICT");
-    const bad = await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, { enabled: "yes" });
+    const bad = await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${d.reason["Theft"]}`, {
+      enabled: "yes",
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe("VALIDATION_FAILED");
-    expect((await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${NO_SUCH_ID}`, { enabled: true })).status).toBe(404);
+    expect(
+      (await control(d.sim, "PATCH", `/stores/demo/adjustment-reasons/${NO_SUCH_ID}`, { enabled: true })).status,
+    ).toBe(404);
   });
 });
 
@@ -196,9 +265,14 @@ describe("Spec, Authentication scopes: inventory:read views stock levels, invent
     const d = await demo();
     const tote = d.product["TOTE-CANVAS"];
     const before = await snapshot(d, tote);
-    expect((await call(d.sim, "GET", `/demo/v1/products/${tote}/inventory`, { key: "inventory:read" })).status).toBe(200);
+    expect((await call(d.sim, "GET", `/demo/v1/products/${tote}/inventory`, { key: "inventory:read" })).status).toBe(
+      200,
+    );
     const writes: Reply[] = [
-      await call(d.sim, "PUT", `/demo/v1/products/${tote}/inventory/${d.main}`, { key: "inventory:read", body: { on_hand: 1 } }),
+      await call(d.sim, "PUT", `/demo/v1/products/${tote}/inventory/${d.main}`, {
+        key: "inventory:read",
+        body: { on_hand: 1 },
+      }),
       await call(d.sim, "POST", "/demo/v1/inventory/adjustments", {
         key: "inventory:read",
         headers: { "Idempotency-Key": "scope-1" },
@@ -218,7 +292,8 @@ describe("Spec, Authentication scopes: inventory:read views stock levels, invent
     const d = await demo();
     const path = `/demo/v1/products/${d.product["TOTE-CANVAS"]}/inventory`;
     expect((await call(d.sim, "GET", path, { key: "inventory:write" })).status).toBe(200);
-    for (const key of ["catalog:write", "catalog:read", "none"]) expectError(await call(d.sim, "GET", path, { key }), 403, "INSUFFICIENT_SCOPE");
+    for (const key of ["catalog:write", "catalog:read", "none"])
+      expectError(await call(d.sim, "GET", path, { key }), 403, "INSUFFICIENT_SCOPE");
     const write = await call(d.sim, "PUT", `${path}/${d.main}`, { key: "inventory:write", body: { on_hand: 2 } });
     expect(write.status).toBe(200);
   });

@@ -50,13 +50,37 @@ const CASES: ListCase[] = [
   {
     path: "/demo/v1/outlets",
     feed: (sim) => demo(sim).outlets,
-    record: (sim, id, n) => ({ id, name: `Outlet ${n}`, timezone: "Europe/London", status: "active", default_tax_id: firstTaxId(sim) }),
-    changed: (r, n) => ({ ...r, name: `${r.name} (changed ${n})`, status: r.status === "active" ? "inactive" : "active" }),
+    record: (sim, id, n) => ({
+      id,
+      name: `Outlet ${n}`,
+      timezone: "Europe/London",
+      status: "active",
+      default_tax_id: firstTaxId(sim),
+    }),
+    changed: (r, n) => ({
+      ...r,
+      name: `${r.name} (changed ${n})`,
+      status: r.status === "active" ? "inactive" : "active",
+    }),
     fixture: async (sim) => {
       const salesTax = await taxIdByName(sim, "Sales Tax");
       return [
-        { id: uuid, name: "Main Street", timezone: "America/New_York", status: "active", default_tax_id: salesTax, version },
-        { id: uuid, name: "Harbour Front", timezone: "America/Chicago", status: "active", default_tax_id: salesTax, version },
+        {
+          id: uuid,
+          name: "Main Street",
+          timezone: "America/New_York",
+          status: "active",
+          default_tax_id: salesTax,
+          version,
+        },
+        {
+          id: uuid,
+          name: "Harbour Front",
+          timezone: "America/Chicago",
+          status: "active",
+          default_tax_id: salesTax,
+          version,
+        },
       ];
     },
     other: "/demo/v1/taxes",
@@ -87,7 +111,8 @@ const CASES: ListCase[] = [
 ];
 
 /** GET with a raw query string (already encoded), so odd values reach the server as written. */
-const get = (sim: Simulator, path: string, query = ""): Promise<Reply> => call(sim, "GET", query ? `${path}?${query}` : path);
+const get = (sim: Simulator, path: string, query = ""): Promise<Reply> =>
+  call(sim, "GET", query ? `${path}?${query}` : path);
 
 async function page(sim: Simulator, path: string, query = ""): Promise<ListBody> {
   const reply = await get(sim, path, query);
@@ -127,7 +152,8 @@ function change(sim: Simulator, c: ListCase, id: string, n: number): void {
 const big = (v: string): bigint => BigInt(v);
 
 function expectAscending(rows: AnyRow[]): void {
-  for (let i = 1; i < rows.length; i++) expect(big(rows[i]!.version) > big(rows[i - 1]!.version), `row ${i} newer than row ${i - 1}`).toBe(true);
+  for (let i = 1; i < rows.length; i++)
+    expect(big(rows[i]!.version) > big(rows[i - 1]!.version), `row ${i} newer than row ${i - 1}`).toBe(true);
 }
 
 function expectValidation(reply: Reply, field: string): void {
@@ -163,7 +189,11 @@ for (const c of CASES) {
         expect(reply.status).toBe(200);
         expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
         expect(Object.keys(reply.json).sort()).toEqual(["data", "has_more", "next_cursor"]);
-        expect(reply.json).toStrictEqual({ data: await c.fixture(sim), next_cursor: expect.any(String), has_more: false });
+        expect(reply.json).toStrictEqual({
+          data: await c.fixture(sim),
+          next_cursor: expect.any(String),
+          has_more: false,
+        });
       });
 
       it("gives every row a distinct UUID id and a decimal-string version", async () => {
@@ -320,8 +350,16 @@ for (const c of CASES) {
         const initial = await page(sim, c.path);
         const held = initial.next_cursor!;
         // Kept cursor: polling twice with nothing new is empty both times.
-        expect(await page(sim, c.path, `cursor=${encodeURIComponent(held)}`)).toStrictEqual({ data: [], next_cursor: null, has_more: false });
-        expect(await page(sim, c.path, `cursor=${encodeURIComponent(held)}`)).toStrictEqual({ data: [], next_cursor: null, has_more: false });
+        expect(await page(sim, c.path, `cursor=${encodeURIComponent(held)}`)).toStrictEqual({
+          data: [],
+          next_cursor: null,
+          has_more: false,
+        });
+        expect(await page(sim, c.path, `cursor=${encodeURIComponent(held)}`)).toStrictEqual({
+          data: [],
+          next_cursor: null,
+          has_more: false,
+        });
 
         const [a, b] = initial.data as [AnyRow, AnyRow];
         change(sim, c, a.id, 1);
@@ -338,6 +376,7 @@ for (const c of CASES) {
         expect(poll.data[0]!.name).toBe(`${a.name} (changed 1) (changed 2)`);
         expect(big(poll.data[0]!.version) > big(a.version)).toBe(true);
         expect(big(poll.data[1]!.version) > big(b.version)).toBe(true);
+        // biome-ignore lint/complexity/useMathMinMax: versions are bigint, which Math.max does not take
         const maxBefore = initial.data.map((r) => big(r.version)).reduce((x, y) => (x > y ? x : y));
         expect(poll.data.every((r) => big(r.version) > maxBefore)).toBe(true);
         expectAscending(poll.data);
@@ -436,7 +475,10 @@ for (const c of CASES) {
         c.feed(sim).markDeleted(gone.id, sim.world.env.clock.now());
         for (const query of ["", "include_deleted=false", "order=desc"]) {
           const body = await page(sim, c.path, query);
-          expect(body.data.map((r) => r.id), query).not.toContain(gone.id);
+          expect(
+            body.data.map((r) => r.id),
+            query,
+          ).not.toContain(gone.id);
           expect(body.data, query).toHaveLength(before.data.length - 1);
         }
         // A poll without include_deleted shows no row for the deletion.
@@ -470,7 +512,9 @@ for (const c of CASES) {
         const poll = await page(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(before.next_cursor!)}`);
         expect(poll.data.map((r) => r.id)).toEqual([gone.id]);
         expect(poll.has_more).toBe(false);
-        expect(await page(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(poll.next_cursor!)}`)).toStrictEqual({
+        expect(
+          await page(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(poll.next_cursor!)}`),
+        ).toStrictEqual({
           data: [],
           next_cursor: null,
           has_more: false,
@@ -485,7 +529,11 @@ for (const c of CASES) {
         const ids: string[] = [];
         let cursor: string | null = null;
         for (let i = 0; i < 20; i++) {
-          const p: ListBody = await page(sim, c.path, `include_deleted=true&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+          const p: ListBody = await page(
+            sim,
+            c.path,
+            `include_deleted=true&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+          );
           ids.push(...p.data.map((r) => r.id));
           if (!p.has_more) break;
           cursor = p.next_cursor;
@@ -506,10 +554,17 @@ for (const c of CASES) {
           const reply = await get(sim, c.path, `cursor=${encodeURIComponent(cursor)}`);
           expect(reply.status, what).toBe(400);
           expect(reply.json, what).toStrictEqual({
-            error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field: "cursor", message: expect.any(String) }] },
+            error: {
+              code: "VALIDATION_FAILED",
+              message: expect.any(String),
+              fields: [{ field: "cursor", message: expect.any(String) }],
+            },
           });
         }
-        expectValidation(await get(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(foreign)}`), "cursor");
+        expectValidation(
+          await get(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(foreign)}`),
+          "cursor",
+        );
       });
 
       it("refuses an empty cursor", async () => {
@@ -565,7 +620,8 @@ for (const c of CASES) {
         const before = await page(sim, c.path);
         change(sim, c, before.data[0]!.id, 1);
         const after = await page(sim, c.path);
-        for (const row of before.data.slice(1)) expect(after.data.find((r) => r.id === row.id)!.version).toBe(row.version);
+        for (const row of before.data.slice(1))
+          expect(after.data.find((r) => r.id === row.id)!.version).toBe(row.version);
       });
     });
   });

@@ -38,7 +38,12 @@ export const SERVER_LIMITS: ServerLimits = {
   checkIntervalMs: 1_000,
 };
 
-export function listen(sim: Simulator, port: number, host: string, limits: Partial<ServerLimits> = {}): Promise<Listening> {
+export function listen(
+  sim: Simulator,
+  port: number,
+  host: string,
+  limits: Partial<ServerLimits> = {},
+): Promise<Listening> {
   const l = { ...SERVER_LIMITS, ...limits };
   const server = createServer(
     {
@@ -50,7 +55,9 @@ export function listen(sim: Simulator, port: number, host: string, limits: Parti
     },
     (req, res) => void serve(sim, req, res, server),
   );
-  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) => refuseUnreadable(error, socket, l.maxHeaderBytes));
+  server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
+    refuseUnreadable(error, socket, l.maxHeaderBytes),
+  );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -75,7 +82,8 @@ export function listen(sim: Simulator, port: number, host: string, limits: Parti
 async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, server: Server): Promise<void> {
   res.sendDate = false;
   try {
-    const { body, tooLarge } = hasBody(req) ? await readBody(req) : (req.resume(), NO_BODY);
+    if (!hasBody(req)) req.resume();
+    const { body, tooLarge } = hasBody(req) ? await readBody(req) : NO_BODY;
     const hostHeader = req.headers.host;
     const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : ownHost(server);
     const rawUrl = req.url ?? "/";
@@ -100,13 +108,17 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
     if (tooLarge) out.headers["connection"] = "close";
     // A known length and a string body: Node sends headers and body in one write (no chunked framing,
     // no second buffer to gather).
-    if (out.body !== null) out.headers["content-length"] = String(typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.length);
+    if (out.body !== null)
+      out.headers["content-length"] = String(
+        typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.length,
+      );
     res.writeHead(out.status, out.headers);
     res.end(out.body ?? undefined);
   } catch {
     // A client gone mid-request has nobody to answer.
     if (res.destroyed || !res.socket?.writable) return;
-    if (!res.headersSent) res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
+    if (!res.headersSent)
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
   }
 }

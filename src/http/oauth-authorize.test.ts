@@ -24,7 +24,15 @@ import {
 const redirectTarget = (url: URL) => `${url.origin}${url.pathname}`;
 
 function headlessBody(fx: Fixture, over: Record<string, string> = {}) {
-  return { user_id: fx.admin.id, client_id: fx.client.client_id, redirect_uri: fx.redirectUri, scope: "catalog:read", state: "xyz-123", decision: "allow" as const, ...over };
+  return {
+    user_id: fx.admin.id,
+    client_id: fx.client.client_id,
+    redirect_uri: fx.redirectUri,
+    scope: "catalog:read",
+    state: "xyz-123",
+    decision: "allow" as const,
+    ...over,
+  };
 }
 
 /** The control plane's 400: the spec's envelope naming `field`, and no redirect_to. */
@@ -104,18 +112,24 @@ describe("Spec, Authentication 3 (choice: never redirect to an unverified addres
   it("an unregistered redirect_uri with a bad scope still answers 400, not an error redirect", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    expectField400(await authorizeHeadless(sim, headlessBody(fx, { redirect_uri: "https://evil.example/cb", scope: "nope" })), "redirect_uri");
+    expectField400(
+      await authorizeHeadless(sim, headlessBody(fx, { redirect_uri: "https://evil.example/cb", scope: "nope" })),
+      "redirect_uri",
+    );
   });
 });
 
 describe("Spec, Authentication 3 (choice: other bad requests redirect with error and state)", () => {
-  it.each(["token", "id_token", "code token"])("response_type=%s redirects with error=unsupported_response_type and the state", async (responseType) => {
-    const sim = makeSim();
-    const fx = await fixture(sim);
-    const r = await authorizeHeadless(sim, headlessBody(fx, { response_type: responseType }));
-    expect(r.status).toBe(200);
-    expectErrorRedirect(r.json.redirect_to, fx.redirectUri, "unsupported_response_type", "xyz-123");
-  });
+  it.each(["token", "id_token", "code token"])(
+    "response_type=%s redirects with error=unsupported_response_type and the state",
+    async (responseType) => {
+      const sim = makeSim();
+      const fx = await fixture(sim);
+      const r = await authorizeHeadless(sim, headlessBody(fx, { response_type: responseType }));
+      expect(r.status).toBe(200);
+      expectErrorRedirect(r.json.redirect_to, fx.redirectUri, "unsupported_response_type", "xyz-123");
+    },
+  );
 
   it.each([
     ["an unknown scope", "catalog:read bogus:read"],
@@ -134,7 +148,10 @@ describe("Spec, Authentication 3 (choice: other bad requests redirect with error
   it("code_challenge_method=plain redirects with error=invalid_request (S256 only)", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const r = await authorizeHeadless(sim, headlessBody(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }));
+    const r = await authorizeHeadless(
+      sim,
+      headlessBody(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }),
+    );
     expectErrorRedirect(r.json.redirect_to, fx.redirectUri, "invalid_request", "xyz-123");
   });
 
@@ -148,7 +165,10 @@ describe("Spec, Authentication 3 (choice: other bad requests redirect with error
   it("code_challenge_method=S256 with a challenge gives a code", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const r = await authorizeHeadless(sim, headlessBody(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }));
+    const r = await authorizeHeadless(
+      sim,
+      headlessBody(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "S256" }),
+    );
     expect(new URL(r.json.redirect_to).searchParams.has("code")).toBe(true);
   });
 });
@@ -205,14 +225,24 @@ describe("Spec, Authentication 3: only store admins on the Growth plan can conne
   it("an unknown user_id answers 400 naming user_id", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    expectField400(await authorizeHeadless(sim, headlessBody(fx, { user_id: "00000000-0000-4000-8000-000000000000" })), "user_id");
+    expectField400(
+      await authorizeHeadless(sim, headlessBody(fx, { user_id: "00000000-0000-4000-8000-000000000000" })),
+      "user_id",
+    );
   });
 });
 
 // ---- The consent screen: GET {auth_url}/oauth/authorize and its forms ------------------------------
 
 function query(fx: Fixture, over: Record<string, string> = {}): Record<string, string> {
-  return { response_type: "code", client_id: fx.client.client_id, redirect_uri: fx.redirectUri, scope: "catalog:write sales:read", state: "st-9", ...over };
+  return {
+    response_type: "code",
+    client_id: fx.client.client_id,
+    redirect_uri: fx.redirectUri,
+    scope: "catalog:write sales:read",
+    state: "st-9",
+    ...over,
+  };
 }
 
 /** Accessible basics: lang, a title, one h1, and a label bound by for/id to every visible input. */
@@ -243,7 +273,12 @@ function consentForm(page: PageReply): Form {
 const emailField = (form: Form) => form.inputs.find((i) => i.type === "email")?.name ?? "email";
 const passwordField = (form: Form) => form.inputs.find((i) => i.type === "password")?.name ?? "password";
 
-async function signIn(sim: ReturnType<typeof makeSim>, page: PageReply, email: string, password: string): Promise<PageReply> {
+async function signIn(
+  sim: ReturnType<typeof makeSim>,
+  page: PageReply,
+  email: string,
+  password: string,
+): Promise<PageReply> {
   const form = signInForm(page);
   return submit(sim, form, [
     [emailField(form), email],
@@ -251,7 +286,11 @@ async function signIn(sim: ReturnType<typeof makeSim>, page: PageReply, email: s
   ]);
 }
 
-async function decide(sim: ReturnType<typeof makeSim>, page: PageReply, decision: "allow" | "cancel"): Promise<PageReply> {
+async function decide(
+  sim: ReturnType<typeof makeSim>,
+  page: PageReply,
+  decision: "allow" | "cancel",
+): Promise<PageReply> {
   const form = consentForm(page);
   const button = form.buttons.find((b) => b.name === "decision" && b.value === decision);
   if (!button) throw new Error(`no ${decision} button`);
@@ -284,7 +323,10 @@ describe("Spec, Authentication 3 step 1: GET {auth_url}/oauth/authorize", () => 
   it("an unregistered redirect_uri answers a 400 HTML error page and no Location header, even with a bad scope", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const cases: Record<string, string>[] = [{ redirect_uri: "https://evil.example/cb" }, { redirect_uri: "https://evil.example/cb", scope: "nope" }];
+    const cases: Record<string, string>[] = [
+      { redirect_uri: "https://evil.example/cb" },
+      { redirect_uri: "https://evil.example/cb", scope: "nope" },
+    ];
     for (const over of cases) {
       const page = await getAuthorizePage(sim, query(fx, over));
       expect(page.status).toBe(400);
@@ -323,7 +365,10 @@ describe("Spec, Authentication 3 step 1: GET {auth_url}/oauth/authorize", () => 
   it("code_challenge_method=plain answers 302 with error=invalid_request and the state", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const page = await getAuthorizePage(sim, query(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }));
+    const page = await getAuthorizePage(
+      sim,
+      query(fx, { code_challenge: pkcePair().challenge, code_challenge_method: "plain" }),
+    );
     expect(page.status).toBe(302);
     expectErrorRedirect(page.headers.get("location") as string, fx.redirectUri, "invalid_request", "st-9");
   });
@@ -365,13 +410,22 @@ describe("Spec, Authentication 3 step 2: the no-JavaScript consent flow (sign in
   it("the store admin signs in and sees the consent page listing the asked scopes, with Allow and Cancel", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const page = await signIn(sim, await getAuthorizePage(sim, query(fx, { scope: "catalog:write sales:read" })), fx.admin.email, fx.admin.password);
+    const page = await signIn(
+      sim,
+      await getAuthorizePage(sim, query(fx, { scope: "catalog:write sales:read" })),
+      fx.admin.email,
+      fx.admin.password,
+    );
     expect(page.status).toBe(200);
     expect(page.html).toContain("catalog:write");
     expect(page.html).toContain("sales:read");
     expect(page.html).not.toContain("customers:read");
     expect(page.html).toContain(fx.client.name);
-    expect(consentForm(page).buttons.map((b) => b.value).sort()).toEqual(["allow", "cancel"]);
+    expect(
+      consentForm(page)
+        .buttons.map((b) => b.value)
+        .sort(),
+    ).toEqual(["allow", "cancel"]);
     expectAccessiblePage(page);
   });
 
@@ -402,14 +456,26 @@ describe("Spec, Authentication 3 step 2: the no-JavaScript consent flow (sign in
     const sim = makeSim();
     const fx = await fixture(sim);
     const { verifier, challenge } = pkcePair();
-    const consent = await signIn(sim, await getAuthorizePage(sim, query(fx, { code_challenge: challenge, code_challenge_method: "S256" })), fx.admin.email, fx.admin.password);
+    const consent = await signIn(
+      sim,
+      await getAuthorizePage(sim, query(fx, { code_challenge: challenge, code_challenge_method: "S256" })),
+      fx.admin.email,
+      fx.admin.password,
+    );
     const done = await decide(sim, consent, "allow");
     const code = new URL(done.headers.get("location") as string).searchParams.get("code") as string;
     await expect(exchange(sim, fx, code)).rejects.toThrow(/400/);
     const sim2 = makeSim();
     const fx2 = await fixture(sim2);
-    const consent2 = await signIn(sim2, await getAuthorizePage(sim2, query(fx2, { code_challenge: challenge, code_challenge_method: "S256" })), fx2.admin.email, fx2.admin.password);
-    const code2 = new URL((await decide(sim2, consent2, "allow")).headers.get("location") as string).searchParams.get("code") as string;
+    const consent2 = await signIn(
+      sim2,
+      await getAuthorizePage(sim2, query(fx2, { code_challenge: challenge, code_challenge_method: "S256" })),
+      fx2.admin.email,
+      fx2.admin.password,
+    );
+    const code2 = new URL((await decide(sim2, consent2, "allow")).headers.get("location") as string).searchParams.get(
+      "code",
+    ) as string;
     expect((await exchange(sim2, fx2, code2, { code_verifier: verifier })).token_type).toBe("Bearer");
   });
 
@@ -417,7 +483,12 @@ describe("Spec, Authentication 3 step 2: the no-JavaScript consent flow (sign in
     const sim = makeSim();
     const fx = await fixture(sim);
     const state = `<script>alert("x")</script>&'`;
-    const consent = await signIn(sim, await getAuthorizePage(sim, query(fx, { state })), fx.admin.email, fx.admin.password);
+    const consent = await signIn(
+      sim,
+      await getAuthorizePage(sim, query(fx, { state })),
+      fx.admin.email,
+      fx.admin.password,
+    );
     expect(consent.status).toBe(200);
     expect(consent.html).not.toMatch(/<script\b/i);
     const done = await decide(sim, consent, "allow");
@@ -455,9 +526,17 @@ describe("RFC 6749 4.1.2.1 and the recorded choices: details of the authorizatio
   it("Choices (the decision applies to the request shown): a scope edited in the posted consent form is not granted", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const signedIn = await signIn(sim, await getAuthorizePage(sim, query(fx, { scope: "sales:read" })), "admin@demo.example", "retail-sim");
+    const signedIn = await signIn(
+      sim,
+      await getAuthorizePage(sim, query(fx, { scope: "sales:read" })),
+      "admin@demo.example",
+      "retail-sim",
+    );
     const form = consentForm(signedIn);
-    const tampered = { ...form, inputs: form.inputs.map((i) => (i.name === "scope" ? { ...i, value: "catalog:write customers:write" } : i)) };
+    const tampered = {
+      ...form,
+      inputs: form.inputs.map((i) => (i.name === "scope" ? { ...i, value: "catalog:write customers:write" } : i)),
+    };
     const button = form.buttons.find((b) => b.value === "allow")!;
     const done = await submit(sim, tampered, [[button.name, button.value]]);
     const code = new URL(done.headers.get("location") as string).searchParams.get("code") as string;

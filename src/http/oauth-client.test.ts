@@ -30,7 +30,11 @@ async function json(res: Response): Promise<any> {
 }
 
 async function post(url: string, body?: unknown): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 async function setup(): Promise<Setup> {
@@ -53,7 +57,10 @@ async function setup(): Promise<Setup> {
 }
 
 /** The merchant's decision through the control twin; answers the redirect URL the app receives. */
-async function consent(s: Setup, options: { scope: string; state: string; challenge?: string; decision?: "allow" | "cancel" }): Promise<URL> {
+async function consent(
+  s: Setup,
+  options: { scope: string; state: string; challenge?: string; decision?: "allow" | "cancel" },
+): Promise<URL> {
   const body: Record<string, string> = {
     user_id: s.adminId,
     client_id: s.client.client_id,
@@ -71,13 +78,25 @@ async function consent(s: Setup, options: { scope: string; state: string; challe
 const get = (url: string, accessToken: string) => fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
 
 /** Authorize with PKCE, validate the callback, exchange the code: the token response. */
-async function connectWithPkce(s: Setup, auth: oauth.ClientAuth, scope = "catalog:read inventory:read"): Promise<oauth.TokenEndpointResponse> {
+async function connectWithPkce(
+  s: Setup,
+  auth: oauth.ClientAuth,
+  scope = "catalog:read inventory:read",
+): Promise<oauth.TokenEndpointResponse> {
   const verifier = oauth.generateRandomCodeVerifier();
   const challenge = await oauth.calculatePKCECodeChallenge(verifier);
   const state = oauth.generateRandomState();
   const callback = await consent(s, { scope, state, challenge });
   const params = oauth.validateAuthResponse(s.as, s.client, callback, state);
-  const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, auth, params, s.redirectUri, verifier, insecure);
+  const response = await oauth.authorizationCodeGrantRequest(
+    s.as,
+    s.client,
+    auth,
+    params,
+    s.redirectUri,
+    verifier,
+    insecure,
+  );
   return oauth.processAuthorizationCodeResponse(s.as, s.client, response);
 }
 
@@ -116,7 +135,13 @@ describe("Spec, Authentication 3 to 10 with oauth4webapi over a real socket: the
     const refreshed = await oauth.processRefreshTokenResponse(
       s.as,
       s.client,
-      await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.ClientSecretPost(s.secret), tokens.refresh_token as string, insecure),
+      await oauth.refreshTokenGrantRequest(
+        s.as,
+        s.client,
+        oauth.ClientSecretPost(s.secret),
+        tokens.refresh_token as string,
+        insecure,
+      ),
     );
     expect(refreshed.access_token).not.toBe(tokens.access_token);
     expect(refreshed.refresh_token).toBe(tokens.refresh_token);
@@ -136,7 +161,13 @@ describe("Spec, Authentication 3 to 10 with oauth4webapi over a real socket: the
     const again = await oauth.processRefreshTokenResponse(
       s.as,
       s.client,
-      await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.ClientSecretBasic(s.secret), tokens.refresh_token as string, insecure),
+      await oauth.refreshTokenGrantRequest(
+        s.as,
+        s.client,
+        oauth.ClientSecretBasic(s.secret),
+        tokens.refresh_token as string,
+        insecure,
+      ),
     );
     expect((await get(`${apiBase}/me`, again.access_token)).status).toBe(200);
     expect((await get(`${apiBase}/products`, again.access_token)).status).toBe(200);
@@ -146,7 +177,17 @@ describe("Spec, Authentication 3 to 10 with oauth4webapi over a real socket: the
     expect(cut.status).toBe(200);
     expect((await get(`${apiBase}/me`, again.access_token)).status).toBe(401);
     const failed = await oauth
-      .processRefreshTokenResponse(s.as, s.client, await oauth.refreshTokenGrantRequest(s.as, s.client, oauth.ClientSecretPost(s.secret), tokens.refresh_token as string, insecure))
+      .processRefreshTokenResponse(
+        s.as,
+        s.client,
+        await oauth.refreshTokenGrantRequest(
+          s.as,
+          s.client,
+          oauth.ClientSecretPost(s.secret),
+          tokens.refresh_token as string,
+          insecure,
+        ),
+      )
       .then(
         () => undefined,
         (e: unknown) => e,
@@ -160,13 +201,33 @@ describe("Spec, Authentication 3 to 10 with oauth4webapi over a real socket: the
     const s = await setup();
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const callback = await consent(s, { scope: "sales:read", state, challenge: await oauth.calculatePKCECodeChallenge(verifier) });
+    const callback = await consent(s, {
+      scope: "sales:read",
+      state,
+      challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    });
     const params = oauth.validateAuthResponse(s.as, s.client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.ClientSecretPost(s.secret), params, s.redirectUri, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      s.as,
+      s.client,
+      oauth.ClientSecretPost(s.secret),
+      params,
+      s.redirectUri,
+      verifier,
+      insecure,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = await json(response.clone());
-    expect(Object.keys(body).sort()).toEqual(["access_token", "api_base_url", "expires_in", "refresh_token", "scope", "store_name", "token_type"]);
+    expect(Object.keys(body).sort()).toEqual([
+      "access_token",
+      "api_base_url",
+      "expires_in",
+      "refresh_token",
+      "scope",
+      "store_name",
+      "token_type",
+    ]);
     expect(body.token_type).toBe("Bearer");
     expect(body.scope).toBe("sales:read");
     const tokens = await oauth.processAuthorizationCodeResponse(s.as, s.client, response);
@@ -197,24 +258,52 @@ describe("Spec, Authentication 3 and 4 with oauth4webapi: refusals the library s
   it("a wrong PKCE verifier is refused with invalid_grant (ResponseBodyError, 400)", async () => {
     const s = await setup();
     const state = oauth.generateRandomState();
-    const callback = await consent(s, { scope: "catalog:read", state, challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()) });
+    const callback = await consent(s, {
+      scope: "catalog:read",
+      state,
+      challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+    });
     const params = oauth.validateAuthResponse(s.as, s.client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.ClientSecretBasic(s.secret), params, s.redirectUri, oauth.generateRandomCodeVerifier(), insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      s.as,
+      s.client,
+      oauth.ClientSecretBasic(s.secret),
+      params,
+      s.redirectUri,
+      oauth.generateRandomCodeVerifier(),
+      insecure,
+    );
     const e = await oauth.processAuthorizationCodeResponse(s.as, s.client, response).then(
       () => undefined,
       (err: unknown) => err,
     );
     expect(e).toBeInstanceOf(oauth.ResponseBodyError);
-    expect([(e as oauth.ResponseBodyError).status, (e as oauth.ResponseBodyError).error]).toEqual([400, "invalid_grant"]);
+    expect([(e as oauth.ResponseBodyError).status, (e as oauth.ResponseBodyError).error]).toEqual([
+      400,
+      "invalid_grant",
+    ]);
   });
 
   it("a code exchanged twice: the second exchange answers invalid_grant", async () => {
     const s = await setup();
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const callback = await consent(s, { scope: "catalog:read", state, challenge: await oauth.calculatePKCECodeChallenge(verifier) });
+    const callback = await consent(s, {
+      scope: "catalog:read",
+      state,
+      challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    });
     const params = oauth.validateAuthResponse(s.as, s.client, callback, state);
-    const exchange = () => oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.ClientSecretPost(s.secret), params, s.redirectUri, verifier, insecure);
+    const exchange = () =>
+      oauth.authorizationCodeGrantRequest(
+        s.as,
+        s.client,
+        oauth.ClientSecretPost(s.secret),
+        params,
+        s.redirectUri,
+        verifier,
+        insecure,
+      );
     const first = await oauth.processAuthorizationCodeResponse(s.as, s.client, await exchange());
     const e = await oauth.processAuthorizationCodeResponse(s.as, s.client, await exchange()).then(
       () => undefined,
@@ -228,9 +317,21 @@ describe("Spec, Authentication 3 and 4 with oauth4webapi: refusals the library s
     const s = await setup();
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
-    const callback = await consent(s, { scope: "catalog:read", state, challenge: await oauth.calculatePKCECodeChallenge(verifier) });
+    const callback = await consent(s, {
+      scope: "catalog:read",
+      state,
+      challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    });
     const params = oauth.validateAuthResponse(s.as, s.client, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(s.as, s.client, oauth.ClientSecretBasic("wrong-secret"), params, s.redirectUri, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      s.as,
+      s.client,
+      oauth.ClientSecretBasic("wrong-secret"),
+      params,
+      s.redirectUri,
+      verifier,
+      insecure,
+    );
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Basic\b/);
     expect((await json(response)).error).toBe("invalid_client");

@@ -3,7 +3,19 @@
 // and the OAuth choices of docs/spec-choices.md. Written from the spec; the simulator is under test.
 import { describe, expect, it } from "vitest";
 import { makeSim } from "../test-support/sim.js";
-import { api, basicCreds, bodyCreds, connect, control, fixture, getCode, refresh, sortedScopes, token, type JsonReply } from "../test-support/oauth.js";
+import {
+  api,
+  basicCreds,
+  bodyCreds,
+  connect,
+  control,
+  fixture,
+  getCode,
+  refresh,
+  sortedScopes,
+  token,
+  type JsonReply,
+} from "../test-support/oauth.js";
 
 const DAY = 24 * 60 * 60;
 
@@ -48,12 +60,15 @@ describe("Spec, Authentication 1 and Scopes: an access token works on the API wi
     expectEnvelope(await api(sim, "GET", "/demo/v1/sales", at), 403, "INSUFFICIENT_SCOPE");
   });
 
-  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])("GET %s needs no particular scope: 200 with a sales:read token", async (path) => {
-    const sim = makeSim();
-    const fx = await fixture(sim);
-    const { access_token: at } = await connect(sim, fx, "sales:read");
-    expect((await api(sim, "GET", `/demo/v1${path}`, at)).status).toBe(200);
-  });
+  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])(
+    "GET %s needs no particular scope: 200 with a sales:read token",
+    async (path) => {
+      const sim = makeSim();
+      const fx = await fixture(sim);
+      const { access_token: at } = await connect(sim, fx, "sales:read");
+      expect((await api(sim, "GET", `/demo/v1${path}`, at)).status).toBe(200);
+    },
+  );
 });
 
 describe("Spec, Identity (GET /me) with an access token: scopes and key {id: the connection, name: the app}", () => {
@@ -63,12 +78,22 @@ describe("Spec, Identity (GET /me) with an access token: scopes and key {id: the
     const { access_token: at } = await connect(sim, fx, "catalog:write sales:read");
     const connections = (await control(sim, "GET", "/_sim/connections")).json;
     expect(connections).toHaveLength(1);
-    expect(connections[0]).toMatchObject({ client_id: fx.client.client_id, user_id: fx.admin.id, store_prefix: "demo", state: "active" });
+    expect(connections[0]).toMatchObject({
+      client_id: fx.client.client_id,
+      user_id: fx.admin.id,
+      store_prefix: "demo",
+      state: "active",
+    });
     expect([...connections[0].scopes].sort()).toEqual(["catalog:read", "catalog:write", "sales:read"]);
     const me = await api(sim, "GET", "/demo/v1/me", at);
     expect(me.status).toBe(200);
     expect(me.json).toStrictEqual({
-      data: { store_name: fx.storeName("demo"), domain_prefix: "demo", scopes: expect.any(Array), key: { id: connections[0].id, name: fx.client.name } },
+      data: {
+        store_name: fx.storeName("demo"),
+        domain_prefix: "demo",
+        scopes: expect.any(Array),
+        key: { id: connections[0].id, name: fx.client.name },
+      },
     });
     expect([...me.json.data.scopes].sort()).toEqual(["catalog:read", "catalog:write", "sales:read"]);
   });
@@ -81,7 +106,9 @@ describe("Spec, Identity (GET /me) with an access token: scopes and key {id: the
     const idA = (await api(sim, "GET", "/demo/v1/me", a.access_token)).json.data.key.id;
     const idB = (await api(sim, "GET", "/demo/v1/me", b.access_token)).json.data.key.id;
     expect(idA).not.toBe(idB);
-    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { id: string }) => c.id).sort()).toEqual([idA, idB].sort());
+    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { id: string }) => c.id).sort()).toEqual(
+      [idA, idB].sort(),
+    );
   });
 });
 
@@ -157,7 +184,11 @@ describe("Spec, Authentication 7: refresh with grant_type=refresh_token; the ref
     const sim = makeSim();
     const fx = await fixture(sim);
     const first = await connect(sim, fx);
-    const r = await token(sim, { grant_type: "refresh_token", refresh_token: first.refresh_token }, { basic: basicCreds(fx.client) });
+    const r = await token(
+      sim,
+      { grant_type: "refresh_token", refresh_token: first.refresh_token },
+      { basic: basicCreds(fx.client) },
+    );
     expect(r.status).toBe(200);
   });
 
@@ -176,8 +207,12 @@ describe("Spec, Authentication 7: refresh with grant_type=refresh_token; the ref
     const fx = await fixture(sim);
     const first = await connect(sim, fx);
     const second = (await refresh(sim, fx.client, first.refresh_token)).json;
-    expect((await api(sim, "GET", "/demo/v1/me", first.access_token)).headers.get("ratelimit")).toBe("limit=120, remaining=119, reset=60");
-    expect((await api(sim, "GET", "/demo/v1/me", second.access_token)).headers.get("ratelimit")).toBe("limit=120, remaining=118, reset=60");
+    expect((await api(sim, "GET", "/demo/v1/me", first.access_token)).headers.get("ratelimit")).toBe(
+      "limit=120, remaining=119, reset=60",
+    );
+    expect((await api(sim, "GET", "/demo/v1/me", second.access_token)).headers.get("ratelimit")).toBe(
+      "limit=120, remaining=118, reset=60",
+    );
   });
 
   it("a refreshed access token lasts 1 hour from the refresh, while the first one ends 1 hour after its own issue", async () => {
@@ -208,7 +243,12 @@ describe("Spec, Authentication 7: refresh with grant_type=refresh_token; the ref
   it("a refresh token presented by another client answers 400 invalid_grant", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const other = (await control(sim, "POST", "/_sim/oauth/clients", { name: "Other App", redirect_uris: ["https://other.example/cb"] })).json;
+    const other = (
+      await control(sim, "POST", "/_sim/oauth/clients", {
+        name: "Other App",
+        redirect_uris: ["https://other.example/cb"],
+      })
+    ).json;
     const first = await connect(sim, fx);
     expectOAuthError(await refresh(sim, other, first.refresh_token), 400, "invalid_grant");
   });
@@ -225,7 +265,9 @@ describe("Spec, States: disconnect (done by a store admin) stops apps immediatel
     expect(d.json).toStrictEqual({ id, state: "revoked" });
     expectUnauthorized(await api(sim, "GET", "/demo/v1/me", json.access_token));
     expectOAuthError(await refresh(sim, fx.client, json.refresh_token), 400, "invalid_grant");
-    expect((await control(sim, "GET", "/_sim/connections")).json.find((c: { id: string }) => c.id === id).state).toBe("revoked");
+    expect((await control(sim, "GET", "/_sim/connections")).json.find((c: { id: string }) => c.id === id).state).toBe(
+      "revoked",
+    );
   });
 
   it("disconnect stops every access token of the connection, the refreshed ones too", async () => {
@@ -308,16 +350,40 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
   const B = "198.51.100.8";
 
   /** 30 failures of mixed kinds from `address`, each answered for its own reason. */
-  async function fail30(sim: ReturnType<typeof makeSim>, fx: Awaited<ReturnType<typeof fixture>>, address: string): Promise<void> {
+  async function fail30(
+    sim: ReturnType<typeof makeSim>,
+    fx: Awaited<ReturnType<typeof fixture>>,
+    address: string,
+  ): Promise<void> {
     for (let i = 0; i < 30; i += 1) {
       const kind = i % 3;
       const r =
         kind === 0
-          ? await token(sim, { grant_type: "authorization_code", code: `bad-${i}`, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }, { remoteAddress: address })
+          ? await token(
+              sim,
+              {
+                grant_type: "authorization_code",
+                code: `bad-${i}`,
+                redirect_uri: fx.redirectUri,
+                ...bodyCreds(fx.client),
+              },
+              { remoteAddress: address },
+            )
           : kind === 1
-            ? await token(sim, { grant_type: "refresh_token", refresh_token: "x", client_id: fx.client.client_id, client_secret: "wrong" }, { remoteAddress: address })
+            ? await token(
+                sim,
+                {
+                  grant_type: "refresh_token",
+                  refresh_token: "x",
+                  client_id: fx.client.client_id,
+                  client_secret: "wrong",
+                },
+                { remoteAddress: address },
+              )
             : await token(sim, { grant_type: "password", ...bodyCreds(fx.client) }, { remoteAddress: address });
-      expect([r.status, r.json.error]).toEqual(kind === 0 ? [400, "invalid_grant"] : kind === 1 ? [401, "invalid_client"] : [400, "unsupported_grant_type"]);
+      expect([r.status, r.json.error]).toEqual(
+        kind === 0 ? [400, "invalid_grant"] : kind === 1 ? [401, "invalid_client"] : [400, "unsupported_grant_type"],
+      );
     }
   }
 
@@ -326,7 +392,11 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
     await fail30(sim, fx, A);
-    const r = await token(sim, { grant_type: "authorization_code", code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }, { remoteAddress: A });
+    const r = await token(
+      sim,
+      { grant_type: "authorization_code", code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) },
+      { remoteAddress: A },
+    );
     expectOAuthError(r, 429, "invalid_request");
     expect(r.headers.get("retry-after")).toBe("300");
   });
@@ -336,7 +406,11 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
     await fail30(sim, fx, A);
-    const r = await token(sim, { grant_type: "authorization_code", code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }, { remoteAddress: B });
+    const r = await token(
+      sim,
+      { grant_type: "authorization_code", code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) },
+      { remoteAddress: B },
+    );
     expect(r.status).toBe(200);
   });
 
@@ -362,7 +436,8 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
     for (let i = 0; i < 29; i += 1) {
       expect((await refresh(sim, fx.client, `rsr_bad_${i}`, { remoteAddress: A })).status).toBe(400);
     }
-    for (let i = 0; i < 3; i += 1) expect((await refresh(sim, fx.client, json.refresh_token, { remoteAddress: A })).status).toBe(200);
+    for (let i = 0; i < 3; i += 1)
+      expect((await refresh(sim, fx.client, json.refresh_token, { remoteAddress: A })).status).toBe(200);
     expectOAuthError(await refresh(sim, fx.client, "rsr_bad_last", { remoteAddress: A }), 400, "invalid_grant");
     expectOAuthError(await refresh(sim, fx.client, json.refresh_token, { remoteAddress: A }), 429, "invalid_request");
   });
@@ -372,7 +447,11 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
     const fx = await fixture(sim);
     const json = await connect(sim, fx);
     for (let i = 0; i < 30; i += 1) {
-      expectOAuthError(await token(sim, {}, { raw: "{}", contentType: "application/json", remoteAddress: A }), 400, "invalid_request");
+      expectOAuthError(
+        await token(sim, {}, { raw: "{}", contentType: "application/json", remoteAddress: A }),
+        400,
+        "invalid_request",
+      );
     }
     expectOAuthError(await refresh(sim, fx.client, json.refresh_token, { remoteAddress: A }), 429, "invalid_request");
   });
@@ -381,9 +460,17 @@ describe("Spec, Limits: token endpoint failures, 30 per 5 minutes per network ad
 describe("Spec, Authentication 8: registration of OAuth clients is manual (control plane: /_sim/oauth/clients)", () => {
   it("POST /_sim/oauth/clients answers {client_id, client_secret, name, redirect_uris}, listed by GET /_sim/oauth/clients and /_sim/credentials", async () => {
     const sim = makeSim();
-    const r = await control(sim, "POST", "/_sim/oauth/clients", { name: "Stock Sync", redirect_uris: ["https://sync.example/cb"] });
+    const r = await control(sim, "POST", "/_sim/oauth/clients", {
+      name: "Stock Sync",
+      redirect_uris: ["https://sync.example/cb"],
+    });
     expect(r.status).toBe(201);
-    expect(r.json).toStrictEqual({ client_id: expect.any(String), client_secret: expect.any(String), name: "Stock Sync", redirect_uris: ["https://sync.example/cb"] });
+    expect(r.json).toStrictEqual({
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+      name: "Stock Sync",
+      redirect_uris: ["https://sync.example/cb"],
+    });
     const listed = (await control(sim, "GET", "/_sim/oauth/clients")).json;
     expect(listed).toContainEqual(r.json);
     const creds = (await control(sim, "GET", "/_sim/credentials")).json;
@@ -393,9 +480,18 @@ describe("Spec, Authentication 8: registration of OAuth clients is manual (contr
   it("a registered client connects: consent, exchange by Basic, API call; /me key name is the client's name", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const client = (await control(sim, "POST", "/_sim/oauth/clients", { name: "Stock Sync", redirect_uris: ["https://sync.example/cb"] })).json;
+    const client = (
+      await control(sim, "POST", "/_sim/oauth/clients", {
+        name: "Stock Sync",
+        redirect_uris: ["https://sync.example/cb"],
+      })
+    ).json;
     const code = await getCode(sim, fx, { client, scope: "inventory:write" });
-    const r = await token(sim, { grant_type: "authorization_code", code, redirect_uri: "https://sync.example/cb" }, { basic: basicCreds(client) });
+    const r = await token(
+      sim,
+      { grant_type: "authorization_code", code, redirect_uri: "https://sync.example/cb" },
+      { basic: basicCreds(client) },
+    );
     expect(r.status).toBe(200);
     expect(sortedScopes(r.json.scope)).toEqual(["inventory:read", "inventory:write"]);
     const me = await api(sim, "GET", "/demo/v1/me", r.json.access_token);
@@ -407,9 +503,20 @@ describe("Spec, Authentication 8: registration of OAuth clients is manual (contr
   it("a registered client's secret is checked: the demo client's secret with its id answers 401 invalid_client", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const client = (await control(sim, "POST", "/_sim/oauth/clients", { name: "Stock Sync", redirect_uris: ["https://sync.example/cb"] })).json;
+    const client = (
+      await control(sim, "POST", "/_sim/oauth/clients", {
+        name: "Stock Sync",
+        redirect_uris: ["https://sync.example/cb"],
+      })
+    ).json;
     const code = await getCode(sim, fx, { client });
-    const r = await token(sim, { grant_type: "authorization_code", code, redirect_uri: "https://sync.example/cb", client_id: client.client_id, client_secret: fx.client.client_secret });
+    const r = await token(sim, {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: "https://sync.example/cb",
+      client_id: client.client_id,
+      client_secret: fx.client.client_secret,
+    });
     expectOAuthError(r, 401, "invalid_client");
   });
 });

@@ -4,7 +4,10 @@ import { SCOPE_TEXT, type Scope } from "../contract/scopes.js";
 // JavaScript. Every value from a request is escaped.
 
 export const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -54,7 +57,13 @@ ${hidden({ ...params, step: "sign_in" })}
   );
 }
 
-export function consentPage(app: string, store: string, scopes: readonly Scope[], params: Record<string, string | undefined>, ticket: string): string {
+export function consentPage(
+  app: string,
+  store: string,
+  scopes: readonly Scope[],
+  params: Record<string, string | undefined>,
+  ticket: string,
+): string {
   return page(
     "Connect an app",
     `<h1>Connect ${escapeHtml(app)} to ${escapeHtml(store)}?</h1>
@@ -71,9 +80,15 @@ ${hidden({ ...params, step: "decide", ticket })}
 }
 
 export function refusalPage(message: string): string {
-  return page("Cannot connect", `<h1>This app cannot be connected</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>`);
+  return page(
+    "Cannot connect",
+    `<h1>This app cannot be connected</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>`,
+  );
 }
 
 export function errorPage(message: string): string {
-  return page("Authorization error", `<h1>Authorization error</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>\n<p>The app sent an invalid request. Nothing was shared.</p>`);
+  return page(
+    "Authorization error",
+    `<h1>Authorization error</h1>\n<p class="error" role="alert">${escapeHtml(message)}</p>\n<p>The app sent an invalid request. Nothing was shared.</p>`,
+  );
 }

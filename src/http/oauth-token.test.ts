@@ -28,7 +28,12 @@ function expectOAuthError(r: JsonReply, status: number, error: string): void {
   expect(r.json.error_description.length).toBeGreaterThan(0);
 }
 
-const codeGrant = (code: string, redirectUri: string, extra: Record<string, string> = {}) => ({ grant_type: "authorization_code", code, redirect_uri: redirectUri, ...extra });
+const codeGrant = (code: string, redirectUri: string, extra: Record<string, string> = {}) => ({
+  grant_type: "authorization_code",
+  code,
+  redirect_uri: redirectUri,
+  ...extra,
+});
 
 describe("Spec, Authentication 3 and 6: exchanging a code answers the token response fields exactly", () => {
   it("the response has exactly access_token, refresh_token, token_type Bearer, expires_in 3600, scope, store_name, api_base_url", async () => {
@@ -91,7 +96,10 @@ describe("Spec, Authentication 3: PKCE with code_challenge_method=S256", () => {
     const fx = await fixture(sim);
     const { verifier, challenge } = pkcePair();
     const code = await getCode(sim, fx, { challenge });
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri, { code_verifier: verifier }), ...bodyCreds(fx.client) });
+    const r = await token(sim, {
+      ...codeGrant(code, fx.redirectUri, { code_verifier: verifier }),
+      ...bodyCreds(fx.client),
+    });
     expect(r.status).toBe(200);
     expect(r.json.token_type).toBe("Bearer");
   });
@@ -100,7 +108,10 @@ describe("Spec, Authentication 3: PKCE with code_challenge_method=S256", () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx, { challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM" });
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri, { code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" }), ...bodyCreds(fx.client) });
+    const r = await token(sim, {
+      ...codeGrant(code, fx.redirectUri, { code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" }),
+      ...bodyCreds(fx.client),
+    });
     expect(r.status).toBe(200);
   });
 
@@ -109,7 +120,10 @@ describe("Spec, Authentication 3: PKCE with code_challenge_method=S256", () => {
     const fx = await fixture(sim);
     const { challenge } = pkcePair();
     const code = await getCode(sim, fx, { challenge });
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri, { code_verifier: pkcePair().verifier }), ...bodyCreds(fx.client) });
+    const r = await token(sim, {
+      ...codeGrant(code, fx.redirectUri, { code_verifier: pkcePair().verifier }),
+      ...bodyCreds(fx.client),
+    });
     expectOAuthError(r, 400, "invalid_grant");
   });
 
@@ -118,7 +132,10 @@ describe("Spec, Authentication 3: PKCE with code_challenge_method=S256", () => {
     const fx = await fixture(sim);
     const { challenge } = pkcePair();
     const code = await getCode(sim, fx, { challenge });
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri, { code_verifier: challenge }), ...bodyCreds(fx.client) });
+    const r = await token(sim, {
+      ...codeGrant(code, fx.redirectUri, { code_verifier: challenge }),
+      ...bodyCreds(fx.client),
+    });
     expectOAuthError(r, 400, "invalid_grant");
   });
 
@@ -134,7 +151,10 @@ describe("Spec, Authentication 3: PKCE with code_challenge_method=S256", () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri, { code_verifier: pkcePair().verifier }), ...bodyCreds(fx.client) });
+    const r = await token(sim, {
+      ...codeGrant(code, fx.redirectUri, { code_verifier: pkcePair().verifier }),
+      ...bodyCreds(fx.client),
+    });
     expectOAuthError(r, 400, "invalid_grant");
   });
 
@@ -152,7 +172,11 @@ describe("Spec, Authentication 4 / Limits: a code works once", () => {
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
     expect((await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) })).status).toBe(200);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("after a second use the connection of the first use is disconnected: its access token answers 401 and its refresh token invalid_grant (recorded choice)", async () => {
@@ -160,21 +184,33 @@ describe("Spec, Authentication 4 / Limits: a code works once", () => {
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
     const first = await exchange(sim, fx, code);
-    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { state: string }) => c.state)).toEqual(["active"]);
+    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { state: string }) => c.state)).toEqual([
+      "active",
+    ]);
     expect((await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) })).status).toBe(400);
-    const me = await sim.fetch("http://sim.test/demo/v1/me", { headers: { authorization: `Bearer ${first.access_token}` } });
+    const me = await sim.fetch("http://sim.test/demo/v1/me", {
+      headers: { authorization: `Bearer ${first.access_token}` },
+    });
     expect(me.status).toBe(401);
     expect(await me.json()).toStrictEqual({ error: { code: "UNAUTHORIZED", message: expect.any(String) } });
     expectOAuthError(await refresh(sim, fx.client, first.refresh_token), 400, "invalid_grant");
-    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { state: string }) => c.state)).toEqual(["revoked"]);
+    expect((await control(sim, "GET", "/_sim/connections")).json.map((c: { state: string }) => c.state)).toEqual([
+      "revoked",
+    ]);
   });
 
   it("a code can be used by the client it was issued to only: another client's exchange answers 400 invalid_grant (RFC 6749 4.1.3)", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    const other = (await control(sim, "POST", "/_sim/oauth/clients", { name: "Other App", redirect_uris: [fx.redirectUri] })).json;
+    const other = (
+      await control(sim, "POST", "/_sim/oauth/clients", { name: "Other App", redirect_uris: [fx.redirectUri] })
+    ).json;
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(other) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(other) }),
+      400,
+      "invalid_grant",
+    );
   });
 });
 
@@ -192,7 +228,11 @@ describe("Spec, Authentication 4 / Limits: a code is valid for 10 minutes", () =
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
     sim.clock.advance(600);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }),
+      400,
+      "invalid_grant",
+    );
   });
 });
 
@@ -202,14 +242,22 @@ describe("Spec, Authentication 3: redirect_uri of the exchange must be the one o
     const fx = await fixture(sim);
     expect(fx.client.redirect_uris.length).toBeGreaterThan(1);
     const code = await getCode(sim, fx, { redirectUri: fx.client.redirect_uris[0] });
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.client.redirect_uris[1] as string), ...bodyCreds(fx.client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, fx.client.redirect_uris[1] as string), ...bodyCreds(fx.client) }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("an unregistered redirect_uri (trailing slash added) answers 400 invalid_grant", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, `${fx.redirectUri}/`), ...bodyCreds(fx.client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, `${fx.redirectUri}/`), ...bodyCreds(fx.client) }),
+      400,
+      "invalid_grant",
+    );
   });
 });
 
@@ -234,7 +282,15 @@ describe("Spec, Authentication 5: client credentials as HTTP Basic or in the bod
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }, { basic: basicCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(
+        sim,
+        { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) },
+        { basic: basicCreds(fx.client) },
+      ),
+      400,
+      "invalid_request",
+    );
     expect((await token(sim, codeGrant(code, fx.redirectUri), { basic: basicCreds(fx.client) })).status).toBe(200);
   });
 
@@ -242,7 +298,15 @@ describe("Spec, Authentication 5: client credentials as HTTP Basic or in the bod
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), client_secret: fx.client.client_secret }, { basic: basicCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(
+        sim,
+        { ...codeGrant(code, fx.redirectUri), client_secret: fx.client.client_secret },
+        { basic: basicCreds(fx.client) },
+      ),
+      400,
+      "invalid_request",
+    );
   });
 });
 
@@ -251,14 +315,24 @@ describe("Spec, Authentication 8: bad client credentials answer 401 invalid_clie
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), client_id: fx.client.client_id, client_secret: `${fx.client.client_secret}x` }), 401, "invalid_client");
+    expectOAuthError(
+      await token(sim, {
+        ...codeGrant(code, fx.redirectUri),
+        client_id: fx.client.client_id,
+        client_secret: `${fx.client.client_secret}x`,
+      }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("a wrong secret by HTTP Basic answers 401 invalid_client with WWW-Authenticate: Basic (recorded choice, RFC 6749 5.2)", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    const r = await token(sim, codeGrant(code, fx.redirectUri), { basic: { id: fx.client.client_id, secret: "wrong" } });
+    const r = await token(sim, codeGrant(code, fx.redirectUri), {
+      basic: { id: fx.client.client_id, secret: "wrong" },
+    });
     expectOAuthError(r, 401, "invalid_client");
     expect(r.headers.get("www-authenticate")).toMatch(/^Basic\b/);
   });
@@ -267,14 +341,28 @@ describe("Spec, Authentication 8: bad client credentials answer 401 invalid_clie
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), client_id: "rsc_unknown", client_secret: fx.client.client_secret }), 401, "invalid_client");
+    expectOAuthError(
+      await token(sim, {
+        ...codeGrant(code, fx.redirectUri),
+        client_id: "rsc_unknown",
+        client_secret: fx.client.client_secret,
+      }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("an unknown client by HTTP Basic answers 401 invalid_client", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, codeGrant(code, fx.redirectUri), { basic: { id: "rsc_unknown", secret: fx.client.client_secret } }), 401, "invalid_client");
+    expectOAuthError(
+      await token(sim, codeGrant(code, fx.redirectUri), {
+        basic: { id: "rsc_unknown", secret: fx.client.client_secret },
+      }),
+      401,
+      "invalid_client",
+    );
   });
 
   it("no client credentials at all answers 401 invalid_client", async () => {
@@ -288,47 +376,74 @@ describe("Spec, Authentication 8: bad client credentials answer 401 invalid_clie
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { ...codeGrant(code, fx.redirectUri), client_id: fx.client.client_id }), 401, "invalid_client");
+    expectOAuthError(
+      await token(sim, { ...codeGrant(code, fx.redirectUri), client_id: fx.client.client_id }),
+      401,
+      "invalid_client",
+    );
   });
 });
 
 describe("Spec, Authentication 3, 7 and 8: malformed token requests", () => {
-  it.each(["client_credentials", "password", "implicit", "urn:ietf:params:oauth:grant-type:device_code"])("grant_type=%s answers 400 unsupported_grant_type", async (grant) => {
-    const sim = makeSim();
-    const fx = await fixture(sim);
-    expectOAuthError(await token(sim, { grant_type: grant, ...bodyCreds(fx.client) }), 400, "unsupported_grant_type");
-  });
+  it.each(["client_credentials", "password", "implicit", "urn:ietf:params:oauth:grant-type:device_code"])(
+    "grant_type=%s answers 400 unsupported_grant_type",
+    async (grant) => {
+      const sim = makeSim();
+      const fx = await fixture(sim);
+      expectOAuthError(await token(sim, { grant_type: grant, ...bodyCreds(fx.client) }), 400, "unsupported_grant_type");
+    },
+  );
 
   it("a missing grant_type answers 400 invalid_request", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(sim, { code, redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("grant_type=authorization_code without code answers 400 invalid_request", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    expectOAuthError(await token(sim, { grant_type: "authorization_code", redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(sim, { grant_type: "authorization_code", redirect_uri: fx.redirectUri, ...bodyCreds(fx.client) }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("grant_type=authorization_code without redirect_uri answers 400 invalid_request", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    expectOAuthError(await token(sim, { grant_type: "authorization_code", code, ...bodyCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(sim, { grant_type: "authorization_code", code, ...bodyCreds(fx.client) }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("grant_type=refresh_token without refresh_token answers 400 invalid_request", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    expectOAuthError(await token(sim, { grant_type: "refresh_token", ...bodyCreds(fx.client) }), 400, "invalid_request");
+    expectOAuthError(
+      await token(sim, { grant_type: "refresh_token", ...bodyCreds(fx.client) }),
+      400,
+      "invalid_request",
+    );
   });
 
   it("an unknown code answers 400 invalid_grant", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);
-    expectOAuthError(await token(sim, { ...codeGrant("rsc_code_not_a_real_code", fx.redirectUri), ...bodyCreds(fx.client) }), 400, "invalid_grant");
+    expectOAuthError(
+      await token(sim, { ...codeGrant("rsc_code_not_a_real_code", fx.redirectUri), ...bodyCreds(fx.client) }),
+      400,
+      "invalid_grant",
+    );
   });
 
   it("an unknown refresh token answers 400 invalid_grant", async () => {
@@ -348,7 +463,14 @@ describe("Spec, Authentication 3, 7 and 8: malformed token requests", () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    const fields: [string, string][] = [["grant_type", "authorization_code"], ["code", code], ["code", code], ["redirect_uri", fx.redirectUri], ["client_id", fx.client.client_id], ["client_secret", fx.client.client_secret]];
+    const fields: [string, string][] = [
+      ["grant_type", "authorization_code"],
+      ["code", code],
+      ["code", code],
+      ["redirect_uri", fx.redirectUri],
+      ["client_id", fx.client.client_id],
+      ["client_secret", fx.client.client_secret],
+    ];
     expectOAuthError(await token(sim, fields), 400, "invalid_request");
   });
 
@@ -372,7 +494,11 @@ describe("Spec, Authentication 3, 7 and 8: malformed token requests", () => {
     const sim = makeSim();
     const fx = await fixture(sim);
     const code = await getCode(sim, fx);
-    const r = await token(sim, { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) }, { contentType: "application/x-www-form-urlencoded; charset=UTF-8" });
+    const r = await token(
+      sim,
+      { ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) },
+      { contentType: "application/x-www-form-urlencoded; charset=UTF-8" },
+    );
     expect(r.status).toBe(200);
   });
 });

@@ -7,7 +7,15 @@ import type { SimRequest, SimResponse } from "./types.js";
 
 // {auth_url}/oauth/authorize (the consent screen) and {api_root}/oauth/token (spec, Authentication).
 
-const PARAMS = ["response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"] as const;
+const PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "scope",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
 const TICKET_TTL_MS = 10 * 60_000;
 
 const html = (status: number, body: string): SimResponse => ({
@@ -15,14 +23,19 @@ const html = (status: number, body: string): SimResponse => ({
   headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY" },
   body,
 });
-const redirect = (to: string): SimResponse => ({ status: 302, headers: { location: to, "cache-control": "no-store" }, body: null });
+const redirect = (to: string): SimResponse => ({
+  status: 302,
+  headers: { location: to, "cache-control": "no-store" },
+  body: null,
+});
 
 function readForm(req: SimRequest): URLSearchParams | undefined {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "")) return undefined;
   return new URLSearchParams(req.body ? Buffer.from(req.body).toString("utf8") : "");
 }
 
-const pick = (source: URLSearchParams): AuthorizeParams & Record<string, string | undefined> => Object.fromEntries(PARAMS.flatMap((k) => (source.has(k) ? [[k, source.get(k) as string]] : [])));
+const pick = (source: URLSearchParams): AuthorizeParams & Record<string, string | undefined> =>
+  Object.fromEntries(PARAMS.flatMap((k) => (source.has(k) ? [[k, source.get(k) as string]] : [])));
 
 export function handleAuthorize(world: World, req: SimRequest): SimResponse {
   const source = req.method === "GET" ? new URLSearchParams(req.query) : readForm(req);
@@ -48,7 +61,8 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
   }
   if (step === "decide") {
     const ticket = world.oauth.tickets.get(source.get("ticket") ?? "");
-    const user = ticket && ticket.expiresAt > world.env.clock.now() ? world.users.find((u) => u.id === ticket.userId) : undefined;
+    const user =
+      ticket && ticket.expiresAt > world.env.clock.now() ? world.users.find((u) => u.id === ticket.userId) : undefined;
     if (!user) return html(401, signInPage(app, params, "Your sign-in has expired. Sign in again."));
     world.oauth.tickets.delete(source.get("ticket") ?? "");
     const shown = checkAuthorize(world, (ticket as { params: AuthorizeParams }).params);
@@ -60,7 +74,12 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
 
 export function handleToken(world: World, req: SimRequest): SimResponse {
   const headers = { "cache-control": "no-store", pragma: "no-cache" };
-  if (req.method !== "POST") return jsonResponse(405, { error: "invalid_request", error_description: "Use POST." }, { ...headers, allow: "POST" });
+  if (req.method !== "POST")
+    return jsonResponse(
+      405,
+      { error: "invalid_request", error_description: "Use POST." },
+      { ...headers, allow: "POST" },
+    );
   const answer = tokenEndpoint(world, readForm(req), req.headers.authorization, req.remoteAddress, req.origin);
   // Spec, Limits: every response carries the rate-limit headers; the token endpoint's limit is its failures per address.
   const window = world.limits.peek(POLICIES.tokenFailures, req.remoteAddress, world.env.clock.now());

@@ -5,11 +5,25 @@ import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
 import { coerceQuery, validatorFor } from "../contract/validate.js";
-import { AUTH_FAILURE_MESSAGE, failedPairKey, presented, principalOf, type Credential, type Presented } from "../engine/auth/credentials.js";
+import {
+  AUTH_FAILURE_MESSAGE,
+  failedPairKey,
+  presented,
+  principalOf,
+  type Credential,
+  type Presented,
+} from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
 import { wouldDownload } from "../engine/catalog/images.js";
-import { POLICIES, policyHeader, rateLimitHeader, retryAfterSeconds, type Policy, type WindowState } from "../engine/limits.js";
+import {
+  POLICIES,
+  policyHeader,
+  rateLimitHeader,
+  retryAfterSeconds,
+  type Policy,
+  type WindowState,
+} from "../engine/limits.js";
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
@@ -42,7 +56,10 @@ interface Caller {
 export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
 
 /** The pipeline over an operation table and its handlers (tests build one over test-only operations). */
-export function createApiHandler(operations: readonly Operation[], handlers: Readonly<Record<string, Handler>>): ApiHandler {
+export function createApiHandler(
+  operations: readonly Operation[],
+  handlers: Readonly<Record<string, Handler>>,
+): ApiHandler {
   const router = new Router<Operation>();
   for (const op of operations) {
     if (!Object.hasOwn(handlers, op.id)) throw new Error(`operation ${op.id} has no handler`);
@@ -51,7 +68,17 @@ export function createApiHandler(operations: readonly Operation[], handlers: Rea
   return (world, req) => {
     const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
-    return pipeline({ router, handlers, world, req, now, given, pairKey: failedPairKey(req.remoteAddress, given), windows: [], limited: false });
+    return pipeline({
+      router,
+      handlers,
+      world,
+      req,
+      now,
+      given,
+      pairKey: failedPairKey(req.remoteAddress, given),
+      windows: [],
+      limited: false,
+    });
   };
 }
 
@@ -85,7 +112,8 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const match = store && rest !== undefined ? caller.router.match(req.method, rest) : undefined;
   const classes = (match?.route.rateClasses ?? []).map((c) => world.limits.peek(POLICIES[c], principal, now));
   const general = world.limits.peek(POLICIES.general, principal, now);
-  if (general.used >= general.policy.limit) return tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes);
+  if (general.used >= general.policy.limit)
+    return tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes);
   caller.windows.push(world.limits.hit(POLICIES.general, principal, now));
   const response = await authorized(caller, credential, store, rest, match);
   // A request refused by a further limit (a 429) does not count toward the general one (docs/spec-choices.md).
@@ -93,7 +121,13 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   return withLimitHeaders(response, ...caller.windows);
 }
 
-async function authorized(caller: Caller, credential: Credential, store: StoreState | undefined, rest: string | undefined, match: Match<Operation> | undefined): Promise<SimResponse> {
+async function authorized(
+  caller: Caller,
+  credential: Credential,
+  store: StoreState | undefined,
+  rest: string | undefined,
+  match: Match<Operation> | undefined,
+): Promise<SimResponse> {
   const { world, req, now } = caller;
   if (!store || rest === undefined) return errorResponse(notFound("path"));
   const blocked = storeGate(store.settings);
@@ -102,7 +136,10 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
   if (!match) return errorResponse(apiError("NOT_FOUND", `No operation ${req.method} ${rest}.`));
   const op = match.route;
   if (op.scope !== null && !grants(credential.scopes, op.scope)) {
-    return recordFailure(caller, errorResponse(apiError("INSUFFICIENT_SCOPE", `This call needs the ${op.scope} scope.`)));
+    return recordFailure(
+      caller,
+      errorResponse(apiError("INSUFFICIENT_SCOPE", `This call needs the ${op.scope} scope.`)),
+    );
   }
 
   // Spec, Limits: e.g. customer endpoints, 30 per minute per credential, additional to the general limit.
@@ -121,20 +158,35 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
     return errorResponse(invalid("Idempotency-Key", "must be 1 to 255 printable characters without spaces"));
   }
   // Same key and same body: method, path, query and the body bytes (docs/spec-choices.md).
-  const fingerprint = sha256(`${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`);
+  const fingerprint = sha256(
+    `${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`,
+  );
   const principal = principalOf(credential).id;
   const begun = world.idempotency.begin(principal, key, fingerprint, now);
-  if (begun.kind === "in_progress") return errorResponse(apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."));
-  if (begun.kind === "reused") return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
+  if (begun.kind === "in_progress")
+    return errorResponse(
+      apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."),
+    );
+  if (begun.kind === "reused")
+    return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
   if (begun.kind === "replay") {
     const { status, body } = begun.response;
     const headers: Record<string, string> = { "idempotent-replayed": "true" };
     if (body === null) return emptyResponse(status, headers);
-    return { status, headers: { "content-type": "application/json; charset=utf-8", ...headers }, body: op.replayMarksItems ? markReplayed(body) : body };
+    return {
+      status,
+      headers: { "content-type": "application/json; charset=utf-8", ...headers },
+      body: op.replayMarksItems ? markReplayed(body) : body,
+    };
   }
   const response = await execute(caller, op, match.params, credential, store);
   // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
-  world.idempotency.finish(principal, key, { status: response.status, body: response.body as string | null }, world.env.clock.now());
+  world.idempotency.finish(
+    principal,
+    key,
+    { status: response.status, body: response.body as string | null },
+    world.env.clock.now(),
+  );
   return response;
 }
 
@@ -142,11 +194,20 @@ async function authorized(caller: Caller, credential: Credential, store: StoreSt
 function markReplayed(body: string): string {
   const parsed = JSON.parse(body) as { data?: unknown };
   if (!Array.isArray(parsed.data)) return body;
-  return JSON.stringify({ ...parsed, data: parsed.data.map((item: Record<string, unknown>) => ({ ...item, replayed: true })) });
+  return JSON.stringify({
+    ...parsed,
+    data: parsed.data.map((item: Record<string, unknown>) => ({ ...item, replayed: true })),
+  });
 }
 
 /** Validates the request against the operation's declaration, runs its handler and wraps the result. */
-async function execute(caller: Caller, op: Operation, params: Record<string, string>, credential: Credential, store: StoreState): Promise<SimResponse> {
+async function execute(
+  caller: Caller,
+  op: Operation,
+  params: Record<string, string>,
+  credential: Credential,
+  store: StoreState,
+): Promise<SimResponse> {
   const { world, req, now } = caller;
   // Spec, Errors: a non-UUID id answers NOT_FOUND.
   for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
@@ -160,7 +221,17 @@ async function execute(caller: Caller, op: Operation, params: Record<string, str
   try {
     const handler = caller.handlers[op.id] as Handler;
     const limit = (policy: Policy): ApiError | undefined => countOrRefuse(caller, policy, principalOf(credential).id);
-    result = await handler({ world, store, credential, params, query: query.value, body: body.value, now, apiRoot: req.origin, limit });
+    result = await handler({
+      world,
+      store,
+      credential,
+      params,
+      query: query.value,
+      body: body.value,
+      now,
+      apiRoot: req.origin,
+      limit,
+    });
   } catch (error) {
     world.log?.(`internal error in ${op.id}: ${(error as Error).stack ?? String(error)}`);
     return errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
@@ -235,7 +306,11 @@ function readBody(req: SimRequest, op: Operation): BodyResult {
 }
 
 function validationFailed(fields: readonly FieldError[]): ApiError {
-  return apiError("VALIDATION_FAILED", `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`, fields);
+  return apiError(
+    "VALIDATION_FAILED",
+    `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`,
+    fields,
+  );
 }
 
 /** Counts the request in a further limit, or answers the 429 when the limit is reached. Both show in the headers. */
@@ -244,7 +319,13 @@ function countOrRefuse(caller: Caller, policy: Policy, key: string): ApiError | 
   if (state.used >= policy.limit) {
     caller.windows.push(state);
     caller.limited = true;
-    return { ...apiError("RATE_LIMITED", `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`), retryAfter: retryAfterSeconds(state) };
+    return {
+      ...apiError(
+        "RATE_LIMITED",
+        `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`,
+      ),
+      retryAfter: retryAfterSeconds(state),
+    };
   }
   caller.windows.push(caller.world.limits.hit(policy, key, caller.now));
   return undefined;
@@ -265,14 +346,18 @@ function failedAuth(caller: Caller, error: ApiError): SimResponse {
 
 /** A 429 for the first window; the headers report every window given. */
 function tooMany(message: string, window: WindowState, ...others: WindowState[]): SimResponse {
-  const response = errorResponse(apiError("RATE_LIMITED", message), { "retry-after": String(retryAfterSeconds(window)) });
+  const response = errorResponse(apiError("RATE_LIMITED", message), {
+    "retry-after": String(retryAfterSeconds(window)),
+  });
   return withLimitHeaders(response, window, ...others);
 }
 
 /** Every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */
 function withLimitHeaders(response: SimResponse, ...windows: WindowState[]): SimResponse {
   const remaining = (w: WindowState) => w.policy.limit - w.used;
-  const nearest = windows.reduce((a, b) => (remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.resetMs > a.resetMs) ? b : a));
+  const nearest = windows.reduce((a, b) =>
+    remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.resetMs > a.resetMs) ? b : a,
+  );
   response.headers["ratelimit-policy"] = windows.map((w) => policyHeader(w.policy)).join(", ");
   response.headers["ratelimit"] = rateLimitHeader(nearest);
   return response;
@@ -285,4 +370,3 @@ function safeDecode(segment: string): string {
     return segment;
   }
 }
-

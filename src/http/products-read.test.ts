@@ -66,7 +66,18 @@ function expectError(reply: Reply, status: number, code: string): void {
 
 // ---- Product table: every field, with its type and nullability ----
 
-type Kind = "uuid" | "uuid|null" | "string" | "string|null" | "boolean" | "integer" | "integer|null" | "number|null" | "date-time" | "version" | "array";
+type Kind =
+  | "uuid"
+  | "uuid|null"
+  | "string"
+  | "string|null"
+  | "boolean"
+  | "integer"
+  | "integer|null"
+  | "number|null"
+  | "date-time"
+  | "version"
+  | "array";
 
 const PRODUCT_FIELDS: Record<string, Kind> = {
   id: "uuid",
@@ -128,7 +139,8 @@ function fits(value: unknown, kind: Kind): boolean {
   return false;
 }
 
-const keysAre = (row: object, keys: string[]) => JSON.stringify(Object.keys(row).sort()) === JSON.stringify([...keys].sort());
+const keysAre = (row: object, keys: string[]) =>
+  JSON.stringify(Object.keys(row).sort()) === JSON.stringify([...keys].sort());
 
 /** Every problem of a product read document against the Product table and its sub-record table. */
 function shapeProblems(p: Product): string[] {
@@ -140,11 +152,17 @@ function shapeProblems(p: Product): string[] {
     if (!fits(p[field], kind)) problems.push(`${field}: ${JSON.stringify(p[field])} is not ${kind}`);
   }
   for (const [i, c] of (p.codes ?? []).entries()) {
-    if (!keysAre(c, ["id", "type", "code"]) || !UUID.test(c.id) || !["upc", "isbn", "itf", "ean", "jan", "custom"].includes(c.type) || typeof c.code !== "string")
+    if (
+      !keysAre(c, ["id", "type", "code"]) ||
+      !UUID.test(c.id) ||
+      !["upc", "isbn", "itf", "ean", "jan", "custom"].includes(c.type) ||
+      typeof c.code !== "string"
+    )
       problems.push(`codes.${i}: ${JSON.stringify(c)}`);
   }
   for (const [i, t] of (p.tags ?? []).entries()) {
-    if (!keysAre(t, ["id", "name"]) || !UUID.test(t.id) || typeof t.name !== "string") problems.push(`tags.${i}: ${JSON.stringify(t)}`);
+    if (!keysAre(t, ["id", "name"]) || !UUID.test(t.id) || typeof t.name !== "string")
+      problems.push(`tags.${i}: ${JSON.stringify(t)}`);
   }
   for (const [i, s] of (p.suppliers ?? []).entries()) {
     // "Never carries a supply price": exactly supplier_id, is_primary, supplier_code and supplier_name.
@@ -158,14 +176,23 @@ function shapeProblems(p: Product): string[] {
       problems.push(`suppliers.${i}: ${JSON.stringify(s)}`);
   }
   for (const [i, o] of (p.variant_options ?? []).entries()) {
-    if (!keysAre(o, ["attribute_id", "value"]) || !UUID.test(o.attribute_id) || typeof o.value !== "string") problems.push(`variant_options.${i}: ${JSON.stringify(o)}`);
+    if (!keysAre(o, ["attribute_id", "value"]) || !UUID.test(o.attribute_id) || typeof o.value !== "string")
+      problems.push(`variant_options.${i}: ${JSON.stringify(o)}`);
   }
   for (const [i, a] of (p.variant_attributes ?? []).entries()) {
-    if (!keysAre(a, ["id", "name", "position"]) || !UUID.test(a.id) || typeof a.name !== "string" || !Number.isInteger(a.position) || a.position < 1 || a.position > 3)
+    if (
+      !keysAre(a, ["id", "name", "position"]) ||
+      !UUID.test(a.id) ||
+      typeof a.name !== "string" ||
+      !Number.isInteger(a.position) ||
+      a.position < 1 ||
+      a.position > 3
+    )
       problems.push(`variant_attributes.${i}: ${JSON.stringify(a)}`);
   }
   for (const [i, c] of (p.components ?? []).entries()) {
-    if (!keysAre(c, ["product_id", "quantity"]) || !UUID.test(c.product_id) || typeof c.quantity !== "number") problems.push(`components.${i}: ${JSON.stringify(c)}`);
+    if (!keysAre(c, ["product_id", "quantity"]) || !UUID.test(c.product_id) || typeof c.quantity !== "number")
+      problems.push(`components.${i}: ${JSON.stringify(c)}`);
   }
   return problems;
 }
@@ -212,8 +239,18 @@ describe("Spec, Resources: Product — all listed fields are always present, wit
       { id: tags["Summer"], name: "Summer" },
     ]);
     expect([...p.suppliers].sort((a, b) => a.supplier_name.localeCompare(b.supplier_name))).toStrictEqual([
-      { supplier_id: suppliers["Acme Wholesale"], is_primary: false, supplier_code: "AW-7731", supplier_name: "Acme Wholesale" },
-      { supplier_id: suppliers["Pacific Textiles"], is_primary: true, supplier_code: "PT-TOTE-01", supplier_name: "Pacific Textiles" },
+      {
+        supplier_id: suppliers["Acme Wholesale"],
+        is_primary: false,
+        supplier_code: "AW-7731",
+        supplier_name: "Acme Wholesale",
+      },
+      {
+        supplier_id: suppliers["Pacific Textiles"],
+        is_primary: true,
+        supplier_code: "PT-TOTE-01",
+        supplier_name: "Pacific Textiles",
+      },
     ]);
     expect([...p.codes].sort((a, b) => a.type.localeCompare(b.type))).toStrictEqual([
       { id: expect.stringMatching(UUID), type: "custom", code: "TOTE01" },
@@ -231,7 +268,13 @@ describe("Spec, Resources: Product — all listed fields are always present, wit
     const bottle = await bySku(sim, "BOTTLE-STEEL");
     const p = await bySku(sim, "BUNDLE-PICNIC");
     expect(shapeProblems(p)).toEqual([]);
-    expect(p).toMatchObject({ is_composite: true, brand_id: null, description: "A tote and two bottles.", has_variants: false, variant_parent_id: null });
+    expect(p).toMatchObject({
+      is_composite: true,
+      brand_id: null,
+      description: "A tote and two bottles.",
+      has_variants: false,
+      variant_parent_id: null,
+    });
     expect([...p.components].sort((a, b) => a.quantity - b.quantity)).toStrictEqual([
       { product_id: tote.id, quantity: 1 },
       { product_id: bottle.id, quantity: 2 },
@@ -409,7 +452,11 @@ describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombston
     const all = (await listAll(sim, "&include_deleted=true")).json.data as Record<string, unknown>[];
     expect(all).toHaveLength(start.data.length);
     const tombstone = all.find((r) => r.id === cap.id)!;
-    expect(tombstone).toStrictEqual({ id: cap.id, deleted_at: "2026-01-01T00:01:30.000Z", version: expect.stringMatching(DECIMAL) });
+    expect(tombstone).toStrictEqual({
+      id: cap.id,
+      deleted_at: "2026-01-01T00:01:30.000Z",
+      version: expect.stringMatching(DECIMAL),
+    });
     expect(BigInt(tombstone.version as string) > BigInt(cap.version)).toBe(true);
     expect(all[all.length - 1]).toBe(tombstone);
     // Polling from the cursor held before the delete yields the tombstone only.
@@ -492,7 +539,9 @@ describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombston
       expect(child.json.data.variant_parent_id).toBe(tee.id);
       expect(child.json.data.variant_options).toHaveLength(2);
     }
-    const renamed = await call(sim, "PATCH", `${P}/${childIds[0]}`, { body: { name: "Orphan Tee S Navy", active: true } });
+    const renamed = await call(sim, "PATCH", `${P}/${childIds[0]}`, {
+      body: { name: "Orphan Tee S Navy", active: true },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.json.data).toMatchObject({ name: "Orphan Tee S Navy", active: true, variant_parent_id: tee.id });
   });
@@ -506,11 +555,15 @@ describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombston
     const bundle = await bySku(sim, "BUNDLE-PICNIC");
     expect((await call(sim, "DELETE", `${P}/${bundle.id}`)).status).toBe(204);
     expect((await call(sim, "DELETE", `${P}/${tote.id}`)).status).toBe(204);
-    const made = await call(sim, "POST", P, { body: { name: "Bottle Pair", retail_price: 3000, components: [{ product_id: bottle.id, quantity: 2 }] } });
+    const made = await call(sim, "POST", P, {
+      body: { name: "Bottle Pair", retail_price: 3000, components: [{ product_id: bottle.id, quantity: 2 }] },
+    });
     expect(made.status).toBe(201);
     expect(made.json.data).toMatchObject({ is_composite: true, components: [{ product_id: bottle.id, quantity: 2 }] });
     // Errors, UNPROCESSABLE: "referenced thing not found" — a deleted product is not found.
-    const refused = await call(sim, "POST", P, { body: { name: "Tote Pair", retail_price: 3000, components: [{ product_id: tote.id, quantity: 2 }] } });
+    const refused = await call(sim, "POST", P, {
+      body: { name: "Tote Pair", retail_price: 3000, components: [{ product_id: tote.id, quantity: 2 }] },
+    });
     expectError(refused, 422, "UNPROCESSABLE");
   });
 

@@ -68,13 +68,21 @@ function expectError(reply: Reply, status: number, code: string, field?: string)
   expect(reply.status, reply.text).toBe(status);
   expect(errorOf(reply)?.code, reply.text).toBe(code);
   expect(typeof errorOf(reply).message).toBe("string");
-  if (field !== undefined) expect(errorOf(reply).fields?.map((f) => f.field), reply.text).toContain(field);
+  if (field !== undefined)
+    expect(
+      errorOf(reply).fields?.map((f) => f.field),
+      reply.text,
+    ).toContain(field);
 }
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
 
 async function setImage(sim: Simulator, url: string, outcome: "ok" | "fail" | "busy"): Promise<void> {
-  const res = await sim.fetch(`${ORIGIN}/_sim/images`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url, outcome }) });
+  const res = await sim.fetch(`${ORIGIN}/_sim/images`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url, outcome }),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -148,16 +156,34 @@ describe("Write rule 1: create needs only name and retail_price (choices: 201, c
   it("Write rule 8: a SKU in use answers 409 CONFLICT, also when it differs only in case; nothing is written", async () => {
     const sim = makeSim();
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { sku: "TOTE-CANVAS", name: "Tote 2", retail_price: 100 } }), 409, "CONFLICT");
-    expectError(await call(sim, "POST", P, { body: { sku: "tote-canvas", name: "Tote 3", retail_price: 100 } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "POST", P, { body: { sku: "TOTE-CANVAS", name: "Tote 2", retail_price: 100 } }),
+      409,
+      "CONFLICT",
+    );
+    expectError(
+      await call(sim, "POST", P, { body: { sku: "tote-canvas", name: "Tote 3", retail_price: 100 } }),
+      409,
+      "CONFLICT",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
   it("Rule 2 of the service (money is integer cents): a decimal or string retail_price answers 400 VALIDATION_FAILED naming retail_price", async () => {
     const sim = makeSim();
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "Decimal", retail_price: 12.5 } }), 400, "VALIDATION_FAILED", "retail_price");
-    expectError(await call(sim, "POST", P, { body: { name: "Text", retail_price: "1250" } }), 400, "VALIDATION_FAILED", "retail_price");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Decimal", retail_price: 12.5 } }),
+      400,
+      "VALIDATION_FAILED",
+      "retail_price",
+    );
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Text", retail_price: "1250" } }),
+      400,
+      "VALIDATION_FAILED",
+      "retail_price",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
@@ -170,7 +196,12 @@ describe("Write rule 1: create needs only name and retail_price (choices: 201, c
   it("Resources (no resource accepts unknown properties): an unknown property answers 400 VALIDATION_FAILED naming it", async () => {
     const sim = makeSim();
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "Red", retail_price: 100, colour: "red" } }), 400, "VALIDATION_FAILED", "colour");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Red", retail_price: 100, colour: "red" } }),
+      400,
+      "VALIDATION_FAILED",
+      "colour",
+    );
     await expectNothingWritten(sim, cursor);
   });
 });
@@ -210,7 +241,8 @@ describe("Write rule 2: API-owned fields are accepted and ignored, so a read doc
     expect(made.id).not.toBe(source.id);
     expect(made.image_url).toBeNull();
     expect(made.image_thumb_url).toBeNull();
-    const strip = (codes: { type: string; code: string }[]) => codes.map(({ type, code }) => ({ type, code })).sort((a, b) => a.type.localeCompare(b.type));
+    const strip = (codes: { type: string; code: string }[]) =>
+      codes.map(({ type, code }) => ({ type, code })).sort((a, b) => a.type.localeCompare(b.type));
     expect(strip(made.codes)).toStrictEqual(strip(source.codes));
     for (const code of made.codes) {
       expect(code.id).toMatch(UUID);
@@ -218,7 +250,9 @@ describe("Write rule 2: API-owned fields are accepted and ignored, so a read doc
     }
     const sortBy = (key: string) => (a: any, b: any) => String(a[key]).localeCompare(String(b[key]));
     expect([...made.tags].sort(sortBy("id"))).toStrictEqual([...source.tags].sort(sortBy("id")));
-    expect([...made.suppliers].sort(sortBy("supplier_id"))).toStrictEqual([...source.suppliers].sort(sortBy("supplier_id")));
+    expect([...made.suppliers].sort(sortBy("supplier_id"))).toStrictEqual(
+      [...source.suppliers].sort(sortBy("supplier_id")),
+    );
   });
 
   it("Choices (is_composite derived): the BUNDLE-PICNIC document copied with is_composite false is a composite; is_composite true without components is not", async () => {
@@ -235,7 +269,11 @@ describe("Write rule 2: API-owned fields are accepted and ignored, so a read doc
 describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE; variant attributes 400", () => {
   it("6 codes (one per type) are accepted", async () => {
     const sim = makeSim();
-    const six = await create(sim, { name: "Six codes", retail_price: 100, codes: CODE_TYPES.map((type, i) => ({ type, code: `C${i}` })) });
+    const six = await create(sim, {
+      name: "Six codes",
+      retail_price: 100,
+      codes: CODE_TYPES.map((type, i) => ({ type, code: `C${i}` })),
+    });
     expect([...six.codes].map((c) => c.type).sort()).toEqual([...CODE_TYPES].sort());
   });
 
@@ -246,32 +284,50 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
     const types = CODE_TYPES;
     const cursor = await heldCursor(sim);
     const eleven = Array.from({ length: 11 }, (_, i) => ({ type: types[i % 6], code: `X${i}` }));
-    expectError(await call(sim, "POST", P, { body: { name: "Eleven codes", retail_price: 100, codes: eleven } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Eleven codes", retail_price: 100, codes: eleven } }),
+      422,
+      "UNPROCESSABLE",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
   it("20 tags are accepted; 21 tags answer 422 UNPROCESSABLE and nothing is written", async () => {
     const sim = makeSim();
-    for (let i = 0; i < 17; i++) expect((await call(sim, "POST", "/demo/v1/tags", { body: { name: `Tag ${i}` } })).status).toBe(201);
+    for (let i = 0; i < 17; i++)
+      expect((await call(sim, "POST", "/demo/v1/tags", { body: { name: `Tag ${i}` } })).status).toBe(201);
     const tagIds = Object.values(await idsByName(sim, "tags"));
     expect(tagIds).toHaveLength(21);
-    const twenty = await create(sim, { name: "Twenty tags", retail_price: 100, tags: tagIds.slice(0, 20).map((id) => ({ id })) });
+    const twenty = await create(sim, {
+      name: "Twenty tags",
+      retail_price: 100,
+      tags: tagIds.slice(0, 20).map((id) => ({ id })),
+    });
     expect(twenty.tags).toHaveLength(20);
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "21 tags", retail_price: 100, tags: tagIds.map((id) => ({ id })) } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "21 tags", retail_price: 100, tags: tagIds.map((id) => ({ id })) } }),
+      422,
+      "UNPROCESSABLE",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
   it("10 suppliers are accepted; 11 suppliers answer 422 UNPROCESSABLE and nothing is written", async () => {
     const sim = makeSim();
-    for (let i = 0; i < 8; i++) expect((await call(sim, "POST", "/demo/v1/suppliers", { body: { name: `Supplier ${i}` } })).status).toBe(201);
+    for (let i = 0; i < 8; i++)
+      expect((await call(sim, "POST", "/demo/v1/suppliers", { body: { name: `Supplier ${i}` } })).status).toBe(201);
     const supplierIds = Object.values(await idsByName(sim, "suppliers"));
     expect(supplierIds).toHaveLength(11);
     const links = supplierIds.map((supplier_id, i) => ({ supplier_id, is_primary: i === 0, supplier_code: `S${i}` }));
     const ten = await create(sim, { name: "Ten suppliers", retail_price: 100, suppliers: links.slice(0, 10) });
     expect(ten.suppliers).toHaveLength(10);
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "11 suppliers", retail_price: 100, suppliers: links } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "11 suppliers", retail_price: 100, suppliers: links } }),
+      422,
+      "UNPROCESSABLE",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
@@ -279,12 +335,20 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
     const sim = makeSim();
     const parts: string[] = [];
     for (let i = 0; i < 51; i++) parts.push((await create(sim, { name: `Part ${i}`, retail_price: 10 })).id);
-    const fifty = await create(sim, { name: "Fifty parts", retail_price: 100, components: parts.slice(0, 50).map((product_id) => ({ product_id, quantity: 1 })) });
+    const fifty = await create(sim, {
+      name: "Fifty parts",
+      retail_price: 100,
+      components: parts.slice(0, 50).map((product_id) => ({ product_id, quantity: 1 })),
+    });
     expect(fifty.components).toHaveLength(50);
     expect(fifty.is_composite).toBe(true);
     const cursor = await heldCursor(sim);
     const all = parts.map((product_id) => ({ product_id, quantity: 1 }));
-    expectError(await call(sim, "POST", P, { body: { name: "51 parts", retail_price: 100, components: all } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "51 parts", retail_price: 100, components: all } }),
+      422,
+      "UNPROCESSABLE",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
@@ -307,9 +371,20 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
     ]);
     const cursor = await heldCursor(sim);
     const four = [1, 2, 3, 4].map((position) => ({ name: `A${position}`, position }));
-    expectError(await call(sim, "POST", P, { body: { name: "Four", retail_price: 100, has_variants: true, variant_attributes: four } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call(sim, "POST", P, {
+        body: { name: "Four", retail_price: 100, has_variants: true, variant_attributes: four },
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
     for (const position of [0, 4]) {
-      const body = { name: `Position ${position}`, retail_price: 100, has_variants: true, variant_attributes: [{ name: "Size", position }] };
+      const body = {
+        name: `Position ${position}`,
+        retail_price: 100,
+        has_variants: true,
+        variant_attributes: [{ name: "Size", position }],
+      };
       expectError(await call(sim, "POST", P, { body }), 400, "VALIDATION_FAILED");
     }
     await expectNothingWritten(sim, cursor);
@@ -335,7 +410,12 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
       { suppliers: [{ supplier_id: UNKNOWN, is_primary: true, supplier_code: "X" }] },
       { components: [{ product_id: UNKNOWN, quantity: 1 }] },
     ];
-    for (const extra of bodies) expectError(await call(sim, "POST", P, { body: { name: "Refs", retail_price: 100, ...extra } }), 422, "UNPROCESSABLE");
+    for (const extra of bodies)
+      expectError(
+        await call(sim, "POST", P, { body: { name: "Refs", retail_price: 100, ...extra } }),
+        422,
+        "UNPROCESSABLE",
+      );
     await expectNothingWritten(sim, cursor);
   });
 
@@ -346,18 +426,61 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
     const bottle = await bySku(sim, "BOTTLE-STEEL");
     const cursor = await heldCursor(sim);
     const cases: [Record<string, unknown>, string][] = [
-      [{ codes: [{ type: "ean", code: "1" }, { type: "ean", code: "1" }] }, "codes.1"],
+      [
+        {
+          codes: [
+            { type: "ean", code: "1" },
+            { type: "ean", code: "1" },
+          ],
+        },
+        "codes.1",
+      ],
       [{ tags: [{ id: tags["New"] }, { id: tags["New"] }] }, "tags.1"],
-      [{ suppliers: [{ supplier_id: suppliers["Acme Wholesale"], is_primary: true, supplier_code: "A" }, { supplier_id: suppliers["Acme Wholesale"], is_primary: false, supplier_code: "B" }] }, "suppliers.1"],
-      [{ components: [{ product_id: bottle.id, quantity: 1 }, { product_id: bottle.id, quantity: 2 }] }, "components.1"],
-      [{ has_variants: true, variant_attributes: [{ name: "Size", position: 1 }, { name: "Colour", position: 1 }] }, "variant_attributes.1"],
+      [
+        {
+          suppliers: [
+            { supplier_id: suppliers["Acme Wholesale"], is_primary: true, supplier_code: "A" },
+            { supplier_id: suppliers["Acme Wholesale"], is_primary: false, supplier_code: "B" },
+          ],
+        },
+        "suppliers.1",
+      ],
+      [
+        {
+          components: [
+            { product_id: bottle.id, quantity: 1 },
+            { product_id: bottle.id, quantity: 2 },
+          ],
+        },
+        "components.1",
+      ],
+      [
+        {
+          has_variants: true,
+          variant_attributes: [
+            { name: "Size", position: 1 },
+            { name: "Colour", position: 1 },
+          ],
+        },
+        "variant_attributes.1",
+      ],
     ];
-    for (const [extra, field] of cases) expectError(await call(sim, "POST", P, { body: { name: "Repeat", retail_price: 100, ...extra } }), 400, "VALIDATION_FAILED", field);
+    for (const [extra, field] of cases)
+      expectError(
+        await call(sim, "POST", P, { body: { name: "Repeat", retail_price: 100, ...extra } }),
+        400,
+        "VALIDATION_FAILED",
+        field,
+      );
     const twoPrimaries = [
       { supplier_id: suppliers["Acme Wholesale"], is_primary: true, supplier_code: "A" },
       { supplier_id: suppliers["Pacific Textiles"], is_primary: true, supplier_code: "P" },
     ];
-    expectError(await call(sim, "POST", P, { body: { name: "Two primaries", retail_price: 100, suppliers: twoPrimaries } }), 400, "VALIDATION_FAILED");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Two primaries", retail_price: 100, suppliers: twoPrimaries } }),
+      400,
+      "VALIDATION_FAILED",
+    );
     await expectNothingWritten(sim, cursor);
   });
 });
@@ -365,10 +488,30 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
 describe("Write rule 3 and Limits (10 codes, six code types): several codes may share a type", () => {
   it("two EANs are accepted; re-sent, each keeps its id; a changed value keeps the id of the code of its type", async () => {
     const sim = makeSim();
-    const made = await create(sim, { name: "Two EANs", retail_price: 100, codes: [{ type: "ean", code: "111" }, { type: "ean", code: "222" }, { type: "upc", code: "333" }] });
-    expect(made.codes.map((c: { type: string; code: string }) => [c.type, c.code])).toEqual([["ean", "111"], ["ean", "222"], ["upc", "333"]]);
+    const made = await create(sim, {
+      name: "Two EANs",
+      retail_price: 100,
+      codes: [
+        { type: "ean", code: "111" },
+        { type: "ean", code: "222" },
+        { type: "upc", code: "333" },
+      ],
+    });
+    expect(made.codes.map((c: { type: string; code: string }) => [c.type, c.code])).toEqual([
+      ["ean", "111"],
+      ["ean", "222"],
+      ["upc", "333"],
+    ]);
     const [e1, e2, u] = made.codes;
-    const swapped = await call(sim, "PATCH", `${P}/${made.id}`, { body: { codes: [{ type: "ean", code: "222" }, { type: "ean", code: "111" }, { type: "upc", code: "444" }] } });
+    const swapped = await call(sim, "PATCH", `${P}/${made.id}`, {
+      body: {
+        codes: [
+          { type: "ean", code: "222" },
+          { type: "ean", code: "111" },
+          { type: "upc", code: "444" },
+        ],
+      },
+    });
     expect(swapped.status).toBe(200);
     expect(swapped.json.data.codes).toEqual([
       { id: e2.id, type: "ean", code: "222" },
@@ -381,7 +524,11 @@ describe("Write rule 3 and Limits (10 codes, six code types): several codes may 
     const sim = makeSim();
     const codes = (n: number) => Array.from({ length: n }, (_, i) => ({ type: "custom", code: `C${i}` }));
     expect((await call(sim, "POST", P, { body: { name: "Ten", retail_price: 1, codes: codes(10) } })).status).toBe(201);
-    expectError(await call(sim, "POST", P, { body: { name: "Eleven", retail_price: 1, codes: codes(11) } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Eleven", retail_price: 1, codes: codes(11) } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 });
 
@@ -391,7 +538,11 @@ describe("Write rule 8: a store at its product limit answers 402 PRODUCT_LIMIT_R
     const live = await liveCount(sim);
     sim.patchStore("demo", { product_limit: live });
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "Over", retail_price: 100 } }), 402, "PRODUCT_LIMIT_REACHED");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "Over", retail_price: 100 } }),
+      402,
+      "PRODUCT_LIMIT_REACHED",
+    );
     await expectNothingWritten(sim, cursor);
     expect(await liveCount(sim)).toBe(live);
   });
@@ -400,7 +551,11 @@ describe("Write rule 8: a store at its product limit answers 402 PRODUCT_LIMIT_R
     const sim = makeSim();
     sim.patchStore("demo", { product_limit: (await liveCount(sim)) + 1 });
     const made = await create(sim, { name: "Last one", retail_price: 100 });
-    expectError(await call(sim, "POST", P, { body: { name: "One too many", retail_price: 100 } }), 402, "PRODUCT_LIMIT_REACHED");
+    expectError(
+      await call(sim, "POST", P, { body: { name: "One too many", retail_price: 100 } }),
+      402,
+      "PRODUCT_LIMIT_REACHED",
+    );
     expect((await call(sim, "DELETE", `${P}/${made.id}`)).status).toBe(204);
     await create(sim, { name: "Fits again", retail_price: 100 });
   });
@@ -421,7 +576,9 @@ describe("Endpoints, PATCH /products/{id}: a partial document; Product table: sk
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
     sim.clock.advance(45);
-    const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Canvas Tote XL", retail_price: 4100, weight: 0.75, weight_unit: "kg" } });
+    const reply = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { name: "Canvas Tote XL", retail_price: 4100, weight: 0.75, weight_unit: "kg" },
+    });
     expect(reply.status).toBe(200);
     const after = reply.json.data as Product;
     expect(after).toStrictEqual({
@@ -454,7 +611,12 @@ describe("Endpoints, PATCH /products/{id}: a partial document; Product table: sk
   it("Resources: an unknown property in an update answers 400 VALIDATION_FAILED and nothing changes", async () => {
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
-    expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "X", colour: "red" } }), 400, "VALIDATION_FAILED", "colour");
+    expectError(
+      await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "X", colour: "red" } }),
+      400,
+      "VALIDATION_FAILED",
+      "colour",
+    );
     expect(await read(sim, tote.id)).toStrictEqual(tote);
   });
 });
@@ -481,12 +643,24 @@ describe("Write rule 3: collections — key left out untouched, an array replace
     const bottle = await bySku(sim, "BOTTLE-STEEL");
     const bundle = await bySku(sim, "BUNDLE-PICNIC");
     const t = await call(sim, "PATCH", `${P}/${tote.id}`, {
-      body: { tags: [{ id: tags["New"] }], suppliers: [{ supplier_id: suppliers["Harbour Distribution"], is_primary: true, supplier_code: "HD-9" }] },
+      body: {
+        tags: [{ id: tags["New"] }],
+        suppliers: [{ supplier_id: suppliers["Harbour Distribution"], is_primary: true, supplier_code: "HD-9" }],
+      },
     });
     expect(t.status).toBe(200);
     expect(t.json.data.tags).toStrictEqual([{ id: tags["New"], name: "New" }]);
-    expect(t.json.data.suppliers).toStrictEqual([{ supplier_id: suppliers["Harbour Distribution"], is_primary: true, supplier_code: "HD-9", supplier_name: "Harbour Distribution" }]);
-    const b = await call(sim, "PATCH", `${P}/${bundle.id}`, { body: { components: [{ product_id: bottle.id, quantity: 3 }] } });
+    expect(t.json.data.suppliers).toStrictEqual([
+      {
+        supplier_id: suppliers["Harbour Distribution"],
+        is_primary: true,
+        supplier_code: "HD-9",
+        supplier_name: "Harbour Distribution",
+      },
+    ]);
+    const b = await call(sim, "PATCH", `${P}/${bundle.id}`, {
+      body: { components: [{ product_id: bottle.id, quantity: 3 }] },
+    });
     expect(b.status).toBe(200);
     expect(b.json.data.components).toStrictEqual([{ product_id: bottle.id, quantity: 3 }]);
     expect(b.json.data.is_composite).toBe(true);
@@ -543,7 +717,8 @@ describe("Write rule 3: collections — key left out untouched, an array replace
         { name: "Colour", position: 2 },
       ],
     });
-    const idAt = (p: Product, position: number) => p.variant_attributes.find((a: { position: number }) => a.position === position)?.id;
+    const idAt = (p: Product, position: number) =>
+      p.variant_attributes.find((a: { position: number }) => a.position === position)?.id;
     const grown = await call(sim, "PATCH", `${P}/${parent.id}`, {
       body: {
         variant_attributes: [
@@ -560,7 +735,9 @@ describe("Write rule 3: collections — key left out untouched, an array replace
     expect(idAt(g, 3)).toMatch(UUID);
     expect([idAt(parent, 1), idAt(parent, 2)]).not.toContain(idAt(g, 3));
     expect(g.variant_attributes.find((a: { position: number }) => a.position === 1).name).toBe("Sizing");
-    const shrunk = await call(sim, "PATCH", `${P}/${parent.id}`, { body: { variant_attributes: [{ name: "Colour", position: 2 }] } });
+    const shrunk = await call(sim, "PATCH", `${P}/${parent.id}`, {
+      body: { variant_attributes: [{ name: "Colour", position: 2 }] },
+    });
     expect(shrunk.status).toBe(200);
     expect(shrunk.json.data.variant_attributes).toStrictEqual([{ id: idAt(parent, 2), name: "Colour", position: 2 }]);
   });
@@ -571,8 +748,16 @@ describe("Write rule 6: version / expected_version", () => {
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
     const changed = (await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "First" } })).json.data as Product;
-    expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Second", version: tote.version } }), 409, "STALE_VERSION");
-    expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Third", expected_version: tote.version } }), 409, "STALE_VERSION");
+    expectError(
+      await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Second", version: tote.version } }),
+      409,
+      "STALE_VERSION",
+    );
+    expectError(
+      await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Third", expected_version: tote.version } }),
+      409,
+      "STALE_VERSION",
+    );
     expect(await read(sim, tote.id)).toStrictEqual(changed);
   });
 
@@ -581,9 +766,13 @@ describe("Write rule 6: version / expected_version", () => {
     const tote = await bySku(sim, "TOTE-CANVAS");
     const a = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "A", version: tote.version } });
     expect(a.status).toBe(200);
-    const b = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "B", expected_version: a.json.data.version } });
+    const b = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { name: "B", expected_version: a.json.data.version },
+    });
     expect(b.status).toBe(200);
-    const c = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "C", version: b.json.data.version, expected_version: b.json.data.version } });
+    const c = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { name: "C", version: b.json.data.version, expected_version: b.json.data.version },
+    });
     expect(c.status).toBe(200);
     expect(c.json.data.name).toBe("C");
   });
@@ -604,7 +793,11 @@ describe("Resources (version increases with every change) and Pagination rule 1 
     const tote = await bySku(sim, "TOTE-CANVAS");
     const cursor = await heldCursor(sim);
     sim.clock.advance(300);
-    for (const body of [{}, { name: "Canvas Tote" }, { retail_price: tote.retail_price, tags: tote.tags.map((t: { id: string }) => ({ id: t.id })) }]) {
+    for (const body of [
+      {},
+      { name: "Canvas Tote" },
+      { retail_price: tote.retail_price, tags: tote.tags.map((t: { id: string }) => ({ id: t.id })) },
+    ]) {
       const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body });
       expect(reply.status).toBe(200);
       expect(reply.json.data).toStrictEqual(tote);
@@ -672,10 +865,21 @@ describe("Write rule 4: a whole write is atomic", () => {
       [{ name: "X", tags: [{ id: tags["Sale"] }, { id: UNKNOWN }] }, 400, "VALIDATION_FAILED"],
       [{ name: "X", codes: [{ type: "upc", code: "1" }], brand_id: UNKNOWN }, 422, "UNPROCESSABLE"],
       [{ name: "X", tags: [], retail_price: 19.99 }, 400, "VALIDATION_FAILED"],
-      [{ name: "X", codes: [{ type: "upc", code: "1" }, { type: "barcode", code: "2" }] }, 400, "VALIDATION_FAILED"],
+      [
+        {
+          name: "X",
+          codes: [
+            { type: "upc", code: "1" },
+            { type: "barcode", code: "2" },
+          ],
+        },
+        400,
+        "VALIDATION_FAILED",
+      ],
       [{ name: "X", suppliers: [], components: [{ product_id: UNKNOWN, quantity: 1 }] }, 422, "UNPROCESSABLE"],
     ];
-    for (const [body, status, code] of bad) expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body }), status, code);
+    for (const [body, status, code] of bad)
+      expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body }), status, code);
     expect(await read(sim, tote.id)).toStrictEqual(tote);
     await expectNothingWritten(sim, cursor);
   });
@@ -687,13 +891,24 @@ describe("Write rule 5: variant_attributes change only while there are no live v
     const tee = await bySku(sim, "TEE-CLASSIC");
     const cursor = await heldCursor(sim);
     const attempts = [
-      [{ name: "Sizes", position: 1 }, { name: "Colour", position: 2 }],
-      [{ name: "Size", position: 1 }, { name: "Colour", position: 2 }, { name: "Fit", position: 3 }],
+      [
+        { name: "Sizes", position: 1 },
+        { name: "Colour", position: 2 },
+      ],
+      [
+        { name: "Size", position: 1 },
+        { name: "Colour", position: 2 },
+        { name: "Fit", position: 3 },
+      ],
       [{ name: "Size", position: 1 }],
       [],
     ];
     for (const variant_attributes of attempts) {
-      expectError(await call(sim, "PATCH", `${P}/${tee.id}`, { body: { name: "Tee", variant_attributes } }), 409, "CONFLICT");
+      expectError(
+        await call(sim, "PATCH", `${P}/${tee.id}`, { body: { name: "Tee", variant_attributes } }),
+        409,
+        "CONFLICT",
+      );
     }
     expect(await read(sim, tee.id)).toStrictEqual(tee);
     await expectNothingWritten(sim, cursor);
@@ -702,7 +917,14 @@ describe("Write rule 5: variant_attributes change only while there are no live v
   it("exactly the same content is accepted with 200 and changes nothing (with or without the read ids)", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    const same = await call(sim, "PATCH", `${P}/${tee.id}`, { body: { variant_attributes: [{ name: "Size", position: 1 }, { name: "Colour", position: 2 }] } });
+    const same = await call(sim, "PATCH", `${P}/${tee.id}`, {
+      body: {
+        variant_attributes: [
+          { name: "Size", position: 1 },
+          { name: "Colour", position: 2 },
+        ],
+      },
+    });
     expect(same.status, same.text).toBe(200);
     expect(same.json.data).toStrictEqual(tee);
     const asRead = await call(sim, "PATCH", `${P}/${tee.id}`, { body: { variant_attributes: tee.variant_attributes } });
@@ -746,7 +968,13 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
     const own = tote.image_url as string;
-    const bodies = [{ image_url: null }, { name: "Canvas Tote" }, { image_url: own }, { image_url: tote.image_thumb_url }, { image_url: own.replace("http://sim.test", "https://api.example.net") }];
+    const bodies = [
+      { image_url: null },
+      { name: "Canvas Tote" },
+      { image_url: own },
+      { image_url: tote.image_thumb_url },
+      { image_url: own.replace("http://sim.test", "https://api.example.net") },
+    ];
     for (const body of bodies) {
       const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body });
       expect(reply.status, `${JSON.stringify(body)}: ${reply.text}`).toBe(200);
@@ -759,7 +987,9 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
   it("a new https address replaces the image with a new copy, and the version moves", async () => {
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
-    const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { image_url: "https://cdn.example.com/tote-2.png" } });
+    const reply = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { image_url: "https://cdn.example.com/tote-2.png" },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data.image_url).toMatch(IMAGE);
     expect(reply.json.data.image_url).not.toBe(tote.image_url);
@@ -770,8 +1000,20 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
     const cursor = await heldCursor(sim);
-    expectError(await call(sim, "POST", P, { body: { name: "Plain http", retail_price: 100, image_url: "http://cdn.example.com/a.png" } }), 400, "VALIDATION_FAILED", "image_url");
-    expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "X", image_url: "http://cdn.example.com/a.png" } }), 400, "VALIDATION_FAILED", "image_url");
+    expectError(
+      await call(sim, "POST", P, {
+        body: { name: "Plain http", retail_price: 100, image_url: "http://cdn.example.com/a.png" },
+      }),
+      400,
+      "VALIDATION_FAILED",
+      "image_url",
+    );
+    expectError(
+      await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "X", image_url: "http://cdn.example.com/a.png" } }),
+      400,
+      "VALIDATION_FAILED",
+      "image_url",
+    );
     await expectNothingWritten(sim, cursor);
   });
 
@@ -779,26 +1021,51 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     const sim = makeSim();
     const url = "https://cdn.example.com/broken.png";
     await setImage(sim, url, "fail");
-    const reply = await call(sim, "POST", P, { body: { sku: "BROKEN-IMG", name: "Broken image", retail_price: 700, image_url: url } });
+    const reply = await call(sim, "POST", P, {
+      body: { sku: "BROKEN-IMG", name: "Broken image", retail_price: 700, image_url: url },
+    });
     expect(reply.status).toBe(422);
     expect(Object.keys(reply.json).sort()).toEqual(["data", "error"]);
     expect(reply.json.error).toMatchObject({ code: "IMAGE_FETCH_FAILED", message: expect.any(String) });
-    expect(reply.json.data).toMatchObject({ id: expect.stringMatching(UUID), sku: "BROKEN-IMG", name: "Broken image", retail_price: 700, image_url: null, image_thumb_url: null });
+    expect(reply.json.data).toMatchObject({
+      id: expect.stringMatching(UUID),
+      sku: "BROKEN-IMG",
+      name: "Broken image",
+      retail_price: 700,
+      image_url: null,
+      image_thumb_url: null,
+    });
     expect(await read(sim, reply.json.data.id)).toStrictEqual(reply.json.data);
     expect((await bySku(sim, "BROKEN-IMG")).id).toBe(reply.json.data.id);
   });
 
   it("a host under the reserved .invalid name (RFC 6761) never resolves: its download fails without any outcome set, 422 IMAGE_FETCH_FAILED with the product saved; an outcome set for it still wins", async () => {
     const sim = makeSim();
-    const reply = await call(sim, "POST", P, { body: { sku: "NOWHERE-IMG", name: "Nowhere", retail_price: 300, image_url: "https://images.nowhere.invalid/a.png" } });
+    const reply = await call(sim, "POST", P, {
+      body: {
+        sku: "NOWHERE-IMG",
+        name: "Nowhere",
+        retail_price: 300,
+        image_url: "https://images.nowhere.invalid/a.png",
+      },
+    });
     expectError(reply, 422, "IMAGE_FETCH_FAILED");
     expect(reply.json.data).toMatchObject({ sku: "NOWHERE-IMG", image_url: null, image_thumb_url: null });
     expect((await bySku(sim, "NOWHERE-IMG")).id).toBe(reply.json.data.id);
     // Only the host counts: ".invalid" in the path is an ordinary address.
-    const elsewhere = await call(sim, "POST", P, { body: { sku: "PATH-INVALID-IMG", name: "Path", retail_price: 300, image_url: "https://cdn.example.com/x.invalid/a.png" } });
+    const elsewhere = await call(sim, "POST", P, {
+      body: {
+        sku: "PATH-INVALID-IMG",
+        name: "Path",
+        retail_price: 300,
+        image_url: "https://cdn.example.com/x.invalid/a.png",
+      },
+    });
     expect(elsewhere.status).toBe(201);
     await setImage(sim, "https://ok.invalid/b.png", "ok");
-    const set = await call(sim, "POST", P, { body: { sku: "SET-OK-IMG", name: "Set ok", retail_price: 300, image_url: "https://ok.invalid/b.png" } });
+    const set = await call(sim, "POST", P, {
+      body: { sku: "SET-OK-IMG", name: "Set ok", retail_price: 300, image_url: "https://ok.invalid/b.png" },
+    });
     expect(set.status).toBe(201);
   });
 
@@ -809,7 +1076,12 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     await setImage(sim, url, "fail");
     const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Tote, new name", image_url: url } });
     expectError(reply, 422, "IMAGE_FETCH_FAILED");
-    expect(reply.json.data).toMatchObject({ id: tote.id, name: "Tote, new name", image_url: tote.image_url, image_thumb_url: tote.image_thumb_url });
+    expect(reply.json.data).toMatchObject({
+      id: tote.id,
+      name: "Tote, new name",
+      image_url: tote.image_url,
+      image_thumb_url: tote.image_thumb_url,
+    });
     expect(await read(sim, tote.id)).toStrictEqual(reply.json.data);
   });
 
@@ -819,7 +1091,9 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     const url = "https://cdn.example.com/busy.png";
     await setImage(sim, url, "busy");
     const cursor = await heldCursor(sim);
-    const created = await call(sim, "POST", P, { body: { sku: "BUSY-IMG", name: "Busy", retail_price: 100, image_url: url } });
+    const created = await call(sim, "POST", P, {
+      body: { sku: "BUSY-IMG", name: "Busy", retail_price: 100, image_url: url },
+    });
     expectError(created, 429, "RATE_LIMITED");
     expect(created.headers.get("retry-after")).toBe("1");
     const patched = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Busy tote", image_url: url } });
@@ -838,28 +1112,38 @@ describe("Limits: product writes including image_url, 10 per minute per credenti
     for (let i = 0; i < 10; i++) {
       // Plain writes in between do not count.
       expect((await call(sim, "PATCH", `${P}/${tote.id}`, { body: { description: `Plain ${i}` } })).status).toBe(200);
-      const reply = await call(sim, "POST", P, { body: { name: `Pic ${i}`, retail_price: 100, image_url: `https://cdn.example.com/p${i}.png` } });
+      const reply = await call(sim, "POST", P, {
+        body: { name: `Pic ${i}`, retail_price: 100, image_url: `https://cdn.example.com/p${i}.png` },
+      });
       expect(reply.status, `image write ${i + 1}`).toBe(201);
     }
     sim.clock.advance(20);
     const cursor = await heldCursor(sim);
-    const refused = await call(sim, "POST", P, { body: { sku: "PIC-11", name: "Pic 11", retail_price: 100, image_url: "https://cdn.example.com/p11.png" } });
+    const refused = await call(sim, "POST", P, {
+      body: { sku: "PIC-11", name: "Pic 11", retail_price: 100, image_url: "https://cdn.example.com/p11.png" },
+    });
     expectError(refused, 429, "RATE_LIMITED");
     const retryAfter = Number(refused.headers.get("retry-after"));
     expect(Number.isInteger(retryAfter)).toBe(true);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(40);
-    const refusedPatch = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Tote pic", image_url: "https://cdn.example.com/tote-11.png" } });
+    const refusedPatch = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { name: "Tote pic", image_url: "https://cdn.example.com/tote-11.png" },
+    });
     expectError(refusedPatch, 429, "RATE_LIMITED");
     await expectNothingWritten(sim, cursor);
 
     const plainCreate = await call(sim, "POST", P, { body: { name: "No picture", retail_price: 100 } });
     expect(plainCreate.status).toBe(201);
-    const plainPatch = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Tote still writable", image_url: null } });
+    const plainPatch = await call(sim, "PATCH", `${P}/${tote.id}`, {
+      body: { name: "Tote still writable", image_url: null },
+    });
     expect(plainPatch.status).toBe(200);
 
     sim.clock.advance(60);
-    const later = await call(sim, "POST", P, { body: { sku: "PIC-11", name: "Pic 11", retail_price: 100, image_url: "https://cdn.example.com/p11.png" } });
+    const later = await call(sim, "POST", P, {
+      body: { sku: "PIC-11", name: "Pic 11", retail_price: 100, image_url: "https://cdn.example.com/p11.png" },
+    });
     expect(later.status).toBe(201);
     expect(later.json.data.image_url).toMatch(IMAGE);
   });
@@ -895,7 +1179,10 @@ describe("Limits (idempotency): POST /products with Idempotency-Key", () => {
     expect(again.status).toBe(409);
     expect(again.json).toStrictEqual(first.json);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const reused = await call(sim, "POST", P, { body: { name: "Other body", retail_price: 100 }, headers: { "idempotency-key": "clash-1" } });
+    const reused = await call(sim, "POST", P, {
+      body: { name: "Other body", retail_price: 100 },
+      headers: { "idempotency-key": "clash-1" },
+    });
     expectError(reused, 422, "IDEMPOTENCY_KEY_REUSED");
     await expectNothingWritten(sim, cursor);
   });

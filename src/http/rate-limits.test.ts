@@ -19,7 +19,10 @@ function rateLimitOf(reply: Reply): { limit: number; remaining: number; reset: n
 }
 
 function expectHeaders(reply: Reply, policy: string, value: string): void {
-  expect({ policy: reply.headers.get("ratelimit-policy"), value: reply.headers.get("ratelimit") }).toEqual({ policy, value });
+  expect({ policy: reply.headers.get("ratelimit-policy"), value: reply.headers.get("ratelimit") }).toEqual({
+    policy,
+    value,
+  });
 }
 
 /** A 429 in the spec's envelope with code RATE_LIMITED and the given Retry-After (seconds). */
@@ -30,7 +33,13 @@ function expectRateLimited(reply: Reply, retryAfter: number): void {
 }
 
 /** Sends `n` identical requests and returns the replies. */
-async function repeat(sim: Simulator, n: number, method: string, path: string, options: CallOptions = {}): Promise<Reply[]> {
+async function repeat(
+  sim: Simulator,
+  n: number,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply[]> {
   const replies: Reply[] = [];
   for (let i = 0; i < n; i++) replies.push(await call(sim, method, path, options));
   return replies;
@@ -204,12 +213,16 @@ describe("Spec, Limits: failed authentication, per network address and credentia
   it("every further request of the blocked pair answers 429 until the window ends", async () => {
     const sim = makeSim();
     await repeat(sim, 30, "GET", ME, { auth: BAD, remoteAddress: A });
-    for (const reply of await repeat(sim, 5, "GET", "/demo/v1/store", { auth: BAD, remoteAddress: A })) expectRateLimited(reply, 300);
+    for (const reply of await repeat(sim, 5, "GET", "/demo/v1/store", { auth: BAD, remoteAddress: A }))
+      expectRateLimited(reply, 300);
   });
 
   it("403 INSUFFICIENT_SCOPE counts: after 30, the same key from the same address answers 429 even on GET /me", async () => {
     const sim = makeSim();
-    const failures = await repeat(sim, 30, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "none", remoteAddress: A });
+    const failures = await repeat(sim, 30, "GET", "/demo/v1/inventory/adjustment-reasons", {
+      key: "none",
+      remoteAddress: A,
+    });
     expect(statuses(failures)).toEqual(Array(30).fill(403));
     expectRateLimited(await call(sim, "GET", ME, { key: "none", remoteAddress: A }), 300);
   });
@@ -265,7 +278,10 @@ describe("Spec, Limits: failed authentication, per network address and credentia
     expectRateLimited(await call(sim, "GET", ME, { key: "none", remoteAddress: A }), 1);
     sim.clock.advance(1);
     expect((await call(sim, "GET", ME, { key: "none", remoteAddress: A })).status).toBe(200);
-    const again = await repeat(sim, 30, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "none", remoteAddress: A });
+    const again = await repeat(sim, 30, "GET", "/demo/v1/inventory/adjustment-reasons", {
+      key: "none",
+      remoteAddress: A,
+    });
     expect(statuses(again)).toEqual(Array(30).fill(403));
     expectRateLimited(await call(sim, "GET", ME, { key: "none", remoteAddress: A }), 300);
   });
@@ -287,7 +303,8 @@ describe("Spec, Limits: failed authentication, per network address, 300 per 5 mi
 
   async function failDistinct(sim: Simulator, n: number, address: string, from = 0): Promise<Reply[]> {
     const replies: Reply[] = [];
-    for (let i = from; i < from + n; i++) replies.push(await call(sim, "GET", ME, { auth: bad(i), remoteAddress: address }));
+    for (let i = from; i < from + n; i++)
+      replies.push(await call(sim, "GET", ME, { auth: bad(i), remoteAddress: address }));
     return replies;
   }
 
@@ -320,7 +337,10 @@ describe("Spec, Limits: failed authentication, per network address, 300 per 5 mi
   it("failures of several kinds (401, 402, 403) add up to the per-address limit", async () => {
     const sim = makeSim();
     const r401 = await failDistinct(sim, 280, A);
-    const r403 = await repeat(sim, 10, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "none", remoteAddress: A });
+    const r403 = await repeat(sim, 10, "GET", "/demo/v1/inventory/adjustment-reasons", {
+      key: "none",
+      remoteAddress: A,
+    });
     const r402 = await repeat(sim, 10, "GET", "/lite/v1/me", { key: "full", remoteAddress: A });
     expect([...statuses(r401), ...statuses(r403), ...statuses(r402)]).toEqual([
       ...Array(280).fill(401),

@@ -10,8 +10,11 @@ export function jsonResponse(status: number, payload: unknown, headers: Record<s
 
 /** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status (and `data` beside it when given). */
 export function errorResponse(error: ApiError, headers: Record<string, string> = {}): SimResponse {
-  const envelope = error.fields ? { code: error.code, message: error.message, fields: error.fields } : { code: error.code, message: error.message };
-  const extra: Record<string, string> = error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
+  const envelope = error.fields
+    ? { code: error.code, message: error.message, fields: error.fields }
+    : { code: error.code, message: error.message };
+  const extra: Record<string, string> =
+    error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
   const body = error.data === undefined ? { error: envelope } : { data: error.data, error: envelope };
   return jsonResponse(ERROR_STATUS[error.code], body, { ...extra, ...headers });
 }

@@ -5,7 +5,18 @@
 // sales; "Control plane and fixtures": success statuses).
 import { describe, expect, it } from "vitest";
 import { call, errorOf, makeSim } from "../test-support/sim.js";
-import { advance, allSales, control, demoRefs, expectValidSale, getSale, lineSubtotal, lineTax, makeSale, UUID } from "../test-support/sales.js";
+import {
+  advance,
+  allSales,
+  control,
+  demoRefs,
+  expectValidSale,
+  getSale,
+  lineSubtotal,
+  lineTax,
+  makeSale,
+  UUID,
+} from "../test-support/sales.js";
 
 const START = "2026-01-01T00:00:00.000Z";
 const uuid = expect.stringMatching(UUID);
@@ -18,7 +29,10 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
     const tote = refs.product("TOTE-CANVAS");
     const now = await advance(sim, 3600);
     expect(now).toBe("2026-01-01T01:00:00.000Z");
-    const sale = await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: tote.id, quantity: 3, unit_price: 1999 }] });
+    const sale = await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: tote.id, quantity: 3, unit_price: 1999 }],
+    });
     expect(sale).toStrictEqual({
       id: uuid,
       status: "completed",
@@ -33,7 +47,17 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
       total: 6522,
       paid_total: 6522,
       line_items: [
-        { id: uuid, product_id: tote.id, name: "Canvas Tote", quantity: 3, unit_price: 1999, subtotal: 5997, tax_id: refs.salesTax.id, tax_total: 525, total: 6522 },
+        {
+          id: uuid,
+          product_id: tote.id,
+          name: "Canvas Tote",
+          quantity: 3,
+          unit_price: 1999,
+          subtotal: 5997,
+          tax_id: refs.salesTax.id,
+          tax_total: 525,
+          total: 6522,
+        },
       ],
       discounts: [],
       adjustments: [],
@@ -58,24 +82,53 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
     [1800, 3, 5400, 473], // 472.5
     [100, 1, 100, 9], // 8.75
     [400, 1, 400, 35], // exact
-  ])("unit price %i × %s: subtotal %i, tax %i (rounded half away from zero)", async (unitPrice, quantity, subtotal, tax) => {
-    const sim = makeSim();
-    const refs = await demoRefs(sim);
-    const sale = await makeSale(sim, { outlet_id: refs.harbourFront, lines: [{ product_id: refs.product("SOCKS-WOOL").id, quantity, unit_price: unitPrice }] });
-    expect(sale.line_items).toStrictEqual([
-      { id: uuid, product_id: refs.product("SOCKS-WOOL").id, name: "Wool Socks", quantity, unit_price: unitPrice, subtotal, tax_id: refs.salesTax.id, tax_total: tax, total: subtotal + tax },
-    ]);
-    expect(sale).toMatchObject({ subtotal, tax_total: tax, total: subtotal + tax, paid_total: subtotal + tax });
-    expectValidSale(sale);
-  });
+  ])(
+    "unit price %i × %s: subtotal %i, tax %i (rounded half away from zero)",
+    async (unitPrice, quantity, subtotal, tax) => {
+      const sim = makeSim();
+      const refs = await demoRefs(sim);
+      const sale = await makeSale(sim, {
+        outlet_id: refs.harbourFront,
+        lines: [{ product_id: refs.product("SOCKS-WOOL").id, quantity, unit_price: unitPrice }],
+      });
+      expect(sale.line_items).toStrictEqual([
+        {
+          id: uuid,
+          product_id: refs.product("SOCKS-WOOL").id,
+          name: "Wool Socks",
+          quantity,
+          unit_price: unitPrice,
+          subtotal,
+          tax_id: refs.salesTax.id,
+          tax_total: tax,
+          total: subtotal + tax,
+        },
+      ]);
+      expect(sale).toMatchObject({ subtotal, tax_total: tax, total: subtotal + tax, paid_total: subtotal + tax });
+      expectValidSale(sale);
+    },
+  );
 
   it("a fractional quantity: 2.5 kg at 1999 cents is 4998 (4997.5), tax 437 (437.325), total 5435; the quantity reads back as 2.5", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const beans = refs.product("COFFEE-BEANS");
-    const sale = await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: beans.id, quantity: 2.5, unit_price: 1999 }] });
+    const sale = await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: beans.id, quantity: 2.5, unit_price: 1999 }],
+    });
     expect(sale.line_items).toStrictEqual([
-      { id: uuid, product_id: beans.id, name: "Coffee Beans (kg)", quantity: 2.5, unit_price: 1999, subtotal: 4998, tax_id: refs.salesTax.id, tax_total: 437, total: 5435 },
+      {
+        id: uuid,
+        product_id: beans.id,
+        name: "Coffee Beans (kg)",
+        quantity: 2.5,
+        unit_price: 1999,
+        subtotal: 4998,
+        tax_id: refs.salesTax.id,
+        tax_total: 437,
+        total: 5435,
+      },
     ]);
     expect(sale).toMatchObject({ subtotal: 4998, tax_total: 437, total: 5435, paid_total: 5435 });
     expect(await getSale(sim, sale.id)).toStrictEqual(sale);
@@ -86,7 +139,10 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const beans = refs.product("COFFEE-BEANS");
-    const sale = await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: beans.id, quantity: 0.333, unit_price: 1000 }] });
+    const sale = await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: beans.id, quantity: 0.333, unit_price: 1000 }],
+    });
     expect(sale.line_items[0]).toMatchObject({ quantity: 0.333, subtotal: 333, tax_total: 29, total: 362 });
     expectValidSale(sale);
   });
@@ -108,7 +164,9 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
     });
     expect(sale.customer_id).toBe(refs.customer("ALICE"));
     expect(sale.outlet_id).toBe(refs.harbourFront);
-    expect(sale.line_items.map((l) => [l.product_id, l.quantity, l.unit_price, l.subtotal, l.tax_total, l.total])).toEqual([
+    expect(
+      sale.line_items.map((l) => [l.product_id, l.quantity, l.unit_price, l.subtotal, l.tax_total, l.total]),
+    ).toEqual([
       [cap.id, 2, 2100, 4200, 368, 4568],
       [mug.id, 1, 333, 333, 29, 362],
       [beans.id, 1.25, 999, 1249, 109, 1358],
@@ -133,7 +191,10 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
   it("Choices, Control plane (success status of control creates: 201 for keys, faults, sales, refunds and clients): a sale answers 201", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
-    const reply = await control(sim, "POST", "/stores/demo/sales", { outlet_id: refs.mainStreet, lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 3400 }] });
+    const reply = await control(sim, "POST", "/stores/demo/sales", {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 3400 }],
+    });
     expect(reply.status).toBe(201);
     expect(reply.json.status).toBe("completed");
   });
@@ -141,11 +202,17 @@ describe("interfaces.md 3: POST /_sim/stores/{prefix}/sales makes a completed sa
   it("every sale the tests make passes the document checks (shape and cents)", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
-    const products = ["TOTE-CANVAS", "BOTTLE-STEEL", "COFFEE-BEANS", "GIFTCARD", "SERVICE-GIFTWRAP"].map((sku) => refs.product(sku).id);
+    const products = ["TOTE-CANVAS", "BOTTLE-STEEL", "COFFEE-BEANS", "GIFTCARD", "SERVICE-GIFTWRAP"].map(
+      (sku) => refs.product(sku).id,
+    );
     for (let i = 0; i < 12; i++) {
       const sale = await makeSale(sim, {
         outlet_id: i % 2 ? refs.mainStreet : refs.harbourFront,
-        lines: products.slice(0, 1 + (i % products.length)).map((id, j) => ({ product_id: id, quantity: [1, 2.5, 0.125, 3, 7][j]!, unit_price: 101 * (i + 1) + 37 * j })),
+        lines: products.slice(0, 1 + (i % products.length)).map((id, j) => ({
+          product_id: id,
+          quantity: [1, 2.5, 0.125, 3, 7][j]!,
+          unit_price: 101 * (i + 1) + 37 * j,
+        })),
       });
       expectValidSale(sale);
       for (const line of sale.line_items) {
@@ -163,22 +230,75 @@ describe("interfaces.md 3 (bad input gets 400 with the spec's error envelope): s
     ["lines left out", (r) => ({ outlet_id: r.outlet }), "lines"],
     ["lines empty", (r) => ({ outlet_id: r.outlet, lines: [] }), "lines"],
     ["outlet_id left out", (r) => ({ lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }), "outlet_id"],
-    ["outlet_id not a UUID", (r) => ({ outlet_id: "main-street", lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }), "outlet_id"],
-    ["quantity 0", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 0, unit_price: 100 }] }), "lines.0.quantity"],
-    ["quantity negative", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: -1, unit_price: 100 }] }), "lines.0.quantity"],
-    ["quantity with 4 decimals", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1.0005, unit_price: 100 }] }), "lines.0.quantity"],
-    ["quantity as a string", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: "1", unit_price: 100 }] }), "lines.0.quantity"],
-    ["unit_price a decimal (19.99)", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: 19.99 }] }), "lines.0.unit_price"],
-    ["unit_price negative", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: -100 }] }), "lines.0.unit_price"],
-    ["unit_price left out", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1 }] }), "lines.0.unit_price"],
-    ["product_id not a UUID", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: "TOTE-CANVAS", quantity: 1, unit_price: 100 }] }), "lines.0.product_id"],
-    ["customer_id not a UUID", (r) => ({ outlet_id: r.outlet, customer_id: "BOB", lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }), "customer_id"],
-    ["an unknown property", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }], discount: 5 }), "discount"],
+    [
+      "outlet_id not a UUID",
+      (r) => ({ outlet_id: "main-street", lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }),
+      "outlet_id",
+    ],
+    [
+      "quantity 0",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 0, unit_price: 100 }] }),
+      "lines.0.quantity",
+    ],
+    [
+      "quantity negative",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: -1, unit_price: 100 }] }),
+      "lines.0.quantity",
+    ],
+    [
+      "quantity with 4 decimals",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1.0005, unit_price: 100 }] }),
+      "lines.0.quantity",
+    ],
+    [
+      "quantity as a string",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: "1", unit_price: 100 }] }),
+      "lines.0.quantity",
+    ],
+    [
+      "unit_price a decimal (19.99)",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: 19.99 }] }),
+      "lines.0.unit_price",
+    ],
+    [
+      "unit_price negative",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: -100 }] }),
+      "lines.0.unit_price",
+    ],
+    [
+      "unit_price left out",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1 }] }),
+      "lines.0.unit_price",
+    ],
+    [
+      "product_id not a UUID",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: "TOTE-CANVAS", quantity: 1, unit_price: 100 }] }),
+      "lines.0.product_id",
+    ],
+    [
+      "customer_id not a UUID",
+      (r) => ({
+        outlet_id: r.outlet,
+        customer_id: "BOB",
+        lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }],
+      }),
+      "customer_id",
+    ],
+    [
+      "an unknown property",
+      (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }], discount: 5 }),
+      "discount",
+    ],
   ])("%s: 400 VALIDATION_FAILED naming the field, and no sale is made", async (_name, body, field) => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const before = await allSales(sim);
-    const reply = await control(sim, "POST", "/stores/demo/sales", body({ outlet: refs.mainStreet, product: refs.product("TOTE-CANVAS").id }));
+    const reply = await control(
+      sim,
+      "POST",
+      "/stores/demo/sales",
+      body({ outlet: refs.mainStreet, product: refs.product("TOTE-CANVAS").id }),
+    );
     expect(reply.status).toBe(400);
     expect(reply.json.error.code).toBe("VALIDATION_FAILED");
     expect(reply.json.error.message).toEqual(expect.any(String));
@@ -194,24 +314,59 @@ describe("interfaces.md 3 (bad input gets 400 with the spec's error envelope): s
   });
 
   it.each<[string, (r: { outlet: string; product: string; customer: string }) => unknown, string]>([
-    ["an unknown outlet", (r) => ({ outlet_id: ZERO_UUID, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }), "outlet_id"],
-    ["an unknown product", (r) => ({ outlet_id: r.outlet, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }, { product_id: ZERO_UUID, quantity: 1, unit_price: 100 }] }), "lines.1.product_id"],
-    ["an unknown customer", (r) => ({ outlet_id: r.outlet, customer_id: ZERO_UUID, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }), "customer_id"],
-  ])("Spec, Errors (UNPROCESSABLE: referenced thing not found): %s answers 422 naming the field, and no sale is made", async (_name, body, field) => {
-    const sim = makeSim();
-    const refs = await demoRefs(sim);
-    const before = await allSales(sim);
-    const reply = await control(sim, "POST", "/stores/demo/sales", body({ outlet: refs.mainStreet, product: refs.product("TOTE-CANVAS").id, customer: refs.customer("BOB") }));
-    expect(reply.status).toBe(422);
-    expect(reply.json).toStrictEqual({ error: { code: "UNPROCESSABLE", message: expect.any(String), fields: [{ field, message: expect.any(String) }] } });
-    expect(await allSales(sim)).toStrictEqual(before);
-  });
+    [
+      "an unknown outlet",
+      (r) => ({ outlet_id: ZERO_UUID, lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }] }),
+      "outlet_id",
+    ],
+    [
+      "an unknown product",
+      (r) => ({
+        outlet_id: r.outlet,
+        lines: [
+          { product_id: r.product, quantity: 1, unit_price: 100 },
+          { product_id: ZERO_UUID, quantity: 1, unit_price: 100 },
+        ],
+      }),
+      "lines.1.product_id",
+    ],
+    [
+      "an unknown customer",
+      (r) => ({
+        outlet_id: r.outlet,
+        customer_id: ZERO_UUID,
+        lines: [{ product_id: r.product, quantity: 1, unit_price: 100 }],
+      }),
+      "customer_id",
+    ],
+  ])(
+    "Spec, Errors (UNPROCESSABLE: referenced thing not found): %s answers 422 naming the field, and no sale is made",
+    async (_name, body, field) => {
+      const sim = makeSim();
+      const refs = await demoRefs(sim);
+      const before = await allSales(sim);
+      const reply = await control(
+        sim,
+        "POST",
+        "/stores/demo/sales",
+        body({ outlet: refs.mainStreet, product: refs.product("TOTE-CANVAS").id, customer: refs.customer("BOB") }),
+      );
+      expect(reply.status).toBe(422);
+      expect(reply.json).toStrictEqual({
+        error: { code: "UNPROCESSABLE", message: expect.any(String), fields: [{ field, message: expect.any(String) }] },
+      });
+      expect(await allSales(sim)).toStrictEqual(before);
+    },
+  );
 
   it("a deleted outlet answers 422 UNPROCESSABLE on outlet_id", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
     expect((await control(sim, "DELETE", `/stores/demo/outlets/${refs.harbourFront}`)).status).toBe(204);
-    const reply = await control(sim, "POST", "/stores/demo/sales", { outlet_id: refs.harbourFront, lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 100 }] });
+    const reply = await control(sim, "POST", "/stores/demo/sales", {
+      outlet_id: refs.harbourFront,
+      lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 100 }],
+    });
     expect(reply.status).toBe(422);
     expect(reply.json.error.code).toBe("UNPROCESSABLE");
     expect(reply.json.error.fields).toStrictEqual([{ field: "outlet_id", message: expect.any(String) }]);
@@ -220,8 +375,14 @@ describe("interfaces.md 3 (bad input gets 400 with the spec's error envelope): s
   it("an erased (deleted) customer answers 422 UNPROCESSABLE on customer_id", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
-    expect((await call(sim, "DELETE", `/demo/v1/customers/${refs.customer("DEV")}`, { key: "customers:write" })).status).toBe(204);
-    const reply = await control(sim, "POST", "/stores/demo/sales", { outlet_id: refs.mainStreet, customer_id: refs.customer("DEV"), lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 100 }] });
+    expect(
+      (await call(sim, "DELETE", `/demo/v1/customers/${refs.customer("DEV")}`, { key: "customers:write" })).status,
+    ).toBe(204);
+    const reply = await control(sim, "POST", "/stores/demo/sales", {
+      outlet_id: refs.mainStreet,
+      customer_id: refs.customer("DEV"),
+      lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 100 }],
+    });
     expect(reply.status).toBe(422);
     expect(reply.json.error.code).toBe("UNPROCESSABLE");
     expect(reply.json.error.fields).toStrictEqual([{ field: "customer_id", message: expect.any(String) }]);
@@ -244,12 +405,20 @@ describe("Spec, States (open is never returned and cannot be requested); Choices
     expect(reply.json.status).toBe("open");
     const id = reply.json.id as string;
     expect(await allSales(sim)).toStrictEqual(before);
-    for (const query of <Record<string, string>[]>[{ customer_id: refs.customer("ALICE") }, { outlet_id: refs.mainStreet }, { status: "completed" }, { completed_from: START }, { order: "desc" }]) {
-      expect((await allSales(sim, query)).map((s) => s.id), JSON.stringify(query)).not.toContain(id);
+    for (const query of <Record<string, string>[]>[
+      { customer_id: refs.customer("ALICE") },
+      { outlet_id: refs.mainStreet },
+      { status: "completed" },
+      { completed_from: START },
+      { order: "desc" },
+    ]) {
+      expect(
+        (await allSales(sim, query)).map((s) => s.id),
+        JSON.stringify(query),
+      ).not.toContain(id);
     }
     const read = await call(sim, "GET", `/demo/v1/sales/${id}`, { key: "sales:read" });
     expect(read.status).toBe(404);
     expect(errorOf(read)).toStrictEqual({ code: "NOT_FOUND", message: expect.any(String) });
   });
 });
-

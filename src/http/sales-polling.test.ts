@@ -49,7 +49,13 @@ async function drain(sim: Simulator, cursor: string | undefined, limit: number):
 
 function expectCursorError(reply: Reply): void {
   expect(reply.status).toBe(400);
-  expect(reply.json).toStrictEqual({ error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field: "cursor", message: expect.any(String) }] } });
+  expect(reply.json).toStrictEqual({
+    error: {
+      code: "VALIDATION_FAILED",
+      message: expect.any(String),
+      fields: [{ field: "cursor", message: expect.any(String) }],
+    },
+  });
 }
 
 describe("Spec, Pagination and polling rules 1: paging through /sales with limit=2 from the start", () => {
@@ -62,7 +68,9 @@ describe("Spec, Pagination and polling rules 1: paging through /sales with limit
     expect(pages.map((p) => p.data.length)).toEqual([2, 2, 2, 2, 1]);
     expect(pages.map((p) => p.has_more)).toEqual([true, true, true, true, false]);
     for (const page of pages) expect(page.next_cursor).toEqual(expect.any(String));
-    expect(ids(rows)).toEqual(ids([fx.alice, fx.walkIn, fx.bobRefund, fx.bob, fx.dev, fx.carmenRefund, fx.carmen, fx.voided, fx.erin]));
+    expect(ids(rows)).toEqual(
+      ids([fx.alice, fx.walkIn, fx.bobRefund, fx.bob, fx.dev, fx.carmenRefund, fx.carmen, fx.voided, fx.erin]),
+    );
     expect(new Set(ids(rows)).size).toBe(9);
     expect(rows).toStrictEqual(all);
     const versions = rows.map((s) => BigInt(s.version));
@@ -80,8 +88,12 @@ describe("Spec, Pagination and polling rules 1: paging through /sales with limit
       return [sale.completed_at, ...refunds].sort().at(-1)!;
     };
     // A voided row's void time is not in the document; it is left out of the comparison.
-    const timeline = rows.filter((s) => s.status !== "voided").map((s) => `${changedAt(s)} ${s.parent_sale_id === null ? s.status : "refund"} ${s.id}`);
-    const byTime = [...timeline].sort((a, b) => (a.slice(0, 24) < b.slice(0, 24) ? -1 : a.slice(0, 24) > b.slice(0, 24) ? 1 : 0));
+    const timeline = rows
+      .filter((s) => s.status !== "voided")
+      .map((s) => `${changedAt(s)} ${s.parent_sale_id === null ? s.status : "refund"} ${s.id}`);
+    const byTime = [...timeline].sort((a, b) =>
+      a.slice(0, 24) < b.slice(0, 24) ? -1 : a.slice(0, 24) > b.slice(0, 24) ? 1 : 0,
+    );
     expect(timeline).toEqual(byTime);
   });
 
@@ -109,11 +121,19 @@ describe("Spec, Pagination and polling rules 2 (an empty page returns next_curso
 
     // Caught up: an empty page, next_cursor null, has_more false; the SDK keeps its cursor.
     for (let i = 0; i < 2; i++) {
-      expect(await listSales(sim, { limit: "2", cursor: held })).toStrictEqual({ data: [], next_cursor: null, has_more: false });
+      expect(await listSales(sim, { limit: "2", cursor: held })).toStrictEqual({
+        data: [],
+        next_cursor: null,
+        has_more: false,
+      });
     }
 
     await advance(sim, 600);
-    const sale = await makeSale(sim, { outlet_id: refs.mainStreet, customer_id: refs.customer("DEV"), lines: [{ product_id: refs.product("SCARF-KNIT").id, quantity: 1, unit_price: 3600 }] });
+    const sale = await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      customer_id: refs.customer("DEV"),
+      lines: [{ product_id: refs.product("SCARF-KNIT").id, quantity: 1, unit_price: 3600 }],
+    });
     await advance(sim, 600);
     const refund = await makeRefund(sim, fx.alice.id, [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1 }]);
 
@@ -136,7 +156,11 @@ describe("Spec, Pagination and polling rules 2 (an empty page returns next_curso
 
     // Caught up again from the new cursor.
     expect(next.cursor).not.toBe(held);
-    expect(await listSales(sim, { limit: "2", cursor: next.cursor! })).toStrictEqual({ data: [], next_cursor: null, has_more: false });
+    expect(await listSales(sim, { limit: "2", cursor: next.cursor! })).toStrictEqual({
+      data: [],
+      next_cursor: null,
+      has_more: false,
+    });
   });
 
   it("refunding the rest later shows the original again, now refunded, with a still higher version", async () => {
@@ -158,9 +182,17 @@ describe("Spec, Pagination and polling rules 2 (an empty page returns next_curso
     const first = await drain(sim, undefined, 50);
     const fx = nameDemoSales(refs, first.rows);
     await advance(sim, 60);
-    const parked = await control(sim, "POST", "/stores/demo/sales", { outlet_id: refs.mainStreet, lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 3400 }], parked: true });
+    const parked = await control(sim, "POST", "/stores/demo/sales", {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1, unit_price: 3400 }],
+      parked: true,
+    });
     expect(parked.status).toBeLessThan(300);
-    expect(await listSales(sim, { cursor: first.cursor! })).toStrictEqual({ data: [], next_cursor: null, has_more: false });
+    expect(await listSales(sim, { cursor: first.cursor! })).toStrictEqual({
+      data: [],
+      next_cursor: null,
+      has_more: false,
+    });
     await advance(sim, 60);
     const voided = await makeVoid(sim, fx.dev.id);
     const next = await drain(sim, first.cursor, 50);
@@ -178,7 +210,9 @@ describe("Spec, Pagination and polling rules 2 (an empty page returns next_curso
     await advance(sim, 60);
     const refund = await makeRefund(sim, fx.walkIn.id);
     const rest = await drain(sim, page1.next_cursor!, 2);
-    expect(ids(rest.rows)).toEqual(ids([fx.bobRefund, fx.bob, fx.dev, fx.carmenRefund, fx.carmen, fx.voided, fx.erin, refund]).concat(fx.walkIn.id));
+    expect(ids(rest.rows)).toEqual(
+      ids([fx.bobRefund, fx.bob, fx.dev, fx.carmenRefund, fx.carmen, fx.voided, fx.erin, refund]).concat(fx.walkIn.id),
+    );
     expect(rest.rows.at(-1)!.status).toBe("refunded");
     expect(new Set(ids(rest.rows)).size).toBe(rest.rows.length);
   });
@@ -190,8 +224,15 @@ describe("Spec, Pagination and polling rules 1 (an unreadable cursor answers 400
     const page = await listSales(sim, { limit: "2" });
     const outlets = await call(sim, "GET", "/demo/v1/outlets?limit=1");
     expect(outlets.json.next_cursor).toEqual(expect.any(String));
-    for (const cursor of ["not-a-cursor", `${page.next_cursor}x`, page.next_cursor!.slice(0, -2), outlets.json.next_cursor as string]) {
-      expectCursorError(await call(sim, "GET", `/demo/v1/sales?cursor=${encodeURIComponent(cursor)}`, { key: "sales:read" }));
+    for (const cursor of [
+      "not-a-cursor",
+      `${page.next_cursor}x`,
+      page.next_cursor!.slice(0, -2),
+      outlets.json.next_cursor as string,
+    ]) {
+      expectCursorError(
+        await call(sim, "GET", `/demo/v1/sales?cursor=${encodeURIComponent(cursor)}`, { key: "sales:read" }),
+      );
     }
   });
 });

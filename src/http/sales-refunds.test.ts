@@ -29,7 +29,11 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** 3 Canvas Totes at 100 cents at Harbour Front for BOB: subtotal 300, tax 26 (26.25), total 326. */
 async function threeTotes(sim: Simulator, refs: DemoRefs): Promise<Sale> {
-  const sale = await makeSale(sim, { outlet_id: refs.harbourFront, customer_id: refs.customer("BOB"), lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 3, unit_price: 100 }] });
+  const sale = await makeSale(sim, {
+    outlet_id: refs.harbourFront,
+    customer_id: refs.customer("BOB"),
+    lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 3, unit_price: 100 }],
+  });
   expect(sale).toMatchObject({ subtotal: 300, tax_total: 26, total: 326, paid_total: 326, status: "completed" });
   return sale;
 }
@@ -68,7 +72,17 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
       total: -109,
       paid_total: -109,
       line_items: [
-        { id: uuid, product_id: refs.product("TOTE-CANVAS").id, name: "Canvas Tote", quantity: -1, unit_price: 100, subtotal: -100, tax_id: refs.salesTax.id, tax_total: -9, total: -109 },
+        {
+          id: uuid,
+          product_id: refs.product("TOTE-CANVAS").id,
+          name: "Canvas Tote",
+          quantity: -1,
+          unit_price: 100,
+          subtotal: -100,
+          tax_id: refs.salesTax.id,
+          tax_total: -9,
+          total: -109,
+        },
       ],
       discounts: [],
       adjustments: [],
@@ -86,7 +100,10 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
-    await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1, unit_price: 2400 }] });
+    await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1, unit_price: 2400 }],
+    });
     await advance(sim, 60);
     const refund = await makeRefund(sim, sale.id, [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 1 }]);
     const after = await getSale(sim, sale.id);
@@ -149,7 +166,10 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const beans = refs.product("COFFEE-BEANS").id;
-    const sale = await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: beans, quantity: 1, unit_price: 1000 }] });
+    const sale = await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: beans, quantity: 1, unit_price: 1000 }],
+    });
     expect([sale.subtotal, sale.tax_total, sale.total]).toEqual([1000, 88, 1088]);
     const refunds = [
       await makeRefund(sim, sale.id, [{ product_id: beans, quantity: 0.333 }]),
@@ -180,10 +200,17 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
       ],
     });
     const refund = await makeRefund(sim, sale.id);
-    expect(refund.line_items.map((l) => [l.product_id, l.quantity, l.unit_price, l.subtotal, l.tax_total, l.total])).toEqual(
+    expect(
+      refund.line_items.map((l) => [l.product_id, l.quantity, l.unit_price, l.subtotal, l.tax_total, l.total]),
+    ).toEqual(
       sale.line_items.map((l) => [l.product_id, -l.quantity, l.unit_price, -l.subtotal, -l.tax_total, -l.total]),
     );
-    expect([refund.subtotal, refund.tax_total, refund.total, refund.paid_total]).toEqual([-sale.subtotal, -sale.tax_total, -sale.total, -sale.paid_total]);
+    expect([refund.subtotal, refund.tax_total, refund.total, refund.paid_total]).toEqual([
+      -sale.subtotal,
+      -sale.tax_total,
+      -sale.total,
+      -sale.paid_total,
+    ]);
     expect((await getSale(sim, sale.id)).status).toBe("refunded");
     expectValidSale(refund);
   });
@@ -207,7 +234,9 @@ describe("Spec, Resources: Sale (a refund is a sale with parent_sale_id set); Ch
     const { erin } = nameDemoSales(refs, await allSales(sim));
     expect(erin.payments.map((p) => p.payment_type_id)).toEqual([refs.paymentType("Card")]);
     const refund = await makeRefund(sim, erin.id);
-    expect(refund.payments).toStrictEqual([{ id: uuid, payment_type_id: refs.paymentType("Card"), amount: -erin.total, paid_at: refund.completed_at }]);
+    expect(refund.payments).toStrictEqual([
+      { id: uuid, payment_type_id: refs.paymentType("Card"), amount: -erin.total, paid_at: refund.completed_at },
+    ]);
   });
 
   it("a refund is completed now (the simulator clock); the original keeps its completed_at", async () => {
@@ -242,9 +271,17 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
     const before = await allSales(sim);
-    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, { lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 4 }] });
+    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, {
+      lines: [{ product_id: refs.product("TOTE-CANVAS").id, quantity: 4 }],
+    });
     expect(reply.status).toBe(422);
-    expect(reply.json).toStrictEqual({ error: { code: "UNPROCESSABLE", message: expect.any(String), fields: [{ field: "lines.0.quantity", message: expect.any(String) }] } });
+    expect(reply.json).toStrictEqual({
+      error: {
+        code: "UNPROCESSABLE",
+        message: expect.any(String),
+        fields: [{ field: "lines.0.quantity", message: expect.any(String) }],
+      },
+    });
     await expectUnchanged(sim, before);
   });
 
@@ -255,7 +292,9 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
     const sale = await threeTotes(sim, refs);
     await makeRefund(sim, sale.id, [{ product_id: tote, quantity: 2 }]);
     const before = await allSales(sim);
-    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, { lines: [{ product_id: tote, quantity: 1.001 }] });
+    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, {
+      lines: [{ product_id: tote, quantity: 1.001 }],
+    });
     expect(reply.status).toBe(422);
     expect(reply.json.error.code).toBe("UNPROCESSABLE");
     expect(reply.json.error.fields).toStrictEqual([{ field: "lines.0.quantity", message: expect.any(String) }]);
@@ -270,7 +309,9 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
     const before = await allSales(sim);
-    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, { lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1 }] });
+    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, {
+      lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1 }],
+    });
     expect(reply.status).toBe(422);
     expect(reply.json.error.code).toBe("UNPROCESSABLE");
     await expectUnchanged(sim, before);
@@ -279,17 +320,20 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
   it.each([
     ["without lines", undefined],
     ["with a line", "line"],
-  ])("refunding a refunded sale (the fixture's CARMEN) %s answers 409 CONFLICT, and nothing changes", async (_name, withLine) => {
-    const sim = makeSim();
-    const refs = await demoRefs(sim);
-    const before = await allSales(sim);
-    const { carmen } = nameDemoSales(refs, before);
-    const body = withLine ? { lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1 }] } : {};
-    const reply = await control(sim, "POST", `/stores/demo/sales/${carmen.id}/refunds`, body);
-    expect(reply.status).toBe(409);
-    expect(reply.json).toStrictEqual({ error: { code: "CONFLICT", message: expect.any(String) } });
-    await expectUnchanged(sim, before);
-  });
+  ])(
+    "refunding a refunded sale (the fixture's CARMEN) %s answers 409 CONFLICT, and nothing changes",
+    async (_name, withLine) => {
+      const sim = makeSim();
+      const refs = await demoRefs(sim);
+      const before = await allSales(sim);
+      const { carmen } = nameDemoSales(refs, before);
+      const body = withLine ? { lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1 }] } : {};
+      const reply = await control(sim, "POST", `/stores/demo/sales/${carmen.id}/refunds`, body);
+      expect(reply.status).toBe(409);
+      expect(reply.json).toStrictEqual({ error: { code: "CONFLICT", message: expect.any(String) } });
+      await expectUnchanged(sim, before);
+    },
+  );
 
   it("refunding a sale refunded through the control plane answers 409 CONFLICT", async () => {
     const sim = makeSim();
@@ -307,7 +351,10 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
     const sale = await threeTotes(sim, refs);
     await makeVoid(sim, sale.id);
     const before = await allSales(sim);
-    const { voided } = nameDemoSales(refs, before.filter((s) => s.id !== sale.id));
+    const { voided } = nameDemoSales(
+      refs,
+      before.filter((s) => s.id !== sale.id),
+    );
     for (const id of [voided.id, sale.id]) {
       const reply = await control(sim, "POST", `/stores/demo/sales/${id}/refunds`, {});
       expect(reply.status).toBe(409);
@@ -334,7 +381,12 @@ describe("Refund refusals (Errors: 422 UNPROCESSABLE cannot be carried out, 409 
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
     const before = await allSales(sim);
-    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/refunds`, body(refs.product("TOTE-CANVAS").id));
+    const reply = await control(
+      sim,
+      "POST",
+      `/stores/demo/sales/${sale.id}/refunds`,
+      body(refs.product("TOTE-CANVAS").id),
+    );
     expect(reply.status).toBe(400);
     expect(reply.json.error.code).toBe("VALIDATION_FAILED");
     await expectUnchanged(sim, before);
@@ -346,7 +398,10 @@ describe("Voids (interfaces.md 3: POST .../sales/{id}/void; Choices, Sales: only
     const sim = makeSim();
     const refs = await demoRefs(sim);
     const sale = await threeTotes(sim, refs);
-    await makeSale(sim, { outlet_id: refs.mainStreet, lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1, unit_price: 2400 }] });
+    await makeSale(sim, {
+      outlet_id: refs.mainStreet,
+      lines: [{ product_id: refs.product("MUG-ENAMEL").id, quantity: 1, unit_price: 2400 }],
+    });
     await advance(sim, 300);
     const voided = await makeVoid(sim, sale.id);
     expect(voided).toStrictEqual({ ...sale, status: "voided", version: voided.version });
@@ -367,16 +422,19 @@ describe("Voids (interfaces.md 3: POST .../sales/{id}/void; Choices, Sales: only
     expect(reply.json.status).toBe("voided");
   });
 
-  it.each(["bob", "carmen", "voided"] as const)("voiding the fixture's %s sale (partially refunded, refunded, voided) answers 409 CONFLICT, and nothing changes", async (name) => {
-    const sim = makeSim();
-    const refs = await demoRefs(sim);
-    const before = await allSales(sim);
-    const sale = nameDemoSales(refs, before)[name];
-    const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/void`);
-    expect(reply.status).toBe(409);
-    expect(reply.json).toStrictEqual({ error: { code: "CONFLICT", message: expect.any(String) } });
-    expect(await allSales(sim)).toStrictEqual(before);
-  });
+  it.each(["bob", "carmen", "voided"] as const)(
+    "voiding the fixture's %s sale (partially refunded, refunded, voided) answers 409 CONFLICT, and nothing changes",
+    async (name) => {
+      const sim = makeSim();
+      const refs = await demoRefs(sim);
+      const before = await allSales(sim);
+      const sale = nameDemoSales(refs, before)[name];
+      const reply = await control(sim, "POST", `/stores/demo/sales/${sale.id}/void`);
+      expect(reply.status).toBe(409);
+      expect(reply.json).toStrictEqual({ error: { code: "CONFLICT", message: expect.any(String) } });
+      expect(await allSales(sim)).toStrictEqual(before);
+    },
+  );
 
   it("voiding a sale after a partial refund answers 409 CONFLICT", async () => {
     const sim = makeSim();

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { call, makeSim, type Reply } from "../test-support/sim.js";
 import type { Simulator } from "../simulator.js";
 
-const ALL_SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"] as const;
+const ALL_SCOPES = [
+  "catalog:read",
+  "catalog:write",
+  "inventory:read",
+  "inventory:write",
+  "customers:read",
+  "customers:write",
+  "sales:read",
+] as const;
 const WRITE_SCOPES = ["catalog:write", "inventory:write", "customers:write"] as const;
 const readOf = (write: string) => write.replace(/:write$/, ":read");
 const sorted = (list: readonly string[]) => [...list].sort();
@@ -17,15 +25,21 @@ function expectInsufficientScope(reply: Reply): void {
 }
 
 const demoKey = (sim: Simulator, name: string) =>
-  sim.credentials().stores.find((s) => s.prefix === "demo")!.keys.find((k) => k.name === name)!;
+  sim
+    .credentials()
+    .stores.find((s) => s.prefix === "demo")!
+    .keys.find((k) => k.name === name)!;
 
 describe("Spec, Authentication (Scopes): GET /me, /store, /outlets, /payment-types, /taxes need no particular scope", () => {
-  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])("GET %s answers 200 with the `none` key", async (path) => {
-    const sim = makeSim();
-    const reply = await call(sim, "GET", `/demo/v1${path}`, { key: "none" });
-    expect(reply.status).toBe(200);
-    expect(reply.json).toHaveProperty("data");
-  });
+  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])(
+    "GET %s answers 200 with the `none` key",
+    async (path) => {
+      const sim = makeSim();
+      const reply = await call(sim, "GET", `/demo/v1${path}`, { key: "none" });
+      expect(reply.status).toBe(200);
+      expect(reply.json).toHaveProperty("data");
+    },
+  );
 
   it("GET /me with the `none` key reports an empty scope list", async () => {
     const sim = makeSim();
@@ -35,11 +49,14 @@ describe("Spec, Authentication (Scopes): GET /me, /store, /outlets, /payment-typ
     expect(reply.json.data.key).toEqual({ id: demoKey(sim, "none").id, name: "none" });
   });
 
-  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])("GET %s answers 200 with a key created with no scopes", async (path) => {
-    const sim = makeSim();
-    const key = sim.createKey("demo", { name: "bare", scopes: [] });
-    expect((await call(sim, "GET", `/demo/v1${path}`, { auth: `Bearer ${key.token}` })).status).toBe(200);
-  });
+  it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])(
+    "GET %s answers 200 with a key created with no scopes",
+    async (path) => {
+      const sim = makeSim();
+      const key = sim.createKey("demo", { name: "bare", scopes: [] });
+      expect((await call(sim, "GET", `/demo/v1${path}`, { auth: `Bearer ${key.token}` })).status).toBe(200);
+    },
+  );
 });
 
 describe("Choice (Endpoints: openapi.json scope unspecified): GET /openapi.json needs a valid credential but no scope", () => {
@@ -77,8 +94,13 @@ describe("Choice (Authentication: adjustment-reasons scope not shown): GET /inve
 
   it("a key created with every scope except the inventory ones answers 403 INSUFFICIENT_SCOPE", async () => {
     const sim = makeSim();
-    const key = sim.createKey("demo", { name: "no-inventory", scopes: ALL_SCOPES.filter((s) => !s.startsWith("inventory:")) });
-    expectInsufficientScope(await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { auth: `Bearer ${key.token}` }));
+    const key = sim.createKey("demo", {
+      name: "no-inventory",
+      scopes: ALL_SCOPES.filter((s) => !s.startsWith("inventory:")),
+    });
+    expectInsufficientScope(
+      await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { auth: `Bearer ${key.token}` }),
+    );
   });
 });
 
@@ -109,12 +131,15 @@ describe("Spec, Authentication (Scopes): a :write scope satisfies the matching :
     expect(key.scopes).toContain(readOf(write));
   });
 
-  it.each(WRITE_SCOPES)("GET /me for the fixture key `%s` reports exactly the write scope and its read scope", async (write) => {
-    const sim = makeSim();
-    const reply = await call(sim, "GET", "/demo/v1/me", { key: write });
-    expect(reply.status).toBe(200);
-    expect(sorted(reply.json.data.scopes)).toEqual(sorted([readOf(write), write]));
-  });
+  it.each(WRITE_SCOPES)(
+    "GET /me for the fixture key `%s` reports exactly the write scope and its read scope",
+    async (write) => {
+      const sim = makeSim();
+      const reply = await call(sim, "GET", "/demo/v1/me", { key: write });
+      expect(reply.status).toBe(200);
+      expect(sorted(reply.json.data.scopes)).toEqual(sorted([readOf(write), write]));
+    },
+  );
 
   it("the fixture keys `full` and `read` report every scope and every read scope on GET /me", async () => {
     const sim = makeSim();
@@ -144,7 +169,9 @@ describe("Spec, Authentication (Scopes): a :write scope satisfies the matching :
     const sim = makeSim();
     const key = sim.createKey("demo", { name: "writes", scopes: ["catalog:write", "customers:write"] });
     const reply = await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${key.token}` });
-    expect(sorted(reply.json.data.scopes)).toEqual(sorted(["catalog:read", "catalog:write", "customers:read", "customers:write"]));
+    expect(sorted(reply.json.data.scopes)).toEqual(
+      sorted(["catalog:read", "catalog:write", "customers:read", "customers:write"]),
+    );
   });
 
   it("a :read scope does not imply its :write: a key created with only inventory:read reports just inventory:read", async () => {
@@ -156,7 +183,7 @@ describe("Spec, Authentication (Scopes): a :write scope satisfies the matching :
 });
 
 describe("Spec, Errors: a call without the needed scope answers 403 INSUFFICIENT_SCOPE", () => {
-  it("the envelope is exactly {error: {code: \"INSUFFICIENT_SCOPE\", message: <string>}} with no fields", async () => {
+  it('the envelope is exactly {error: {code: "INSUFFICIENT_SCOPE", message: <string>}} with no fields', async () => {
     const sim = makeSim();
     const reply = await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "sales:read" });
     expect(reply.status).toBe(403);

@@ -16,7 +16,18 @@ import type { Handler } from "./handlers/types.js";
 import { createApiHandler } from "./pipeline.js";
 import type { SimRequest } from "./types.js";
 import { call, makeSim, ORIGIN, type CallOptions, type Reply } from "../test-support/sim.js";
-import { api, connect, fixture, forms, getAuthorizePage, getCode, refresh, submit, token as tokenRequest, type Fixture } from "../test-support/oauth.js";
+import {
+  api,
+  connect,
+  fixture,
+  forms,
+  getAuthorizePage,
+  getCode,
+  refresh,
+  submit,
+  token as tokenRequest,
+  type Fixture,
+} from "../test-support/oauth.js";
 import {
   ALL_OPERATIONS,
   bodyFor,
@@ -39,7 +50,11 @@ import {
 // vi.resetModules() (see "compared in constant time" below); every other test uses the ordinary graph,
 // which the setup file loaded before these mocks existed. This file therefore never imports
 // kernel/digest.ts statically.
-const spies = vi.hoisted(() => ({ safeEqual: [] as [string, string][], sha256: [] as string[], timingSafeEqual: [] as [number, number][] }));
+const spies = vi.hoisted(() => ({
+  safeEqual: [] as [string, string][],
+  sha256: [] as string[],
+  timingSafeEqual: [] as [number, number][],
+}));
 vi.mock("node:crypto", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:crypto")>();
   return {
@@ -74,7 +89,9 @@ const ALL_SCOPES = "catalog:write inventory:write customers:write sales:read";
 /** The operation of the table that serves `method path` (path under `/{prefix}/v1`). */
 function operationAt(method: string, path: string): Operation {
   const rest = path.replace(/^\/[^/]+\/v1/, "");
-  const found = OPS.find((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[a-z_]+\}/g, "[^/]+")}$`).test(rest));
+  const found = OPS.find(
+    (op) => op.method === method && new RegExp(`^${op.path.replace(/\{[a-z_]+\}/g, "[^/]+")}$`).test(rest),
+  );
   if (!found) throw new Error(`no operation serves ${method} ${path}`);
   return found;
 }
@@ -87,20 +104,34 @@ const addr = (block: number, i: number) => `10.${block}.${Math.floor(i / 250)}.$
 
 /** The spec's error envelope, exactly: `{error: {code, message}}` with a non-empty message and no `fields`. */
 function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, json: reply.json }).toStrictEqual({ status, json: { error: { code, message: expect.any(String) } } });
+  expect({ status: reply.status, json: reply.json }).toStrictEqual({
+    status,
+    json: { error: { code, message: expect.any(String) } },
+  });
   expect(reply.json.error.message.length).toBeGreaterThan(0);
 }
 
 const outcome = (reply: Reply) => ({ status: reply.status, code: reply.json?.error?.code ?? null });
 
 function send(sim: Simulator, req: BuiltRequest, options: CallOptions): Promise<Reply> {
-  return call(sim, req.method, req.path, { body: req.body, ...options, headers: { ...req.headers, ...options.headers } });
+  return call(sim, req.method, req.path, {
+    body: req.body,
+    ...options,
+    headers: { ...req.headers, ...options.headers },
+  });
 }
 
 /** Ids that exist nowhere (a v4 UUID for every kind): for requests whose refusal comes before any lookup. */
-const NOWHERE: Ids = new Proxy({}, { get: (_t, key) => (typeof key === "string" ? "0b9d3a4e-5c1f-4e7a-9b2d-7f3e1a2c4d5e" : undefined) });
+const NOWHERE: Ids = new Proxy(
+  {},
+  { get: (_t, key) => (typeof key === "string" ? "0b9d3a4e-5c1f-4e7a-9b2d-7f3e1a2c4d5e" : undefined) },
+);
 
-async function createKey(sim: Simulator, name: string, scopes: readonly string[] = SCOPES): Promise<{ id: string; token: string }> {
+async function createKey(
+  sim: Simulator,
+  name: string,
+  scopes: readonly string[] = SCOPES,
+): Promise<{ id: string; token: string }> {
   const created = await control(sim, "POST", "/stores/demo/keys", { name, scopes });
   expect(created.status).toBe(201);
   return created.json;
@@ -156,7 +187,10 @@ describe("Spec, Authentication 1 and Errors (UNAUTHORIZED: credential missing, m
     revoked = await createKey(sim, "to-be-revoked");
     expect((await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${revoked.token}` })).status).toBe(200);
     const revoke = await control(sim, "POST", `/keys/${revoked.id}/revoke`);
-    expect({ status: revoke.status, json: revoke.json }).toEqual({ status: 200, json: { id: revoked.id, state: "revoked" } });
+    expect({ status: revoke.status, json: revoke.json }).toEqual({
+      status: 200,
+      json: { id: revoked.id, state: "revoked" },
+    });
     // A key that exists, but in another simulator (seed 2): well formed, unknown here.
     otherSimToken = makeSim({ seed: 2 }).token("demo", "full");
     expect(otherSimToken).not.toBe(fullToken);
@@ -164,41 +198,62 @@ describe("Spec, Authentication 1 and Errors (UNAUTHORIZED: credential missing, m
 
   const request = (op: Operation) => requestFor(op, "demo", ids, unique());
 
-  it.each(opCases(OPS))("%s: without an Authorization header answers exactly 401 {error: {code: UNAUTHORIZED, message}}", async (_name, { op, i }) => {
-    const reply = await send(sim, request(op), { auth: null, remoteAddress: addr(1, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-    expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
-  });
-
-  it.each(opCases(OPS))("%s: each malformed Authorization header answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const got: Record<string, unknown> = {};
-    for (const [shape, make] of MALFORMED) {
-      const reply = await send(sim, request(op), { auth: make(fullToken), remoteAddress: addr(1, i) });
-      got[shape] = outcome(reply);
+  it.each(opCases(OPS))(
+    "%s: without an Authorization header answers exactly 401 {error: {code: UNAUTHORIZED, message}}",
+    async (_name, { op, i }) => {
+      const reply = await send(sim, request(op), { auth: null, remoteAddress: addr(1, i) });
       expectError(reply, 401, "UNAUTHORIZED");
-      expect(reply.text, `${shape}: the answer does not echo the token`).not.toContain(fullToken);
-    }
-    expect(got).toEqual(Object.fromEntries(MALFORMED.map(([shape]) => [shape, { status: 401, code: "UNAUTHORIZED" }])));
-  });
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+    },
+  );
 
-  it.each(opCases(OPS))("%s: an unknown token (never issued, one character changed, or another simulator's) answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const changed = `${fullToken.slice(0, -1)}${fullToken.endsWith("A") ? "B" : "A"}`;
-    for (const auth of ["Bearer rsk_neverIssuedBySecurityMatrix000000000000000", `Bearer ${changed}`, `Bearer ${otherSimToken}`]) {
-      const reply = await send(sim, request(op), { auth, remoteAddress: addr(1, i) });
+  it.each(opCases(OPS))(
+    "%s: each malformed Authorization header answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const got: Record<string, unknown> = {};
+      for (const [shape, make] of MALFORMED) {
+        const reply = await send(sim, request(op), { auth: make(fullToken), remoteAddress: addr(1, i) });
+        got[shape] = outcome(reply);
+        expectError(reply, 401, "UNAUTHORIZED");
+        expect(reply.text, `${shape}: the answer does not echo the token`).not.toContain(fullToken);
+      }
+      expect(got).toEqual(
+        Object.fromEntries(MALFORMED.map(([shape]) => [shape, { status: 401, code: "UNAUTHORIZED" }])),
+      );
+    },
+  );
+
+  it.each(opCases(OPS))(
+    "%s: an unknown token (never issued, one character changed, or another simulator's) answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const changed = `${fullToken.slice(0, -1)}${fullToken.endsWith("A") ? "B" : "A"}`;
+      for (const auth of [
+        "Bearer rsk_neverIssuedBySecurityMatrix000000000000000",
+        `Bearer ${changed}`,
+        `Bearer ${otherSimToken}`,
+      ]) {
+        const reply = await send(sim, request(op), { auth, remoteAddress: addr(1, i) });
+        expectError(reply, 401, "UNAUTHORIZED");
+      }
+    },
+  );
+
+  it.each(opCases(OPS))(
+    "%s: a key revoked through POST /_sim/keys/{id}/revoke answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const reply = await send(sim, request(op), { auth: `Bearer ${revoked.token}`, remoteAddress: addr(1, i) });
       expectError(reply, 401, "UNAUTHORIZED");
-    }
-  });
+      expect(reply.text).not.toContain(revoked.token);
+    },
+  );
 
-  it.each(opCases(OPS))("%s: a key revoked through POST /_sim/keys/{id}/revoke answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const reply = await send(sim, request(op), { auth: `Bearer ${revoked.token}`, remoteAddress: addr(1, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-    expect(reply.text).not.toContain(revoked.token);
-  });
-
-  it.each(opCases(OPS))("%s: the access token of a disconnected OAuth connection answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const reply = await send(sim, request(op), { auth: `Bearer ${disconnected}`, remoteAddress: addr(1, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-  });
+  it.each(opCases(OPS))(
+    "%s: the access token of a disconnected OAuth connection answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const reply = await send(sim, request(op), { auth: `Bearer ${disconnected}`, remoteAddress: addr(1, i) });
+      expectError(reply, 401, "UNAUTHORIZED");
+    },
+  );
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -222,14 +277,22 @@ describe("Spec, States (Credential: active -> expired, no request for 90 days) a
     expect(usedStatus).toBe(200);
     const fresh = await createKey(sim, "fresh");
     expect((await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${fresh.token}` })).status).toBe(200);
-    const keys = (await control(sim, "GET", "/credentials")).json.stores.find((s: { prefix: string }) => s.prefix === "demo").keys;
+    const keys = (await control(sim, "GET", "/credentials")).json.stores.find(
+      (s: { prefix: string }) => s.prefix === "demo",
+    ).keys;
     expect(keys.find((k: { id: string }) => k.id === idle.id).state).toBe("expired");
   });
 
-  it.each(opCases(OPS))("%s: a key idle for 90 days and 1 second answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const reply = await send(sim, requestFor(op, "demo", ids, unique()), { auth: `Bearer ${idle.token}`, remoteAddress: addr(2, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-  });
+  it.each(opCases(OPS))(
+    "%s: a key idle for 90 days and 1 second answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const reply = await send(sim, requestFor(op, "demo", ids, unique()), {
+        auth: `Bearer ${idle.token}`,
+        remoteAddress: addr(2, i),
+      });
+      expectError(reply, 401, "UNAUTHORIZED");
+    },
+  );
 });
 
 describe("Spec, Authentication 7 and Limits (access token: 3600 seconds): every operation answers 401 to an expired access token", () => {
@@ -255,11 +318,17 @@ describe("Spec, Authentication 7 and Limits (access token: 3600 seconds): every 
     expect((await api(sim, "GET", "/demo/v1/me", refreshed.json.access_token)).status).toBe(200);
   });
 
-  it.each(opCases(OPS))("%s: an access token issued 3601 seconds ago answers 401 UNAUTHORIZED", async (_name, { op, i }) => {
-    const reply = await send(sim, requestFor(op, "demo", ids, unique()), { auth: `Bearer ${issued.access_token}`, remoteAddress: addr(3, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-    expect(reply.text).not.toContain(issued.access_token);
-  });
+  it.each(opCases(OPS))(
+    "%s: an access token issued 3601 seconds ago answers 401 UNAUTHORIZED",
+    async (_name, { op, i }) => {
+      const reply = await send(sim, requestFor(op, "demo", ids, unique()), {
+        auth: `Bearer ${issued.access_token}`,
+        remoteAddress: addr(3, i),
+      });
+      expectError(reply, 401, "UNAUTHORIZED");
+      expect(reply.text).not.toContain(issued.access_token);
+    },
+  );
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -282,7 +351,9 @@ describe("Spec, Scopes and Errors (INSUFFICIENT_SCOPE): every key lacking an ope
   beforeAll(async () => {
     sim = makeSim();
     ids = await createResources(sim, "demo");
-    keys = (await control(sim, "GET", "/credentials")).json.stores.find((s: { prefix: string }) => s.prefix === "demo").keys;
+    keys = (await control(sim, "GET", "/credentials")).json.stores.find(
+      (s: { prefix: string }) => s.prefix === "demo",
+    ).keys;
   });
 
   it("the demo fixture has the keys the matrix needs: full, read, none and one per scope (interfaces.md section 6)", () => {
@@ -291,42 +362,66 @@ describe("Spec, Scopes and Errors (INSUFFICIENT_SCOPE): every key lacking an ope
     expect(byName.get("none")).toEqual([]);
     expect(byName.get("read")).toEqual(SCOPES.filter((s) => s.endsWith(":read")));
     // Spec, Authentication 2: ticking a write scope also ticks its read scope.
-    for (const scope of SCOPES) expect(byName.get(scope)).toEqual(scope.endsWith(":write") ? [scope.replace(":write", ":read"), scope] : [scope]);
+    for (const scope of SCOPES)
+      expect(byName.get(scope)).toEqual(scope.endsWith(":write") ? [scope.replace(":write", ":read"), scope] : [scope]);
   });
 
-  it.each(opCases(scoped))("%s: each key whose scopes do not grant the operation's scope answers 403 INSUFFICIENT_SCOPE and changes nothing", async (_name, { op, i }) => {
-    sim.clock.advance(61); // a new minute for the general limit of the `full` key that reads the fingerprints
-    const lacking = keys.filter((k) => !grants(k.scopes, op.scope as Scope));
-    expect(lacking.map((k) => k.name)).toContain("none");
-    const before = await fingerprint(sim, "demo", ids);
-    const got: Record<string, unknown> = {};
-    for (const key of lacking) {
-      const reply = await send(sim, requestFor(op, "demo", ids, unique()), { auth: `Bearer ${key.token}`, remoteAddress: addr(4, i) });
-      got[key.name] = outcome(reply);
-      expectError(reply, 403, "INSUFFICIENT_SCOPE");
-    }
-    expect(got).toEqual(Object.fromEntries(lacking.map((k) => [k.name, { status: 403, code: "INSUFFICIENT_SCOPE" }])));
-    expect(await fingerprint(sim, "demo", ids)).toEqual(before);
-  });
+  it.each(opCases(scoped))(
+    "%s: each key whose scopes do not grant the operation's scope answers 403 INSUFFICIENT_SCOPE and changes nothing",
+    async (_name, { op, i }) => {
+      sim.clock.advance(61); // a new minute for the general limit of the `full` key that reads the fingerprints
+      const lacking = keys.filter((k) => !grants(k.scopes, op.scope as Scope));
+      expect(lacking.map((k) => k.name)).toContain("none");
+      const before = await fingerprint(sim, "demo", ids);
+      const got: Record<string, unknown> = {};
+      for (const key of lacking) {
+        const reply = await send(sim, requestFor(op, "demo", ids, unique()), {
+          auth: `Bearer ${key.token}`,
+          remoteAddress: addr(4, i),
+        });
+        got[key.name] = outcome(reply);
+        expectError(reply, 403, "INSUFFICIENT_SCOPE");
+      }
+      expect(got).toEqual(
+        Object.fromEntries(lacking.map((k) => [k.name, { status: 403, code: "INSUFFICIENT_SCOPE" }])),
+      );
+      expect(await fingerprint(sim, "demo", ids)).toEqual(before);
+    },
+  );
 
-  it.each(opCases(scoped))("%s: each key whose scopes grant it gets past the scope check: the same answer as `full`, never 401 or 403", async (_name, { op, i }) => {
-    sim.clock.advance(61);
-    // A request that can change nothing: ids that exist nowhere, no body, no Idempotency-Key.
-    const path = pathFor(op, "demo", () => NOWHERE);
-    const full = outcome(await call(sim, op.method, path, { key: "full", remoteAddress: addr(5, i) }));
-    expect([401, 403]).not.toContain(full.status);
-    const granting = keys.filter((k) => grants(k.scopes, op.scope as Scope));
-    const got: Record<string, unknown> = {};
-    for (const key of granting) got[key.name] = outcome(await call(sim, op.method, path, { auth: `Bearer ${key.token}`, remoteAddress: addr(5, i) }));
-    expect(got).toEqual(Object.fromEntries(granting.map((k) => [k.name, full])));
-  });
+  it.each(opCases(scoped))(
+    "%s: each key whose scopes grant it gets past the scope check: the same answer as `full`, never 401 or 403",
+    async (_name, { op, i }) => {
+      sim.clock.advance(61);
+      // A request that can change nothing: ids that exist nowhere, no body, no Idempotency-Key.
+      const path = pathFor(op, "demo", () => NOWHERE);
+      const full = outcome(await call(sim, op.method, path, { key: "full", remoteAddress: addr(5, i) }));
+      expect([401, 403]).not.toContain(full.status);
+      const granting = keys.filter((k) => grants(k.scopes, op.scope as Scope));
+      const got: Record<string, unknown> = {};
+      for (const key of granting)
+        got[key.name] = outcome(
+          await call(sim, op.method, path, { auth: `Bearer ${key.token}`, remoteAddress: addr(5, i) }),
+        );
+      expect(got).toEqual(Object.fromEntries(granting.map((k) => [k.name, full])));
+    },
+  );
 
-  it.each(opCases(unscoped))("%s: needs no particular scope: every key of the store, `none` included, answers 200", async (_name, { op, i }) => {
-    sim.clock.advance(61);
-    const got: Record<string, number> = {};
-    for (const key of keys) got[key.name] = (await send(sim, requestFor(op, "demo", ids, unique()), { auth: `Bearer ${key.token}`, remoteAddress: addr(6, i) })).status;
-    expect(got).toEqual(Object.fromEntries(keys.map((k) => [k.name, op.successStatus])));
-  });
+  it.each(opCases(unscoped))(
+    "%s: needs no particular scope: every key of the store, `none` included, answers 200",
+    async (_name, { op, i }) => {
+      sim.clock.advance(61);
+      const got: Record<string, number> = {};
+      for (const key of keys)
+        got[key.name] = (
+          await send(sim, requestFor(op, "demo", ids, unique()), {
+            auth: `Bearer ${key.token}`,
+            remoteAddress: addr(6, i),
+          })
+        ).status;
+      expect(got).toEqual(Object.fromEntries(keys.map((k) => [k.name, op.successStatus])));
+    },
+  );
 });
 
 describe("Spec, Scopes (OAuth connections carry scopes too): an access token lacking an operation's scope answers 403 INSUFFICIENT_SCOPE", () => {
@@ -346,12 +441,18 @@ describe("Spec, Scopes (OAuth connections carry scopes too): an access token lac
     }
   });
 
-  it.each(opCases(scoped))("%s: a token whose granted scopes lack it answers 403 INSUFFICIENT_SCOPE", async (_name, { op, i }) => {
-    const lacking = tokens.find((t) => !grants(t.scopes, op.scope as Scope));
-    if (!lacking) throw new Error(`no token lacks ${op.scope}`);
-    const reply = await send(sim, requestFor(op, "demo", ids, unique()), { auth: `Bearer ${lacking.access_token}`, remoteAddress: addr(9, i) });
-    expectError(reply, 403, "INSUFFICIENT_SCOPE");
-  });
+  it.each(opCases(scoped))(
+    "%s: a token whose granted scopes lack it answers 403 INSUFFICIENT_SCOPE",
+    async (_name, { op, i }) => {
+      const lacking = tokens.find((t) => !grants(t.scopes, op.scope as Scope));
+      if (!lacking) throw new Error(`no token lacks ${op.scope}`);
+      const reply = await send(sim, requestFor(op, "demo", ids, unique()), {
+        auth: `Bearer ${lacking.access_token}`,
+        remoteAddress: addr(9, i),
+      });
+      expectError(reply, 403, "INSUFFICIENT_SCOPE");
+    },
+  );
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -397,26 +498,43 @@ describe("Spec, Errors (NOT_FOUND: other store's id): every id of store `other` 
         body: bodyFor(op, otherIds, n),
         headers: op.idempotency === "required" ? { "idempotency-key": `isolation-${n}` } : {},
       };
-      const before = { other: await fingerprint(sim, "other", otherIds), demo: await fingerprint(sim, "demo", demoIds) };
+      const before = {
+        other: await fingerprint(sim, "other", otherIds),
+        demo: await fingerprint(sim, "demo", demoIds),
+      };
 
       const reply = await send(sim, attack, { key: "full", store: "demo", remoteAddress: addr(7, i) });
       expectError(reply, 404, "NOT_FOUND");
 
-      expect({ other: await fingerprint(sim, "other", otherIds), demo: await fingerprint(sim, "demo", demoIds) }).toEqual(before);
+      expect({
+        other: await fingerprint(sim, "other", otherIds),
+        demo: await fingerprint(sim, "demo", demoIds),
+      }).toEqual(before);
 
       // Control: the same operation with demo's own ids and a body built from them is carried out.
-      const own = await send(sim, requestFor(op, "demo", demoIds, unique()), { key: "full", store: "demo", remoteAddress: addr(7, i) });
+      const own = await send(sim, requestFor(op, "demo", demoIds, unique()), {
+        key: "full",
+        store: "demo",
+        remoteAddress: addr(7, i),
+      });
       expect({ status: own.status, error: own.json?.error }).toEqual({ status: op.successStatus, error: undefined });
     },
   );
 
-  it.each(opCases(OPS))("%s: demo's `full` key under the /other/v1 prefix, with other's real ids, answers 401 UNAUTHORIZED and changes nothing", async (_name, { op, i }) => {
-    sim.clock.advance(61);
-    const before = await fingerprint(sim, "other", otherIds);
-    const reply = await send(sim, requestFor(op, "other", otherIds, unique()), { key: "full", store: "demo", remoteAddress: addr(8, i) });
-    expectError(reply, 401, "UNAUTHORIZED");
-    expect(await fingerprint(sim, "other", otherIds)).toEqual(before);
-  });
+  it.each(opCases(OPS))(
+    "%s: demo's `full` key under the /other/v1 prefix, with other's real ids, answers 401 UNAUTHORIZED and changes nothing",
+    async (_name, { op, i }) => {
+      sim.clock.advance(61);
+      const before = await fingerprint(sim, "other", otherIds);
+      const reply = await send(sim, requestFor(op, "other", otherIds, unique()), {
+        key: "full",
+        store: "demo",
+        remoteAddress: addr(8, i),
+      });
+      expectError(reply, 401, "UNAUTHORIZED");
+      expect(await fingerprint(sim, "other", otherIds)).toEqual(before);
+    },
+  );
 });
 
 describe("Spec, Errors (UNPROCESSABLE: referenced thing not found; Product write rules 8): ids of store `other` inside a demo request body are refused and write nothing", () => {
@@ -432,42 +550,204 @@ describe("Spec, Errors (UNPROCESSABLE: referenced thing not found; Product write
   // attack, demo's own in the control that shows the body is otherwise valid.
   // Status and code: 422 UNPROCESSABLE for a referenced thing not found (Errors table; docs/spec-choices.md
   // "Unknown references" and "Unknown product or outlet ... in a body"), 400 for an unknown tag id (Product write rules 8).
-  const cases: { name: string; method: string; path: (d: Ids) => string; body: (d: Ids, r: Ids, n: string) => unknown; headers?: boolean; status: number; code: string }[] = [
-    { name: "POST /inventory/adjustments naming other's product", method: "POST", path: () => "/inventory/adjustments", headers: true, body: (d, r) => ({ product_id: r.products, outlet_id: d.outlets, reason_id: d.reason, quantity: 2 }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/adjustments naming other's outlet", method: "POST", path: () => "/inventory/adjustments", headers: true, body: (d, r) => ({ product_id: d.products, outlet_id: r.outlets, reason_id: d.reason, quantity: 2 }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/adjustments naming other's reason", method: "POST", path: () => "/inventory/adjustments", headers: true, body: (d, r) => ({ product_id: d.products, outlet_id: d.outlets, reason_id: r.reason, quantity: 2 }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/adjustments naming other's product by sku", method: "POST", path: () => "/inventory/adjustments", headers: true, body: (d, r) => ({ sku: r.sku, outlet_id: d.outlets, reason_id: d.reason, quantity: 2 }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/batch with a line naming other's product", method: "POST", path: () => "/inventory/batch", headers: true, body: (d, r) => ({ lines: [{ product_id: r.products, outlet_id: d.outlets, set: { on_hand: 4 } }] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/batch with a line naming other's outlet", method: "POST", path: () => "/inventory/batch", headers: true, body: (d, r) => ({ lines: [{ product_id: d.products, outlet_id: r.outlets, set: { on_hand: 4 } }] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /inventory/batch with a line naming other's product by sku", method: "POST", path: () => "/inventory/batch", headers: true, body: (d, r) => ({ lines: [{ sku: r.sku, outlet_id: d.outlets, set: { on_hand: 4 } }] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "PUT /products/{id}/inventory/{outlet_id} with other's reason_id", method: "PUT", path: (d) => `/products/${d.products}/inventory/${d.outlets}`, body: (_d, r) => ({ on_hand: 9, reason_id: r.reason }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /products with other's brand_id", method: "POST", path: () => "/products", body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, brand_id: r.brands }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /products with other's category_id", method: "POST", path: () => "/products", body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, category_id: r.categories }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /products with other's supplier", method: "POST", path: () => "/products", body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, suppliers: [{ supplier_id: r.suppliers, is_primary: true, supplier_code: "S1" }] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /products with other's product as a component", method: "POST", path: () => "/products", body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, components: [{ product_id: r.plain, quantity: 1 }] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /products with other's tag (unknown tag id: 400)", method: "POST", path: () => "/products", body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, tags: [{ id: r.tags }] }), status: 400, code: "VALIDATION_FAILED" },
-    { name: "PATCH /products/{id} with other's brand_id", method: "PATCH", path: (d) => `/products/${d.products}`, body: (_d, r) => ({ brand_id: r.brands }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /categories with other's category as parent_id", method: "POST", path: () => "/categories", body: (_d, r, n) => ({ name: `Iso ${n}`, parent_id: r.categories }), status: 422, code: "UNPROCESSABLE" },
-    { name: "POST /customers with other's customer_group_id", method: "POST", path: () => "/customers", body: (_d, r, n) => ({ first_name: `Iso${n}`, customer_code: `ISO-${n}`, customer_group_id: r["customer-groups"] }), status: 422, code: "UNPROCESSABLE" },
-    { name: "PATCH /customers/{id} with other's customer_group_id", method: "PATCH", path: (d) => `/customers/${d.customers}`, body: (_d, r) => ({ customer_group_id: r["customer-groups"] }), status: 422, code: "UNPROCESSABLE" },
+  const cases: {
+    name: string;
+    method: string;
+    path: (d: Ids) => string;
+    body: (d: Ids, r: Ids, n: string) => unknown;
+    headers?: boolean;
+    status: number;
+    code: string;
+  }[] = [
+    {
+      name: "POST /inventory/adjustments naming other's product",
+      method: "POST",
+      path: () => "/inventory/adjustments",
+      headers: true,
+      body: (d, r) => ({ product_id: r.products, outlet_id: d.outlets, reason_id: d.reason, quantity: 2 }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/adjustments naming other's outlet",
+      method: "POST",
+      path: () => "/inventory/adjustments",
+      headers: true,
+      body: (d, r) => ({ product_id: d.products, outlet_id: r.outlets, reason_id: d.reason, quantity: 2 }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/adjustments naming other's reason",
+      method: "POST",
+      path: () => "/inventory/adjustments",
+      headers: true,
+      body: (d, r) => ({ product_id: d.products, outlet_id: d.outlets, reason_id: r.reason, quantity: 2 }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/adjustments naming other's product by sku",
+      method: "POST",
+      path: () => "/inventory/adjustments",
+      headers: true,
+      body: (d, r) => ({ sku: r.sku, outlet_id: d.outlets, reason_id: d.reason, quantity: 2 }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/batch with a line naming other's product",
+      method: "POST",
+      path: () => "/inventory/batch",
+      headers: true,
+      body: (d, r) => ({ lines: [{ product_id: r.products, outlet_id: d.outlets, set: { on_hand: 4 } }] }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/batch with a line naming other's outlet",
+      method: "POST",
+      path: () => "/inventory/batch",
+      headers: true,
+      body: (d, r) => ({ lines: [{ product_id: d.products, outlet_id: r.outlets, set: { on_hand: 4 } }] }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /inventory/batch with a line naming other's product by sku",
+      method: "POST",
+      path: () => "/inventory/batch",
+      headers: true,
+      body: (d, r) => ({ lines: [{ sku: r.sku, outlet_id: d.outlets, set: { on_hand: 4 } }] }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "PUT /products/{id}/inventory/{outlet_id} with other's reason_id",
+      method: "PUT",
+      path: (d) => `/products/${d.products}/inventory/${d.outlets}`,
+      body: (_d, r) => ({ on_hand: 9, reason_id: r.reason }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /products with other's brand_id",
+      method: "POST",
+      path: () => "/products",
+      body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, brand_id: r.brands }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /products with other's category_id",
+      method: "POST",
+      path: () => "/products",
+      body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, category_id: r.categories }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /products with other's supplier",
+      method: "POST",
+      path: () => "/products",
+      body: (_d, r, n) => ({
+        name: `X ${n}`,
+        retail_price: 100,
+        sku: `ISO-${n}`,
+        suppliers: [{ supplier_id: r.suppliers, is_primary: true, supplier_code: "S1" }],
+      }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /products with other's product as a component",
+      method: "POST",
+      path: () => "/products",
+      body: (_d, r, n) => ({
+        name: `X ${n}`,
+        retail_price: 100,
+        sku: `ISO-${n}`,
+        components: [{ product_id: r.plain, quantity: 1 }],
+      }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /products with other's tag (unknown tag id: 400)",
+      method: "POST",
+      path: () => "/products",
+      body: (_d, r, n) => ({ name: `X ${n}`, retail_price: 100, sku: `ISO-${n}`, tags: [{ id: r.tags }] }),
+      status: 400,
+      code: "VALIDATION_FAILED",
+    },
+    {
+      name: "PATCH /products/{id} with other's brand_id",
+      method: "PATCH",
+      path: (d) => `/products/${d.products}`,
+      body: (_d, r) => ({ brand_id: r.brands }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /categories with other's category as parent_id",
+      method: "POST",
+      path: () => "/categories",
+      body: (_d, r, n) => ({ name: `Iso ${n}`, parent_id: r.categories }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "POST /customers with other's customer_group_id",
+      method: "POST",
+      path: () => "/customers",
+      body: (_d, r, n) => ({
+        first_name: `Iso${n}`,
+        customer_code: `ISO-${n}`,
+        customer_group_id: r["customer-groups"],
+      }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
+    {
+      name: "PATCH /customers/{id} with other's customer_group_id",
+      method: "PATCH",
+      path: (d) => `/customers/${d.customers}`,
+      body: (_d, r) => ({ customer_group_id: r["customer-groups"] }),
+      status: 422,
+      code: "UNPROCESSABLE",
+    },
   ];
 
-  it.each(cases.map((c, i) => [`${c.name} answers ${c.status} ${c.code}`, { ...c, i }] as const))("%s; neither store changes; with demo's own reference the request succeeds", async (_name, c) => {
-    sim.clock.advance(61);
-    const demoIds = await createResources(sim, "demo");
-    const path = `/demo/v1${c.path(demoIds)}`;
-    const op = operationAt(c.method, path);
-    const sendWith = (ref: Ids, n: string) =>
-      call(sim, c.method, path, { key: "full", body: c.body(demoIds, ref, n), headers: c.headers ? { "idempotency-key": `iso-body-${n}` } : {}, remoteAddress: addr(10, c.i) });
-    const n = unique();
-    const before = { other: await fingerprint(sim, "other", otherIds), demo: await fingerprint(sim, "demo", demoIds) };
-    expect(outcome(await sendWith(otherIds, n))).toEqual({ status: c.status, code: c.code });
-    expect({ other: await fingerprint(sim, "other", otherIds), demo: await fingerprint(sim, "demo", demoIds) }).toEqual(before);
-    // Product write rules 4: nothing of a refused create is saved.
-    expect((await call(sim, "GET", `/demo/v1/products?sku=ISO-${n}`, { key: "full" })).json.data).toEqual([]);
-    // Control: the same request naming demo's own row is carried out.
-    expect(outcome(await sendWith(demoIds, unique()))).toEqual({ status: op.successStatus, code: null });
-  });
+  it.each(cases.map((c, i) => [`${c.name} answers ${c.status} ${c.code}`, { ...c, i }] as const))(
+    "%s; neither store changes; with demo's own reference the request succeeds",
+    async (_name, c) => {
+      sim.clock.advance(61);
+      const demoIds = await createResources(sim, "demo");
+      const path = `/demo/v1${c.path(demoIds)}`;
+      const op = operationAt(c.method, path);
+      const sendWith = (ref: Ids, n: string) =>
+        call(sim, c.method, path, {
+          key: "full",
+          body: c.body(demoIds, ref, n),
+          headers: c.headers ? { "idempotency-key": `iso-body-${n}` } : {},
+          remoteAddress: addr(10, c.i),
+        });
+      const n = unique();
+      const before = {
+        other: await fingerprint(sim, "other", otherIds),
+        demo: await fingerprint(sim, "demo", demoIds),
+      };
+      expect(outcome(await sendWith(otherIds, n))).toEqual({ status: c.status, code: c.code });
+      expect({
+        other: await fingerprint(sim, "other", otherIds),
+        demo: await fingerprint(sim, "demo", demoIds),
+      }).toEqual(before);
+      // Product write rules 4: nothing of a refused create is saved.
+      expect((await call(sim, "GET", `/demo/v1/products?sku=ISO-${n}`, { key: "full" })).json.data).toEqual([]);
+      // Control: the same request naming demo's own row is carried out.
+      expect(outcome(await sendWith(demoIds, unique()))).toEqual({ status: op.successStatus, code: null });
+    },
+  );
 
   it.each([
     ["GET /sales?outlet_id=<other's outlet>", (o: Ids) => `/sales?outlet_id=${o.outlets}`],
@@ -477,13 +757,25 @@ describe("Spec, Errors (UNPROCESSABLE: referenced thing not found; Product write
   ] as const)("%s answers 200 with an empty page: no row of store `other` is shown to demo", async (_name, path) => {
     sim.clock.advance(61);
     const reply = await call(sim, "GET", `/demo/v1${path(otherIds)}`, { key: "full" });
-    expect({ status: reply.status, data: reply.json.data, has_more: reply.json.has_more }).toEqual({ status: 200, data: [], has_more: false });
+    expect({ status: reply.status, data: reply.json.data, has_more: reply.json.has_more }).toEqual({
+      status: 200,
+      data: [],
+      has_more: false,
+    });
   });
 
   it("control: the other store does hold those rows (its own `full` key finds them)", async () => {
     sim.clock.advance(61);
-    expect((await call(sim, "GET", `/other/v1/sales?outlet_id=${otherIds.outlets}`, { key: "full" })).json.data.map((s: { id: string }) => s.id)).toContain(otherIds.sales);
-    expect((await call(sim, "GET", `/other/v1/products?sku=${otherIds.sku}`, { key: "full" })).json.data.map((p: { id: string }) => p.id)).toEqual([otherIds.plain]);
+    expect(
+      (await call(sim, "GET", `/other/v1/sales?outlet_id=${otherIds.outlets}`, { key: "full" })).json.data.map(
+        (s: { id: string }) => s.id,
+      ),
+    ).toContain(otherIds.sales);
+    expect(
+      (await call(sim, "GET", `/other/v1/products?sku=${otherIds.sku}`, { key: "full" })).json.data.map(
+        (p: { id: string }) => p.id,
+      ),
+    ).toEqual([otherIds.plain]);
   });
 });
 
@@ -503,7 +795,10 @@ describe("Spec, Limits (failed authentication per address and credential, 30 per
     first = [];
     for (let i = 0; i < 30; i++) {
       const op = OPS[i % OPS.length] as Operation;
-      first.push({ op: op.id, status: (await send(sim, requestFor(op, "demo", NOWHERE, unique()), { auth: BAD, remoteAddress: A })).status });
+      first.push({
+        op: op.id,
+        status: (await send(sim, requestFor(op, "demo", NOWHERE, unique()), { auth: BAD, remoteAddress: A })).status,
+      });
     }
   });
 
@@ -560,24 +855,44 @@ const FAILURE_KINDS: FailureKind[] = [
       return { auth: `Bearer ${issued.access_token}`, prefix: "demo" };
     },
   },
-  { name: "demo's `full` key under another store's prefix", prepare: async (sim) => ({ auth: `Bearer ${sim.token("demo", "full")}`, prefix: "other" }) },
+  {
+    name: "demo's `full` key under another store's prefix",
+    prepare: async (sim) => ({ auth: `Bearer ${sim.token("demo", "full")}`, prefix: "other" }),
+  },
 ];
 
 describe("Spec, Limits (failed authentication): every kind of refused credential counts toward the 30 per address and credential", () => {
-  it.each(FAILURE_KINDS.map((k) => [k.name, k] as const))("%s: 30 failures over the table's operations answer 401, the 31st 429; other addresses and credentials are unaffected", async (_name, kind) => {
-    const sim = makeSim();
-    const { auth, prefix } = await kind.prepare(sim);
-    const A = "10.21.0.1";
-    const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await send(sim, requestFor(OPS[i % OPS.length] as Operation, prefix, NOWHERE, unique()), { auth, remoteAddress: A })).status);
-    expect(statuses).toEqual(Array(30).fill(401));
-    const blocked = await call(sim, "GET", `/${prefix}/v1/me`, { auth, remoteAddress: A });
-    expectError(blocked, 429, "RATE_LIMITED");
-    expect(blocked.headers.get("retry-after")).toBe("300");
-    expectError(await call(sim, "GET", `/${prefix}/v1/me`, { auth, remoteAddress: "10.21.0.2" }), 401, "UNAUTHORIZED");
-    const another = await createKey(sim, "another-credential");
-    expect((await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${another.token}`, remoteAddress: A })).status).toBe(200);
-  });
+  it.each(FAILURE_KINDS.map((k) => [k.name, k] as const))(
+    "%s: 30 failures over the table's operations answer 401, the 31st 429; other addresses and credentials are unaffected",
+    async (_name, kind) => {
+      const sim = makeSim();
+      const { auth, prefix } = await kind.prepare(sim);
+      const A = "10.21.0.1";
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++)
+        statuses.push(
+          (
+            await send(sim, requestFor(OPS[i % OPS.length] as Operation, prefix, NOWHERE, unique()), {
+              auth,
+              remoteAddress: A,
+            })
+          ).status,
+        );
+      expect(statuses).toEqual(Array(30).fill(401));
+      const blocked = await call(sim, "GET", `/${prefix}/v1/me`, { auth, remoteAddress: A });
+      expectError(blocked, 429, "RATE_LIMITED");
+      expect(blocked.headers.get("retry-after")).toBe("300");
+      expectError(
+        await call(sim, "GET", `/${prefix}/v1/me`, { auth, remoteAddress: "10.21.0.2" }),
+        401,
+        "UNAUTHORIZED",
+      );
+      const another = await createKey(sim, "another-credential");
+      expect(
+        (await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${another.token}`, remoteAddress: A })).status,
+      ).toBe(200);
+    },
+  );
 });
 
 describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only failures count", () => {
@@ -587,16 +902,20 @@ describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only 
     const sim = makeSim();
     const scopedOp = "/demo/v1/sales";
     const statuses: number[] = [];
-    for (let i = 0; i < 15; i++) statuses.push((await call(sim, "GET", scopedOp, { key: "none", remoteAddress: A })).status);
-    for (let i = 0; i < 10; i++) statuses.push((await call(sim, "GET", "/demo/v1/me", { key: "none", remoteAddress: A })).status);
-    for (let i = 0; i < 15; i++) statuses.push((await call(sim, "GET", scopedOp, { key: "none", remoteAddress: A })).status);
+    for (let i = 0; i < 15; i++)
+      statuses.push((await call(sim, "GET", scopedOp, { key: "none", remoteAddress: A })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await call(sim, "GET", "/demo/v1/me", { key: "none", remoteAddress: A })).status);
+    for (let i = 0; i < 15; i++)
+      statuses.push((await call(sim, "GET", scopedOp, { key: "none", remoteAddress: A })).status);
     expect(statuses).toEqual([...Array(15).fill(403), ...Array(10).fill(200), ...Array(15).fill(403)]);
     expectError(await call(sim, "GET", "/demo/v1/me", { key: "none", remoteAddress: A }), 429, "RATE_LIMITED");
   });
 
   it("a blocked pair's 429 answers are not failures: 300 of them leave the address open and do not extend the pair's window", async () => {
     const sim = makeSim();
-    for (let i = 0; i < 30; i++) expect((await call(sim, "GET", "/demo/v1/me", { auth: BAD, remoteAddress: A })).status).toBe(401);
+    for (let i = 0; i < 30; i++)
+      expect((await call(sim, "GET", "/demo/v1/me", { auth: BAD, remoteAddress: A })).status).toBe(401);
     const blocked: number[] = [];
     for (let i = 0; i < 300; i++) {
       sim.clock.advance(i === 150 ? 100 : 0);
@@ -604,7 +923,11 @@ describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only 
     }
     expect(blocked).toEqual(Array(300).fill(429));
     // The address has 30 failures, not 330: another bad credential still gets its 401, and a valid key its 200.
-    expectError(await call(sim, "GET", "/demo/v1/me", { auth: "Bearer rsk_anotherUnknownToken", remoteAddress: A }), 401, "UNAUTHORIZED");
+    expectError(
+      await call(sim, "GET", "/demo/v1/me", { auth: "Bearer rsk_anotherUnknownToken", remoteAddress: A }),
+      401,
+      "UNAUTHORIZED",
+    );
     expect((await call(sim, "GET", "/demo/v1/me", { key: "read", remoteAddress: A })).status).toBe(200);
     // The window opened at the first failure: 300 s after it (200 s after the last 429s) the pair starts afresh.
     sim.clock.advance(200);
@@ -619,7 +942,14 @@ describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only 
       const statuses: number[] = [];
       for (let i = from; i < from + count; i++) {
         const op = OPS[i % OPS.length] as Operation;
-        statuses.push((await send(sim, requestFor(op, "demo", NOWHERE, unique()), { auth: `Bearer rsk_distinct${i}`, remoteAddress: A })).status);
+        statuses.push(
+          (
+            await send(sim, requestFor(op, "demo", NOWHERE, unique()), {
+              auth: `Bearer rsk_distinct${i}`,
+              remoteAddress: A,
+            })
+          ).status,
+        );
       }
       return statuses;
     };
@@ -641,10 +971,13 @@ describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only 
     const token = "rsk_securityMatrixSpelledThreeWays000000000";
     const spellings = [`Bearer ${token}`, `bearer ${token}`, `BEARER  ${token}`];
     const statuses: number[] = [];
-    for (const auth of spellings) for (let i = 0; i < 10; i++) statuses.push((await call(sim, "GET", "/demo/v1/me", { auth, remoteAddress: A })).status);
+    for (const auth of spellings)
+      for (let i = 0; i < 10; i++)
+        statuses.push((await call(sim, "GET", "/demo/v1/me", { auth, remoteAddress: A })).status);
     expect(statuses).toEqual(Array(30).fill(401));
     const got: Record<string, unknown> = {};
-    for (const auth of spellings) got[auth] = outcome(await call(sim, "GET", "/demo/v1/me", { auth, remoteAddress: A }));
+    for (const auth of spellings)
+      got[auth] = outcome(await call(sim, "GET", "/demo/v1/me", { auth, remoteAddress: A }));
     expect(got).toEqual(Object.fromEntries(spellings.map((auth) => [auth, { status: 429, code: "RATE_LIMITED" }])));
   });
 });
@@ -655,7 +988,8 @@ describe("Spec, Limits (failed authentication = answers 401, 402 and 403): only 
 /** Every key token of every store, as the control plane lists them. */
 function allKeyTokens(sim: Simulator): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const store of sim.credentials().stores) for (const key of store.keys) out[`${store.prefix}/${key.name}`] = key.token;
+  for (const store of sim.credentials().stores)
+    for (const key of store.keys) out[`${store.prefix}/${key.name}`] = key.token;
   return out;
 }
 
@@ -692,7 +1026,12 @@ describe("Issue (Robustness and security): credentials are stored only as digest
     const fx = await fixture(sim);
     const issued = await connect(sim, fx, "catalog:read");
     expect(reachableMapKeys(sim.world.oauth)).toContain(sha256(issued.refresh_token));
-    expect(leaked(reachableStrings(sim.world.oauth).join("\n"), { refresh_token: issued.refresh_token, access_token: issued.access_token })).toEqual([]);
+    expect(
+      leaked(reachableStrings(sim.world.oauth).join("\n"), {
+        refresh_token: issued.refresh_token,
+        access_token: issued.access_token,
+      }),
+    ).toEqual([]);
   });
 
   it("the OAuth state holds authorization codes by digest only, before and after their exchange", async () => {
@@ -700,7 +1039,17 @@ describe("Issue (Robustness and security): credentials are stored only as digest
     const fx = await fixture(sim);
     const pending = await getCode(sim, fx, { scope: "catalog:read" });
     const used = await getCode(sim, fx, { scope: "catalog:read" });
-    expect((await tokenRequest(sim, { grant_type: "authorization_code", code: used, redirect_uri: fx.redirectUri, client_id: fx.client.client_id, client_secret: fx.client.client_secret })).status).toBe(200);
+    expect(
+      (
+        await tokenRequest(sim, {
+          grant_type: "authorization_code",
+          code: used,
+          redirect_uri: fx.redirectUri,
+          client_id: fx.client.client_id,
+          client_secret: fx.client.client_secret,
+        })
+      ).status,
+    ).toBe(200);
     expect(leaked(reachableStrings(sim.world.oauth).join("\n"), { pending, used })).toEqual([]);
   });
 });
@@ -738,7 +1087,11 @@ describe("Issue (Robustness and security): secrets are compared in constant time
     const sim = fresh.createSimulator({ clock: "manual", seed: 1 });
     const client = sim.credentials().oauth_clients[0]!;
     const attempts: [string, string, "body" | "basic"][] = [
-      ["wrong, same length", `${client.client_secret.slice(0, -1)}${client.client_secret.endsWith("x") ? "y" : "x"}`, "body"],
+      [
+        "wrong, same length",
+        `${client.client_secret.slice(0, -1)}${client.client_secret.endsWith("x") ? "y" : "x"}`,
+        "body",
+      ],
       ["wrong, shorter", "short", "body"],
       ["wrong, as Basic", "nope", "basic"],
       ["right (then the code is refused)", client.client_secret, "body"],
@@ -746,20 +1099,53 @@ describe("Issue (Robustness and security): secrets are compared in constant time
     const got: Record<string, unknown> = {};
     for (const [name, secret, how] of attempts) {
       reset();
-      const fields: Record<string, string> = { grant_type: "authorization_code", code: "rsc_code_unknown", redirect_uri: client.redirect_uris[0]! };
+      const fields: Record<string, string> = {
+        grant_type: "authorization_code",
+        code: "rsc_code_unknown",
+        redirect_uri: client.redirect_uris[0]!,
+      };
       const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
       if (how === "body") Object.assign(fields, { client_id: client.client_id, client_secret: secret });
       else headers.authorization = `Basic ${Buffer.from(`${client.client_id}:${secret}`).toString("base64")}`;
-      const res = await sim.fetch(`${ORIGIN}/oauth/token`, { method: "POST", headers, body: new URLSearchParams(fields).toString() });
+      const res = await sim.fetch(`${ORIGIN}/oauth/token`, {
+        method: "POST",
+        headers,
+        body: new URLSearchParams(fields).toString(),
+      });
       const json = (await res.json()) as { error: string };
-      got[name] = { status: res.status, error: json.error, safeEqual: spies.safeEqual.slice(), timingSafeEqual: spies.timingSafeEqual.slice() };
+      got[name] = {
+        status: res.status,
+        error: json.error,
+        safeEqual: spies.safeEqual.slice(),
+        timingSafeEqual: spies.timingSafeEqual.slice(),
+      };
     }
     const compared = (secret: string) => [[client.client_secret, secret]];
     expect(got).toEqual({
-      "wrong, same length": { status: 401, error: "invalid_client", safeEqual: compared(attempts[0]![1]), timingSafeEqual: [[32, 32]] },
-      "wrong, shorter": { status: 401, error: "invalid_client", safeEqual: compared("short"), timingSafeEqual: [[32, 32]] },
-      "wrong, as Basic": { status: 401, error: "invalid_client", safeEqual: compared("nope"), timingSafeEqual: [[32, 32]] },
-      "right (then the code is refused)": { status: 400, error: "invalid_grant", safeEqual: compared(client.client_secret), timingSafeEqual: [[32, 32]] },
+      "wrong, same length": {
+        status: 401,
+        error: "invalid_client",
+        safeEqual: compared(attempts[0]![1]),
+        timingSafeEqual: [[32, 32]],
+      },
+      "wrong, shorter": {
+        status: 401,
+        error: "invalid_client",
+        safeEqual: compared("short"),
+        timingSafeEqual: [[32, 32]],
+      },
+      "wrong, as Basic": {
+        status: 401,
+        error: "invalid_client",
+        safeEqual: compared("nope"),
+        timingSafeEqual: [[32, 32]],
+      },
+      "right (then the code is refused)": {
+        status: 400,
+        error: "invalid_grant",
+        safeEqual: compared(client.client_secret),
+        timingSafeEqual: [[32, 32]],
+      },
     });
   });
 
@@ -781,7 +1167,9 @@ describe("Issue (Robustness and security): secrets are compared in constant time
     const controlToken = "security-matrix-control-token-0001";
     const sim = fresh.createSimulator({ clock: "manual", seed: 1, controlToken });
     reset();
-    const wrong = await sim.fetch(`${ORIGIN}/_sim/health`, { headers: { authorization: "Bearer security-matrix-control-token-0002" } });
+    const wrong = await sim.fetch(`${ORIGIN}/_sim/health`, {
+      headers: { authorization: "Bearer security-matrix-control-token-0002" },
+    });
     const right = await sim.fetch(`${ORIGIN}/_sim/health`, { headers: { authorization: `Bearer ${controlToken}` } });
     expect({ wrong: wrong.status, right: right.status }).toEqual({ wrong: 401, right: 200 });
     expect(spies.safeEqual).toEqual([
@@ -804,7 +1192,9 @@ describe("Issue (Robustness and security): no credential or personal detail appe
     const sim = makeSim({ log: (line) => lines.push(line) });
     const consoleLines: string[] = [];
     const consoleSpies = (["log", "info", "warn", "error", "debug"] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...args: unknown[]) => void consoleLines.push(args.map(String).join(" "))),
+      vi
+        .spyOn(console, m)
+        .mockImplementation((...args: unknown[]) => void consoleLines.push(args.map(String).join(" "))),
     );
     const person = {
       first_name: "Zephyrine",
@@ -828,7 +1218,9 @@ describe("Issue (Robustness and security): no credential or personal detail appe
       for (const key of ["full", "read", "none", "catalog:write"]) await call(sim, "GET", "/demo/v1/products", { key });
       await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${sim.token("demo", "full")} extra` });
       await call(sim, "GET", "/demo/v1/me", { auth: "Bearer rsk_unknownTokenForTheLogTest000000000" });
-      await call(sim, "GET", "/demo/v1/me", { auth: `Basic ${Buffer.from(`${fx.client.client_id}:${fx.client.client_secret}`).toString("base64")}` });
+      await call(sim, "GET", "/demo/v1/me", {
+        auth: `Basic ${Buffer.from(`${fx.client.client_id}:${fx.client.client_secret}`).toString("base64")}`,
+      });
       await call(sim, "GET", `/demo/v1/products/${ids.products}`, { store: "other", key: "full" });
       const made = await createKey(sim, "log-test");
       secrets.control_key = made.token;
@@ -838,22 +1230,40 @@ describe("Issue (Robustness and security): no credential or personal detail appe
       // Customers with personal details: create, a refused create, read, update, list, erase.
       const created = await call(sim, "POST", "/demo/v1/customers", { key: "full", body: person });
       expect(created.status).toBe(201);
-      await call(sim, "POST", "/demo/v1/customers", { key: "full", body: { ...person, email: `${person.first_name} at nowhere` } });
+      await call(sim, "POST", "/demo/v1/customers", {
+        key: "full",
+        body: { ...person, email: `${person.first_name} at nowhere` },
+      });
       await call(sim, "POST", "/demo/v1/customers", { key: "customers:read", body: person });
       await call(sim, "GET", `/demo/v1/customers/${created.json.data.id}`, { key: "full" });
-      await call(sim, "PATCH", `/demo/v1/customers/${created.json.data.id}`, { key: "full", body: { phone: person.mobile } });
+      await call(sim, "PATCH", `/demo/v1/customers/${created.json.data.id}`, {
+        key: "full",
+        body: { phone: person.mobile },
+      });
       await call(sim, "GET", "/demo/v1/customers", { key: "full" });
       await call(sim, "DELETE", `/demo/v1/customers/${created.json.data.id}`, { key: "full" });
 
       // OAuth: the consent screen's sign-in (wrong then right password), the decision, and the token endpoint.
-      const query = { response_type: "code", client_id: fx.client.client_id, redirect_uri: fx.redirectUri, scope: "catalog:read", state: "log-state" };
+      const query = {
+        response_type: "code",
+        client_id: fx.client.client_id,
+        redirect_uri: fx.redirectUri,
+        scope: "catalog:read",
+        state: "log-state",
+      };
       const page = await getAuthorizePage(sim, query);
       const signIn = forms(page.html).find((f) => f.inputs.some((i) => i.type === "password"));
       expect(signIn).toBeDefined();
       const emailField = signIn!.inputs.find((i) => i.type === "email")?.name ?? "email";
       const passwordField = signIn!.inputs.find((i) => i.type === "password")?.name ?? "password";
-      await submit(sim, signIn!, [[emailField, fx.admin.email], [passwordField, "wrong-password-for-the-log-test"]]);
-      const consent = await submit(sim, signIn!, [[emailField, fx.admin.email], [passwordField, fx.admin.password]]);
+      await submit(sim, signIn!, [
+        [emailField, fx.admin.email],
+        [passwordField, "wrong-password-for-the-log-test"],
+      ]);
+      const consent = await submit(sim, signIn!, [
+        [emailField, fx.admin.email],
+        [passwordField, fx.admin.password],
+      ]);
       const decision = forms(consent.html).find((f) => f.buttons.some((b) => b.name === "decision"));
       expect(decision).toBeDefined();
       const allowed = await submit(sim, decision!, [["decision", "allow"]]);
@@ -861,16 +1271,45 @@ describe("Issue (Robustness and security): no credential or personal detail appe
       secrets.screen_code = screenCode;
       const headlessCode = await getCode(sim, fx, { scope: "catalog:write customers:write" });
       secrets.headless_code = headlessCode;
-      const viaBody = await tokenRequest(sim, { grant_type: "authorization_code", code: screenCode, redirect_uri: fx.redirectUri, client_id: fx.client.client_id, client_secret: fx.client.client_secret });
-      const viaBasic = await tokenRequest(sim, { grant_type: "authorization_code", code: headlessCode, redirect_uri: fx.redirectUri }, { basic: { id: fx.client.client_id, secret: fx.client.client_secret } });
+      const viaBody = await tokenRequest(sim, {
+        grant_type: "authorization_code",
+        code: screenCode,
+        redirect_uri: fx.redirectUri,
+        client_id: fx.client.client_id,
+        client_secret: fx.client.client_secret,
+      });
+      const viaBasic = await tokenRequest(
+        sim,
+        { grant_type: "authorization_code", code: headlessCode, redirect_uri: fx.redirectUri },
+        { basic: { id: fx.client.client_id, secret: fx.client.client_secret } },
+      );
       expect([viaBody.status, viaBasic.status]).toEqual([200, 200]);
-      Object.assign(secrets, { access_1: viaBody.json.access_token, refresh_1: viaBody.json.refresh_token, access_2: viaBasic.json.access_token, refresh_2: viaBasic.json.refresh_token });
-      await tokenRequest(sim, { grant_type: "authorization_code", code: screenCode, redirect_uri: fx.redirectUri, client_id: fx.client.client_id, client_secret: fx.client.client_secret });
-      await tokenRequest(sim, { grant_type: "refresh_token", refresh_token: viaBasic.json.refresh_token, client_id: fx.client.client_id, client_secret: "wrong-secret-for-the-log-test" });
+      Object.assign(secrets, {
+        access_1: viaBody.json.access_token,
+        refresh_1: viaBody.json.refresh_token,
+        access_2: viaBasic.json.access_token,
+        refresh_2: viaBasic.json.refresh_token,
+      });
+      await tokenRequest(sim, {
+        grant_type: "authorization_code",
+        code: screenCode,
+        redirect_uri: fx.redirectUri,
+        client_id: fx.client.client_id,
+        client_secret: fx.client.client_secret,
+      });
+      await tokenRequest(sim, {
+        grant_type: "refresh_token",
+        refresh_token: viaBasic.json.refresh_token,
+        client_id: fx.client.client_id,
+        client_secret: "wrong-secret-for-the-log-test",
+      });
       const refreshed = await refresh(sim, fx.client, viaBasic.json.refresh_token);
       secrets.access_3 = refreshed.json.access_token;
       await api(sim, "GET", "/demo/v1/products", viaBody.json.access_token);
-      await api(sim, "POST", "/demo/v1/customers", refreshed.json.access_token, { ...person, customer_code: "LOG-TEST-2" });
+      await api(sim, "POST", "/demo/v1/customers", refreshed.json.access_token, {
+        ...person,
+        customer_code: "LOG-TEST-2",
+      });
 
       // An internal error: the real pipeline and handlers, with createCustomer failing after it ran.
       const crashing: Handler = async (ctx) => {
@@ -888,7 +1327,10 @@ describe("Issue (Robustness and security): no credential or personal detail appe
         origin: ORIGIN,
       };
       const crashed = await handle(sim.world, req);
-      expect({ status: crashed.status, code: JSON.parse(String(crashed.body)).error.code }).toEqual({ status: 500, code: "INTERNAL" });
+      expect({ status: crashed.status, code: JSON.parse(String(crashed.body)).error.code }).toEqual({
+        status: 500,
+        code: "INTERNAL",
+      });
     } finally {
       for (const spy of consoleSpies) spy.mockRestore();
     }
@@ -896,7 +1338,9 @@ describe("Issue (Robustness and security): no credential or personal detail appe
     for (const [name, value] of Object.entries(person)) secrets[`customer ${name}`] = value;
     // The capture works: the internal error was reported.
     expect(lines.some((line) => line.includes("createCustomer"))).toBe(true);
-    const found = [...lines, ...consoleLines].flatMap((line, i) => leaked(line, secrets).map((name) => `line ${i}: ${name}`));
+    const found = [...lines, ...consoleLines].flatMap((line, i) =>
+      leaked(line, secrets).map((name) => `line ${i}: ${name}`),
+    );
     expect(found).toEqual([]);
   });
 });

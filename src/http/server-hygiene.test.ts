@@ -15,7 +15,12 @@ let server: Listening;
 
 beforeAll(async () => {
   sim = makeSim();
-  server = await sim.listen(0, "127.0.0.1", { maxHeaderBytes: 8 * 1024, headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 50 });
+  server = await sim.listen(0, "127.0.0.1", {
+    maxHeaderBytes: 8 * 1024,
+    headersTimeoutMs: 300,
+    requestTimeoutMs: 600,
+    checkIntervalMs: 50,
+  });
 });
 afterAll(() => sim.close());
 
@@ -34,10 +39,16 @@ function exchange(write: (socket: Socket) => void): Promise<string> {
 function parse(raw: string): { status: number; headers: string; body: unknown } {
   const split = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, split);
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head.toLowerCase(), body: JSON.parse(raw.slice(split + 4)) };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+    headers: head.toLowerCase(),
+    body: JSON.parse(raw.slice(split + 4)),
+  };
 }
 
-const envelope = (message: RegExp) => ({ error: { code: "VALIDATION_FAILED", message: expect.stringMatching(message) } });
+const envelope = (message: RegExp) => ({
+  error: { code: "VALIDATION_FAILED", message: expect.stringMatching(message) },
+});
 
 async function stillServing(): Promise<void> {
   const res = await fetch(`${server.url}/_sim/health`);
@@ -47,7 +58,9 @@ async function stillServing(): Promise<void> {
 
 describe("Server hygiene: requests the server cannot read get the spec's envelope, and the connection closes", () => {
   it("a header block over the cap answers 400 VALIDATION_FAILED naming the cap", async () => {
-    const raw = await exchange((s) => s.write(`GET /demo/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(10_000)}\r\n\r\n`));
+    const raw = await exchange((s) =>
+      s.write(`GET /demo/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(10_000)}\r\n\r\n`),
+    );
     const reply = parse(raw);
     expect(reply.status).toBe(400);
     expect(reply.headers).toContain("connection: close");
@@ -79,7 +92,9 @@ describe("Server hygiene: requests the server cannot read get the spec's envelop
     const token = sim.token("demo", "full");
     const before = sim.world.stores.get("demo")!.catalog.products.size;
     const raw = await exchange((s) =>
-      s.write(`POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"Slow"`),
+      s.write(
+        `POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"Slow"`,
+      ),
     );
     const reply = parse(raw);
     expect(reply.status).toBe(400);
@@ -92,7 +107,9 @@ describe("Server hygiene: requests the server cannot read get the spec's envelop
     const token = sim.token("demo", "full");
     const before = sim.world.stores.get("demo")!.catalog.products.size;
     await exchange((s) => {
-      s.write(`POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"name":`);
+      s.write(
+        `POST /demo/v1/products HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"name":`,
+      );
       s.end();
     });
     expect(sim.world.stores.get("demo")!.catalog.products.size).toBe(before);
@@ -107,15 +124,21 @@ describe("Server hygiene: keep-alive", () => {
     const token = sim.token("demo", "full");
     try {
       for (let i = 0; i < 5; i++) {
-        const { status, body, port } = await new Promise<{ status: number; body: string; port: number }>((resolve, reject) => {
-          const req = request(`${server.url}/demo/v1/me`, { agent, headers: { authorization: `Bearer ${token}` } }, (res) => {
-            let body = "";
-            res.on("data", (c: Buffer) => (body += c.toString()));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body, port: req.socket?.localPort ?? 0 }));
-          });
-          req.on("error", reject);
-          req.end();
-        });
+        const { status, body, port } = await new Promise<{ status: number; body: string; port: number }>(
+          (resolve, reject) => {
+            const req = request(
+              `${server.url}/demo/v1/me`,
+              { agent, headers: { authorization: `Bearer ${token}` } },
+              (res) => {
+                let body = "";
+                res.on("data", (c: Buffer) => (body += c.toString()));
+                res.on("end", () => resolve({ status: res.statusCode ?? 0, body, port: req.socket?.localPort ?? 0 }));
+              },
+            );
+            req.on("error", reject);
+            req.end();
+          },
+        );
         expect(status).toBe(200);
         expect(JSON.parse(body).data.domain_prefix).toBe("demo");
         ports.add(port);

@@ -3,7 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { call, makeSim, type Reply } from "../test-support/sim.js";
 
-type Status = "active" | "paused" | "trial_decision_required" | "plan_users_exceeded" | "cancelled" | "suspended" | "not_found";
+type Status =
+  | "active"
+  | "paused"
+  | "trial_decision_required"
+  | "plan_users_exceeded"
+  | "cancelled"
+  | "suspended"
+  | "not_found";
 
 /** The spec's error envelope, exactly: `{error: {code, message}}`, no `fields`, nothing else. */
 function expectEnvelope(reply: Reply, status: number, code: string): void {
@@ -25,7 +32,15 @@ const STATUSES: [Status, number, string][] = [
 ];
 
 /** Endpoints checked for each state; the `full` key answers 200 on each while the store is active. */
-const ENDPOINTS = ["/me", "/store", "/outlets", "/payment-types", "/taxes", "/inventory/adjustment-reasons", "/openapi.json"];
+const ENDPOINTS = [
+  "/me",
+  "/store",
+  "/outlets",
+  "/payment-types",
+  "/taxes",
+  "/inventory/adjustment-reasons",
+  "/openapi.json",
+];
 
 describe("Spec, Errors: a store status that blocks API calls answers its 402/403 code on every endpoint", () => {
   it.each(STATUSES)("status %s answers %i %s on every endpoint, including /me", async (status, http, code) => {
@@ -79,7 +94,11 @@ describe("Spec, Errors: PLAN_REQUIRED (402) when the plan lacks API access (stor
     const sim = makeSim();
     for (const path of ENDPOINTS) {
       const reply = await call(sim, "GET", `/lite/v1${path}`, { key: "full" });
-      expect({ path, status: reply.status, code: reply.json?.error?.code }).toEqual({ path, status: 402, code: "PLAN_REQUIRED" });
+      expect({ path, status: reply.status, code: reply.json?.error?.code }).toEqual({
+        path,
+        status: 402,
+        code: "PLAN_REQUIRED",
+      });
       expectEnvelope(reply, 402, "PLAN_REQUIRED");
     }
   });

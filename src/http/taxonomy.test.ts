@@ -28,7 +28,8 @@ function expectError(reply: Reply, status: number, code: string): void {
   expect(Object.keys(reply.json)).toEqual(["error"]);
   const { fields, ...rest } = errorOf(reply);
   expect(rest).toStrictEqual({ code, message: expect.any(String) });
-  if (fields !== undefined) expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
+  if (fields !== undefined)
+    expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
 }
 
 function expectValidation(reply: Reply, field: string): void {
@@ -42,7 +43,12 @@ function expectValidation(reply: Reply, field: string): void {
 const bigger = (a: string, b: string) => expect(BigInt(a)).toBeGreaterThan(BigInt(b));
 
 /** Every row of a list, paging with the given limit; also the cursor after the last row. */
-async function listAll(sim: Simulator, path: string, query = "", limit = 200): Promise<{ rows: Row[]; cursor: string | null }> {
+async function listAll(
+  sim: Simulator,
+  path: string,
+  query = "",
+  limit = 200,
+): Promise<{ rows: Row[]; cursor: string | null }> {
   const rows: Row[] = [];
   let cursor: string | null = null;
   let last: string | null = null;
@@ -116,11 +122,15 @@ function expectChangedExactly(before: Map<string, Product>, after: Map<string, P
 }
 
 const hasTag = (id: string) => (p: Product) => p.tags.some((t: { id: string }) => t.id === id);
-const hasSupplier = (id: string) => (p: Product) => p.suppliers.some((s: { supplier_id: string }) => s.supplier_id === id);
+const hasSupplier = (id: string) => (p: Product) =>
+  p.suppliers.some((s: { supplier_id: string }) => s.supplier_id === id);
 
 /** SKUs of the products (before the change) that match; they include at least the demo products named. */
 function carriers(before: Map<string, Product>, match: (p: Product) => boolean, known: string[]): string[] {
-  const skus = [...before.values()].filter(match).map((p) => p.sku).sort();
+  const skus = [...before.values()]
+    .filter(match)
+    .map((p) => p.sku)
+    .sort();
   expect(skus).toEqual(expect.arrayContaining(known));
   return skus;
 }
@@ -274,7 +284,9 @@ for (const kind of KINDS) {
     it(`PATCH /${kind.path}/{id} answers 200 with the change and a higher version; the row moves to the end of the list`, async () => {
       const sim = makeSim();
       const row = (await call(sim, "POST", base, { body: kind.create })).json.data as Row;
-      await call(sim, "POST", base, { body: kind.path === "brands" || kind.path === "tags" ? { name: "Later" } : kind.create });
+      await call(sim, "POST", base, {
+        body: kind.path === "brands" || kind.path === "tags" ? { name: "Later" } : kind.create,
+      });
       const reply = await call(sim, "PATCH", `${base}/${row.id}`, { body: kind.update });
       expect(reply.status).toBe(200);
       expect(reply.json).toStrictEqual({ data: { id: row.id, ...kind.updated, version } });
@@ -361,9 +373,21 @@ for (const kind of KINDS) {
       const row = (await rowsOf(sim, kind.path)).at(-1)!;
       expect((await call(sim, "GET", base, { key: "catalog:read" })).status).toBe(200);
       expect((await call(sim, "GET", `${base}/${row.id}`, { key: "catalog:read" })).status).toBe(200);
-      expectPlainError(await call(sim, "POST", base, { key: "catalog:read", body: kind.create }), 403, "INSUFFICIENT_SCOPE");
-      expectPlainError(await call(sim, "PATCH", `${base}/${row.id}`, { key: "catalog:read", body: kind.update }), 403, "INSUFFICIENT_SCOPE");
-      expectPlainError(await call(sim, "DELETE", `${base}/${row.id}`, { key: "catalog:read" }), 403, "INSUFFICIENT_SCOPE");
+      expectPlainError(
+        await call(sim, "POST", base, { key: "catalog:read", body: kind.create }),
+        403,
+        "INSUFFICIENT_SCOPE",
+      );
+      expectPlainError(
+        await call(sim, "PATCH", `${base}/${row.id}`, { key: "catalog:read", body: kind.update }),
+        403,
+        "INSUFFICIENT_SCOPE",
+      );
+      expectPlainError(
+        await call(sim, "DELETE", `${base}/${row.id}`, { key: "catalog:read" }),
+        403,
+        "INSUFFICIENT_SCOPE",
+      );
       expectPlainError(await call(sim, "GET", base, { key: "inventory:read" }), 403, "INSUFFICIENT_SCOPE");
       expect(await rowsOf(sim, kind.path)).toHaveLength(kind.fixture.length);
     });
@@ -378,7 +402,11 @@ for (const kind of KINDS) {
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(again.json).toStrictEqual(first.json);
       expect(await rowsOf(sim, kind.path)).toHaveLength(kind.fixture.length + 1);
-      expectError(await call(sim, "POST", base, { body: { name: "Something else" }, headers }), 422, "IDEMPOTENCY_KEY_REUSED");
+      expectError(
+        await call(sim, "POST", base, { body: { name: "Something else" }, headers }),
+        422,
+        "IDEMPOTENCY_KEY_REUSED",
+      );
     });
   });
 }
@@ -402,7 +430,11 @@ describe("Spec, Errors (CONFLICT: duplicate brand or tag name); choice: compared
     it(`renaming ${other} to "${existing.toUpperCase()}" answers 409 CONFLICT and leaves ${other} unchanged`, async () => {
       const sim = makeSim();
       const row = await byName(sim, kind, other);
-      expectError(await call(sim, "PATCH", `${P}/${kind}/${row.id}`, { body: { name: existing.toUpperCase() } }), 409, "CONFLICT");
+      expectError(
+        await call(sim, "PATCH", `${P}/${kind}/${row.id}`, { body: { name: existing.toUpperCase() } }),
+        409,
+        "CONFLICT",
+      );
       expect((await call(sim, "GET", `${P}/${kind}/${row.id}`)).json.data).toStrictEqual(row);
     });
 
@@ -445,7 +477,9 @@ describe("Spec, Errors (CONFLICT: duplicate brand or tag name); choice: compared
     expect((await call(sim, "POST", `${P}/suppliers`, { body: { name: "Acme Wholesale" } })).status).toBe(201);
     expect((await call(sim, "POST", `${P}/suppliers`, { body: { name: "acme wholesale" } })).status).toBe(201);
     const pacific = await byName(sim, "suppliers", "Pacific Textiles");
-    expect((await call(sim, "PATCH", `${P}/suppliers/${pacific.id}`, { body: { name: "Harbour Distribution" } })).status).toBe(200);
+    expect(
+      (await call(sim, "PATCH", `${P}/suppliers/${pacific.id}`, { body: { name: "Harbour Distribution" } })).status,
+    ).toBe(200);
   });
 
   it("brand description: left out at create is null; PATCH sets and clears it", async () => {
@@ -455,7 +489,12 @@ describe("Spec, Errors (CONFLICT: duplicate brand or tag name); choice: compared
     expect(created.json.data).toStrictEqual({ id: uuid, name: "Fabrikam", description: null, version });
     const set = await call(sim, "PATCH", `${P}/brands/${created.json.data.id}`, { body: { description: "Fabrics" } });
     expect(set.status).toBe(200);
-    expect(set.json.data).toStrictEqual({ id: created.json.data.id, name: "Fabrikam", description: "Fabrics", version });
+    expect(set.json.data).toStrictEqual({
+      id: created.json.data.id,
+      name: "Fabrikam",
+      description: "Fabrics",
+      version,
+    });
     const cleared = await call(sim, "PATCH", `${P}/brands/${created.json.data.id}`, { body: { description: null } });
     expect(cleared.status).toBe(200);
     expect(cleared.json.data.description).toBeNull();
@@ -474,9 +513,17 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
     const polos = await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } });
     expect(polos.status).toBe(201);
     expect(polos.json.data).toStrictEqual({ id: uuid, name: "Polos", parent_id: shirts.id, depth: 2, version });
-    const pique = await call(sim, "POST", `${P}/categories`, { body: { name: "Pique", parent_id: polos.json.data.id } });
+    const pique = await call(sim, "POST", `${P}/categories`, {
+      body: { name: "Pique", parent_id: polos.json.data.id },
+    });
     expect(pique.status).toBe(201);
-    expect(pique.json.data).toStrictEqual({ id: uuid, name: "Pique", parent_id: polos.json.data.id, depth: 3, version });
+    expect(pique.json.data).toStrictEqual({
+      id: uuid,
+      name: "Pique",
+      parent_id: polos.json.data.id,
+      depth: 3,
+      version,
+    });
   });
 
   it("parent_id null at create is a root category with depth 0", async () => {
@@ -488,7 +535,11 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
 
   it("Spec, Errors (UNPROCESSABLE, referenced thing not found): an unknown parent_id answers 422 and creates nothing", async () => {
     const sim = makeSim();
-    expectError(await call(sim, "POST", `${P}/categories`, { body: { name: "Orphans", parent_id: UNKNOWN_ID } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", `${P}/categories`, { body: { name: "Orphans", parent_id: UNKNOWN_ID } }),
+      422,
+      "UNPROCESSABLE",
+    );
     expect(await rowsOf(sim, "categories")).toHaveLength(6);
   });
 
@@ -496,21 +547,36 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
     const sim = makeSim();
     const services = await byName(sim, "categories", "Services");
     expect((await call(sim, "DELETE", `${P}/categories/${services.id}`)).status).toBe(204);
-    expectError(await call(sim, "POST", `${P}/categories`, { body: { name: "Repairs", parent_id: services.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", `${P}/categories`, { body: { name: "Repairs", parent_id: services.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
     const foreign = await call(sim, "POST", "/other/v1/categories", { body: { name: "Theirs" } });
     expect(foreign.status).toBe(201);
-    expectError(await call(sim, "POST", `${P}/categories`, { body: { name: "Mine", parent_id: foreign.json.data.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", `${P}/categories`, { body: { name: "Mine", parent_id: foreign.json.data.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 
   it("a parent_id that is not a UUID answers 400 VALIDATION_FAILED naming parent_id", async () => {
     const sim = makeSim();
-    expectValidation(await call(sim, "POST", `${P}/categories`, { body: { name: "Bad", parent_id: "Apparel" } }), "parent_id");
+    expectValidation(
+      await call(sim, "POST", `${P}/categories`, { body: { name: "Bad", parent_id: "Apparel" } }),
+      "parent_id",
+    );
   });
 
   it("choice: no category can be created under the reserved Gift Cards category (422)", async () => {
     const sim = makeSim();
     const gift = await byName(sim, "categories", "Gift Cards");
-    expectError(await call(sim, "POST", `${P}/categories`, { body: { name: "E-gift", parent_id: gift.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "POST", `${P}/categories`, { body: { name: "E-gift", parent_id: gift.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 });
 
@@ -559,7 +625,15 @@ describe("Spec, Category and Delete rules: products of a deleted category move t
     const other = await byName(sim, "categories", "Other Products");
     const before = await productMap(sim);
     const inShirts = [...before.values()].filter((p) => p.category_id === shirts.id).map((p) => p.sku);
-    expect(inShirts).toEqual(expect.arrayContaining(["TEE-CLASSIC", "TEE-CLASSIC-L-NAVY", "TEE-CLASSIC-M-NAVY", "TEE-CLASSIC-M-WHITE", "TEE-CLASSIC-S-NAVY"]));
+    expect(inShirts).toEqual(
+      expect.arrayContaining([
+        "TEE-CLASSIC",
+        "TEE-CLASSIC-L-NAVY",
+        "TEE-CLASSIC-M-NAVY",
+        "TEE-CLASSIC-M-WHITE",
+        "TEE-CLASSIC-S-NAVY",
+      ]),
+    );
     sim.clock.advance(120);
 
     expect((await call(sim, "DELETE", `${P}/categories/${shirts.id}`)).status).toBe(204);
@@ -595,7 +669,11 @@ describe("Spec, Category and Delete rules: products of a deleted category move t
     const services = await byName(sim, "categories", "Services");
     const tote = await bySku(sim, "TOTE-CANVAS");
     expect((await call(sim, "DELETE", `${P}/categories/${services.id}`)).status).toBe(204);
-    expectError(await call(sim, "PATCH", `${P}/products/${tote.id}`, { body: { category_id: services.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "PATCH", `${P}/products/${tote.id}`, { body: { category_id: services.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 });
 
@@ -605,7 +683,11 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
     const before = await rowsOf(sim, "categories");
     const apparel = await byName(sim, "categories", "Apparel");
     const shirts = await byName(sim, "categories", "Shirts");
-    expectError(await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: shirts.id } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: shirts.id } }),
+      409,
+      "CONFLICT",
+    );
     expect(await rowsOf(sim, "categories")).toStrictEqual(before);
   });
 
@@ -613,42 +695,66 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
     const sim = makeSim();
     const apparel = await byName(sim, "categories", "Apparel");
     const shirts = await byName(sim, "categories", "Shirts");
-    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json.data as Row;
-    expectError(await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: polos.id } }), 409, "CONFLICT");
+    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json
+      .data as Row;
+    expectError(
+      await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: polos.id } }),
+      409,
+      "CONFLICT",
+    );
     expect((await call(sim, "GET", `${P}/categories/${apparel.id}`)).json.data).toStrictEqual(apparel);
   });
 
   it("moving a category under itself answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const apparel = await byName(sim, "categories", "Apparel");
-    expectError(await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: apparel.id } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: apparel.id } }),
+      409,
+      "CONFLICT",
+    );
   });
 
   it("choice (reserved gift cards category): moving a category under Gift Cards answers 422 UNPROCESSABLE", async () => {
     const sim = makeSim();
     const services = await byName(sim, "categories", "Services");
     const gift = await byName(sim, "categories", "Gift Cards");
-    expectError(await call(sim, "PATCH", `${P}/categories/${services.id}`, { body: { parent_id: gift.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "PATCH", `${P}/categories/${services.id}`, { body: { parent_id: gift.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
     expect((await call(sim, "GET", `${P}/categories/${services.id}`)).json.data).toStrictEqual(services);
   });
 
   it("moving under an unknown parent answers 422 UNPROCESSABLE", async () => {
     const sim = makeSim();
     const apparel = await byName(sim, "categories", "Apparel");
-    expectError(await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: UNKNOWN_ID } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: UNKNOWN_ID } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 
   it("moving Apparel under a new root Clothing gives Apparel depth 1, Shirts depth 2, Polos depth 3, each with a new version", async () => {
     const sim = makeSim();
     const shirts = await byName(sim, "categories", "Shirts");
-    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json.data as Row;
+    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json
+      .data as Row;
     const apparel = await byName(sim, "categories", "Apparel");
     const clothing = (await call(sim, "POST", `${P}/categories`, { body: { name: "Clothing" } })).json.data as Row;
     const accessories = await byName(sim, "categories", "Accessories");
 
     const moved = await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: clothing.id } });
     expect(moved.status).toBe(200);
-    expect(moved.json.data).toStrictEqual({ id: apparel.id, name: "Apparel", parent_id: clothing.id, depth: 1, version });
+    expect(moved.json.data).toStrictEqual({
+      id: apparel.id,
+      name: "Apparel",
+      parent_id: clothing.id,
+      depth: 1,
+      version,
+    });
     bigger(moved.json.data.version, apparel.version);
 
     const shirtsNow = (await call(sim, "GET", `${P}/categories/${shirts.id}`)).json.data;
@@ -664,11 +770,18 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
   it("moving Shirts to the root (parent_id null) gives it depth 0 and its child depth 1", async () => {
     const sim = makeSim();
     const shirts = await byName(sim, "categories", "Shirts");
-    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json.data as Row;
+    const polos = (await call(sim, "POST", `${P}/categories`, { body: { name: "Polos", parent_id: shirts.id } })).json
+      .data as Row;
     const moved = await call(sim, "PATCH", `${P}/categories/${shirts.id}`, { body: { parent_id: null } });
     expect(moved.status).toBe(200);
     expect(moved.json.data).toStrictEqual({ id: shirts.id, name: "Shirts", parent_id: null, depth: 0, version });
-    expect((await call(sim, "GET", `${P}/categories/${polos.id}`)).json.data).toStrictEqual({ id: polos.id, name: "Polos", parent_id: shirts.id, depth: 1, version });
+    expect((await call(sim, "GET", `${P}/categories/${polos.id}`)).json.data).toStrictEqual({
+      id: polos.id,
+      name: "Polos",
+      parent_id: shirts.id,
+      depth: 1,
+      version,
+    });
   });
 
   it("a poll of /categories after a move returns the moved category and its descendants", async () => {
@@ -677,7 +790,9 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
     const apparel = await byName(sim, "categories", "Apparel");
     const shirts = await byName(sim, "categories", "Shirts");
     const accessories = await byName(sim, "categories", "Accessories");
-    expect((await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: accessories.id } })).status).toBe(200);
+    expect(
+      (await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: accessories.id } })).status,
+    ).toBe(200);
     const polled = await call(sim, "GET", `${P}/categories?cursor=${cursor}`);
     expect(polled.status).toBe(200);
     expect((polled.json.data as Row[]).map((r) => r.id).sort()).toEqual([apparel.id, shirts.id].sort());
@@ -701,13 +816,23 @@ describe("Spec, Delete rules (brand): products that used it get no brand, each w
     for (const [id, was] of before) {
       if (affected.includes(was.sku)) {
         expect(was.brand_id).toBe(northwind.id);
-        expect(after.get(id)).toStrictEqual({ ...was, brand_id: null, updated_at: "2026-01-01T00:05:00.000Z", version });
+        expect(after.get(id)).toStrictEqual({
+          ...was,
+          brand_id: null,
+          updated_at: "2026-01-01T00:05:00.000Z",
+          version,
+        });
       } else {
         expect(after.get(id)).toStrictEqual(was);
       }
     }
     const feed = (await listAll(sim, `${P}/products`)).rows;
-    expect(feed.slice(-affected.length).map((p) => p.sku).sort()).toEqual(affected);
+    expect(
+      feed
+        .slice(-affected.length)
+        .map((p) => p.sku)
+        .sort(),
+    ).toEqual(affected);
   });
 
   it("Soft deletion: a product cannot be given a deleted brand afterwards (choice: unknown brand 422)", async () => {
@@ -715,7 +840,11 @@ describe("Spec, Delete rules (brand): products that used it get no brand, each w
     const northwind = await byName(sim, "brands", "Northwind");
     const mug = await bySku(sim, "MUG-ENAMEL");
     expect((await call(sim, "DELETE", `${P}/brands/${northwind.id}`)).status).toBe(204);
-    expectError(await call(sim, "PATCH", `${P}/products/${mug.id}`, { body: { brand_id: northwind.id } }), 422, "UNPROCESSABLE");
+    expectError(
+      await call(sim, "PATCH", `${P}/products/${mug.id}`, { body: { brand_id: northwind.id } }),
+      422,
+      "UNPROCESSABLE",
+    );
   });
 
   it("deleting a brand no product uses changes no product", async () => {
@@ -740,7 +869,12 @@ describe("Spec, Delete rules (tag): removed from every product carrying it, each
     expectChangedExactly(before, after, carriers(before, hasTag(summer.id), ["TOTE-CANVAS", "TEE-CLASSIC"]));
     const tote = [...after.values()].find((p) => p.sku === "TOTE-CANVAS")!;
     const tee = [...after.values()].find((p) => p.sku === "TEE-CLASSIC")!;
-    expect(tote).toStrictEqual({ ...before.get(tote.id), tags: [{ id: bestseller.id, name: "Bestseller" }], updated_at: "2026-01-01T00:01:00.000Z", version });
+    expect(tote).toStrictEqual({
+      ...before.get(tote.id),
+      tags: [{ id: bestseller.id, name: "Bestseller" }],
+      updated_at: "2026-01-01T00:01:00.000Z",
+      version,
+    });
     expect(tee).toStrictEqual({ ...before.get(tee.id), tags: [], updated_at: "2026-01-01T00:01:00.000Z", version });
     for (const p of after.values()) expect(p.tags.map((t: Row) => t.id)).not.toContain(summer.id);
   });
@@ -776,7 +910,12 @@ describe("Spec, Delete rules (supplier): removed from every product carrying it,
       version,
     });
     expect(after.get(toteBefore.id)!.suppliers).toHaveLength(1);
-    expect(after.get(bottleBefore.id)).toStrictEqual({ ...bottleBefore, suppliers: [], updated_at: "2026-01-01T00:01:00.000Z", version });
+    expect(after.get(bottleBefore.id)).toStrictEqual({
+      ...bottleBefore,
+      suppliers: [],
+      updated_at: "2026-01-01T00:01:00.000Z",
+      version,
+    });
   });
 
   it("deleting Pacific Textiles (primary on TOTE-CANVAS and TEE-CLASSIC) removes it from both", async () => {
@@ -810,11 +949,19 @@ describe("Spec, Product (version): it also changes when an attached tag or suppl
     const tee = [...after.values()].find((p) => p.sku === "TEE-CLASSIC")!;
     expect(tote).toStrictEqual({
       ...before.get(tote.id),
-      tags: [{ id: summer.id, name: "Summer Days" }, { id: bestseller.id, name: "Bestseller" }],
+      tags: [
+        { id: summer.id, name: "Summer Days" },
+        { id: bestseller.id, name: "Bestseller" },
+      ],
       updated_at: "2026-01-01T00:01:00.000Z",
       version,
     });
-    expect(tee).toStrictEqual({ ...before.get(tee.id), tags: [{ id: summer.id, name: "Summer Days" }], updated_at: "2026-01-01T00:01:00.000Z", version });
+    expect(tee).toStrictEqual({
+      ...before.get(tee.id),
+      tags: [{ id: summer.id, name: "Summer Days" }],
+      updated_at: "2026-01-01T00:01:00.000Z",
+      version,
+    });
     expect((await call(sim, "GET", `${P}/products/${tee.id}`)).json.data).toStrictEqual(tee);
   });
 
@@ -823,7 +970,9 @@ describe("Spec, Product (version): it also changes when an attached tag or suppl
     const pacific = await byName(sim, "suppliers", "Pacific Textiles");
     const before = await productMap(sim);
     sim.clock.advance(60);
-    expect((await call(sim, "PATCH", `${P}/suppliers/${pacific.id}`, { body: { name: "Pacific Mills" } })).status).toBe(200);
+    expect((await call(sim, "PATCH", `${P}/suppliers/${pacific.id}`, { body: { name: "Pacific Mills" } })).status).toBe(
+      200,
+    );
 
     const after = await productMap(sim);
     expectChangedExactly(before, after, carriers(before, hasSupplier(pacific.id), ["TOTE-CANVAS", "TEE-CLASSIC"]));
@@ -844,7 +993,9 @@ describe("Spec, Product (version): it also changes when an attached tag or suppl
     const sim = makeSim();
     const harbour = await byName(sim, "suppliers", "Harbour Distribution");
     const before = await productMap(sim);
-    expect((await call(sim, "PATCH", `${P}/suppliers/${harbour.id}`, { body: { name: "Harbour Dist." } })).status).toBe(200);
+    expect((await call(sim, "PATCH", `${P}/suppliers/${harbour.id}`, { body: { name: "Harbour Dist." } })).status).toBe(
+      200,
+    );
     expectChangedExactly(before, await productMap(sim), carriers(before, hasSupplier(harbour.id), ["MUG-ENAMEL"]));
   });
 
@@ -910,17 +1061,69 @@ describe("Spec, Pagination and polling: after a delete or rename, a poll of /pro
   const supplier = (row: Row) => hasSupplier(row.id);
   const none = () => () => false;
   const cases: PollCase[] = [
-    { label: "deleting brand Northwind", kind: "brands", name: "Northwind", affects: brand, known: ["TOTE-CANVAS", "CAP-BASEBALL"] },
-    { label: "deleting brand Harbour & Co", kind: "brands", name: "Harbour & Co", affects: brand, known: [...TEE, "SOCKS-WOOL"] },
+    {
+      label: "deleting brand Northwind",
+      kind: "brands",
+      name: "Northwind",
+      affects: brand,
+      known: ["TOTE-CANVAS", "CAP-BASEBALL"],
+    },
+    {
+      label: "deleting brand Harbour & Co",
+      kind: "brands",
+      name: "Harbour & Co",
+      affects: brand,
+      known: [...TEE, "SOCKS-WOOL"],
+    },
     { label: "deleting tag Summer", kind: "tags", name: "Summer", affects: tag, known: ["TOTE-CANVAS", "TEE-CLASSIC"] },
     { label: "deleting tag New", kind: "tags", name: "New", affects: tag, known: ["BOTTLE-STEEL", "SOCKS-WOOL"] },
-    { label: "deleting supplier Acme Wholesale", kind: "suppliers", name: "Acme Wholesale", affects: supplier, known: ["TOTE-CANVAS", "BOTTLE-STEEL"] },
+    {
+      label: "deleting supplier Acme Wholesale",
+      kind: "suppliers",
+      name: "Acme Wholesale",
+      affects: supplier,
+      known: ["TOTE-CANVAS", "BOTTLE-STEEL"],
+    },
     { label: "deleting category Shirts", kind: "categories", name: "Shirts", affects: category, known: TEE },
-    { label: "deleting category Accessories", kind: "categories", name: "Accessories", affects: category, known: ["TOTE-CANVAS", "BOTTLE-STEEL", "BUNDLE-PICNIC", "MUG-ENAMEL"] },
-    { label: "renaming tag Summer", kind: "tags", name: "Summer", rename: { name: "Sunny" }, affects: tag, known: ["TOTE-CANVAS", "TEE-CLASSIC"] },
-    { label: "renaming supplier Pacific Textiles", kind: "suppliers", name: "Pacific Textiles", rename: { name: "Pacific" }, affects: supplier, known: ["TOTE-CANVAS", "TEE-CLASSIC"] },
-    { label: "renaming brand Northwind (choice: no product changes)", kind: "brands", name: "Northwind", rename: { name: "Nw" }, affects: none, known: [] },
-    { label: "renaming category Apparel (choice: no product changes)", kind: "categories", name: "Apparel", rename: { name: "Clothes" }, affects: none, known: [] },
+    {
+      label: "deleting category Accessories",
+      kind: "categories",
+      name: "Accessories",
+      affects: category,
+      known: ["TOTE-CANVAS", "BOTTLE-STEEL", "BUNDLE-PICNIC", "MUG-ENAMEL"],
+    },
+    {
+      label: "renaming tag Summer",
+      kind: "tags",
+      name: "Summer",
+      rename: { name: "Sunny" },
+      affects: tag,
+      known: ["TOTE-CANVAS", "TEE-CLASSIC"],
+    },
+    {
+      label: "renaming supplier Pacific Textiles",
+      kind: "suppliers",
+      name: "Pacific Textiles",
+      rename: { name: "Pacific" },
+      affects: supplier,
+      known: ["TOTE-CANVAS", "TEE-CLASSIC"],
+    },
+    {
+      label: "renaming brand Northwind (choice: no product changes)",
+      kind: "brands",
+      name: "Northwind",
+      rename: { name: "Nw" },
+      affects: none,
+      known: [],
+    },
+    {
+      label: "renaming category Apparel (choice: no product changes)",
+      kind: "categories",
+      name: "Apparel",
+      rename: { name: "Clothes" },
+      affects: none,
+      known: [],
+    },
   ];
 
   for (const c of cases) {
@@ -947,7 +1150,9 @@ describe("Spec, Pagination and polling: after a delete or rename, a poll of /pro
   it("a poll with limit=1 after deleting brand Northwind pages through the 2 affected products, each once", async () => {
     const sim = makeSim();
     const cursor = await productsCursor(sim);
-    expect((await call(sim, "DELETE", `${P}/brands/${(await byName(sim, "brands", "Northwind")).id}`)).status).toBe(204);
+    expect((await call(sim, "DELETE", `${P}/brands/${(await byName(sim, "brands", "Northwind")).id}`)).status).toBe(
+      204,
+    );
     const first = await call(sim, "GET", `${P}/products?limit=1&cursor=${cursor}`);
     expect(first.status).toBe(200);
     expect(first.json.data).toHaveLength(1);

@@ -112,7 +112,8 @@ function expectError(reply: Reply, status: number, code: string): void {
   expect(Object.keys(reply.json)).toEqual(["error"]);
   const { fields, ...rest } = errorOf(reply);
   expect(rest).toStrictEqual({ code, message: expect.any(String) });
-  if (fields !== undefined) expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
+  if (fields !== undefined)
+    expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
 }
 
 /** A refusal that concerns no field (a path id, the store, the scope): exactly {code, message}. */
@@ -137,7 +138,10 @@ function expectValidation(reply: Reply, field: string): void {
 }
 
 /** The document a child of makeParent() should have: the parent's fields, its own identity and options. */
-function expectedChild(parent: Product, child: { sku: unknown; name: string; retail_price: number; active: boolean; options: unknown[] }) {
+function expectedChild(
+  parent: Product,
+  child: { sku: unknown; name: string; retail_price: number; active: boolean; options: unknown[] },
+) {
   return {
     id: uuid,
     sku: child.sku,
@@ -225,10 +229,34 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data).toStrictEqual([
-      expectedChild(parent, { sku: "LINEN-M-BLUE", name: "Linen Shirt / M / Blue", retail_price: 4500, active: true, options: opts(parent, "M", "Blue") }),
-      expectedChild(parent, { sku: expect.stringMatching(/^PRD-/), name: "Linen Shirt Large Blue", retail_price: 4900, active: true, options: opts(parent, "L", "Blue") }),
-      expectedChild(parent, { sku: expect.stringMatching(/^PRD-/), name: "Linen Shirt / S / Sand", retail_price: 4500, active: false, options: opts(parent, "S", "Sand") }),
-      expectedChild(parent, { sku: "LINEN-M-SAND", name: "Sand M", retail_price: 4700, active: true, options: opts(parent, "M", "Sand") }),
+      expectedChild(parent, {
+        sku: "LINEN-M-BLUE",
+        name: "Linen Shirt / M / Blue",
+        retail_price: 4500,
+        active: true,
+        options: opts(parent, "M", "Blue"),
+      }),
+      expectedChild(parent, {
+        sku: expect.stringMatching(/^PRD-/),
+        name: "Linen Shirt Large Blue",
+        retail_price: 4900,
+        active: true,
+        options: opts(parent, "L", "Blue"),
+      }),
+      expectedChild(parent, {
+        sku: expect.stringMatching(/^PRD-/),
+        name: "Linen Shirt / S / Sand",
+        retail_price: 4500,
+        active: false,
+        options: opts(parent, "S", "Sand"),
+      }),
+      expectedChild(parent, {
+        sku: "LINEN-M-SAND",
+        name: "Sand M",
+        retail_price: 4700,
+        active: true,
+        options: opts(parent, "M", "Sand"),
+      }),
     ]);
     const ids = [first.json.data[0].id, ...reply.json.data.map((c: Product) => c.id)];
     expect(new Set(ids).size).toBe(5);
@@ -242,7 +270,14 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
     const sim = makeSim();
     const parent = await makeParent(sim);
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: [{ attribute_id: attr(parent, "Colour"), value: "Red" }, { attribute_id: attr(parent, "Size"), value: "XL" }] }],
+      variants: [
+        {
+          options: [
+            { attribute_id: attr(parent, "Colour"), value: "Red" },
+            { attribute_id: attr(parent, "Size"), value: "XL" },
+          ],
+        },
+      ],
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data[0].variant_options).toStrictEqual([
@@ -255,12 +290,27 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
   it("a parent whose attributes were sent out of position order still orders options and the default name by position", async () => {
     const sim = makeSim();
     const created = await call(sim, "POST", `${P}/products`, {
-      body: { name: "Hoodie", retail_price: 6000, has_variants: true, variant_attributes: [{ name: "Colour", position: 2 }, { name: "Size", position: 1 }] },
+      body: {
+        name: "Hoodie",
+        retail_price: 6000,
+        has_variants: true,
+        variant_attributes: [
+          { name: "Colour", position: 2 },
+          { name: "Size", position: 1 },
+        ],
+      },
     });
     expect(created.status).toBe(201);
     const parent = created.json.data;
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: [{ attribute_id: attr(parent, "Colour"), value: "Grey" }, { attribute_id: attr(parent, "Size"), value: "L" }] }],
+      variants: [
+        {
+          options: [
+            { attribute_id: attr(parent, "Colour"), value: "Grey" },
+            { attribute_id: attr(parent, "Size"), value: "L" },
+          ],
+        },
+      ],
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data[0].variant_options).toStrictEqual([
@@ -273,7 +323,9 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
   it("on the demo parent TEE-CLASSIC a new combination XL/Navy is added with the tee's price and default name", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    const reply = await variants(sim, tee.id, { variants: [{ options: opts(tee, "XL", "Navy"), sku: "TEE-CLASSIC-XL-NAVY" }] });
+    const reply = await variants(sim, tee.id, {
+      variants: [{ options: opts(tee, "XL", "Navy"), sku: "TEE-CLASSIC-XL-NAVY" }],
+    });
     expect(reply.status).toBe(201);
     expect(reply.json.data).toHaveLength(1);
     expect(reply.json.data[0]).toMatchObject({
@@ -304,7 +356,9 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
   it("Choice (children copy the parent; active defaults to true): an inactive parent without inventory gives active children without inventory", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim, { active: false, has_inventory: false, description: null, brand_id: null });
-    const reply = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue"), active: false }] });
+    const reply = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue"), active: false }],
+    });
     expect(reply.status).toBe(201);
     expect(reply.json.data.map((c: Product) => [c.active, c.has_inventory, c.description, c.brand_id])).toEqual([
       [true, false, null, null],
@@ -319,14 +373,26 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
         name: "Chino",
         retail_price: 5500,
         has_variants: true,
-        variant_attributes: [{ name: "Waist", position: 1 }, { name: "Leg", position: 2 }, { name: "Colour", position: 3 }],
+        variant_attributes: [
+          { name: "Waist", position: 1 },
+          { name: "Leg", position: 2 },
+          { name: "Colour", position: 3 },
+        ],
       },
     });
     expect(created.status).toBe(201);
     const parent = created.json.data;
     const [waist, leg, colour] = ["Waist", "Leg", "Colour"].map((n) => attr(parent, n));
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: [{ attribute_id: colour, value: "Stone" }, { attribute_id: waist, value: "32" }, { attribute_id: leg, value: "30" }] }],
+      variants: [
+        {
+          options: [
+            { attribute_id: colour, value: "Stone" },
+            { attribute_id: waist, value: "32" },
+            { attribute_id: leg, value: "30" },
+          ],
+        },
+      ],
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data[0].variant_options).toStrictEqual([
@@ -335,7 +401,16 @@ describe("Spec, Product write rules 9: create the parent with has_variants true 
       { attribute_id: colour, value: "Stone" },
     ]);
     expect(reply.json.data[0].name).toBe("Chino / 32 / 30 / Stone");
-    const two = await variants(sim, parent.id, { variants: [{ options: [{ attribute_id: waist, value: "34" }, { attribute_id: leg, value: "30" }] }] });
+    const two = await variants(sim, parent.id, {
+      variants: [
+        {
+          options: [
+            { attribute_id: waist, value: "34" },
+            { attribute_id: leg, value: "30" },
+          ],
+        },
+      ],
+    });
     expectValidation(two, "variants.0");
   });
 
@@ -355,7 +430,9 @@ describe("Spec, Product write rules 9: children are ordinary products afterwards
   it("a child reads by id, appears in GET /products and by sku, and PATCH works on it with a new version", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    const created = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN-S-BLUE" }] });
+    const created = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN-S-BLUE" }],
+    });
     expect(created.status).toBe(201);
     const child = created.json.data[0];
 
@@ -366,7 +443,9 @@ describe("Spec, Product write rules 9: children are ordinary products afterwards
     expect((await allProducts(sim)).map((p) => p.id)).toContain(child.id);
 
     sim.clock.advance(60);
-    const patched = await call(sim, "PATCH", `${P}/products/${child.id}`, { body: { name: "Blue linen, small", retail_price: 3900, version: child.version } });
+    const patched = await call(sim, "PATCH", `${P}/products/${child.id}`, {
+      body: { name: "Blue linen, small", retail_price: 3900, version: child.version },
+    });
     expect(patched.status).toBe(200);
     expect(patched.json.data).toStrictEqual({
       ...child,
@@ -433,15 +512,30 @@ describe("Spec, Endpoints and Limits: 1 to 200 variants per request; otherwise 4
   it("Spec, Resources (no resource accepts unknown properties): an unknown property in a variant answers 400 naming variants.0", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    expectValidation(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), colour: "blue" }] }), "variants.0");
+    expectValidation(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), colour: "blue" }] }),
+      "variants.0",
+    );
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 });
 
 describe("Choice: each variant gives one value for each of the parent's attributes, else 400 naming variants.N (all or nothing)", () => {
   const cases: [string, (parent: Product, tee: Product) => unknown[]][] = [
-    ["an unknown attribute id", (p) => [{ attribute_id: attr(p, "Size"), value: "M" }, { attribute_id: UNKNOWN_ID, value: "Blue" }]],
-    ["another product's attribute id", (p, tee) => [{ attribute_id: attr(p, "Size"), value: "M" }, { attribute_id: attr(tee, "Colour"), value: "Blue" }]],
+    [
+      "an unknown attribute id",
+      (p) => [
+        { attribute_id: attr(p, "Size"), value: "M" },
+        { attribute_id: UNKNOWN_ID, value: "Blue" },
+      ],
+    ],
+    [
+      "another product's attribute id",
+      (p, tee) => [
+        { attribute_id: attr(p, "Size"), value: "M" },
+        { attribute_id: attr(tee, "Colour"), value: "Blue" },
+      ],
+    ],
     ["a missing attribute (Colour left out)", (p) => [{ attribute_id: attr(p, "Size"), value: "M" }]],
     ["no options at all", () => []],
     [
@@ -452,7 +546,13 @@ describe("Choice: each variant gives one value for each of the parent's attribut
         { attribute_id: attr(p, "Size"), value: "L" },
       ],
     ],
-    ["an attribute given twice instead of the other one", (p) => [{ attribute_id: attr(p, "Size"), value: "M" }, { attribute_id: attr(p, "Size"), value: "L" }]],
+    [
+      "an attribute given twice instead of the other one",
+      (p) => [
+        { attribute_id: attr(p, "Size"), value: "M" },
+        { attribute_id: attr(p, "Size"), value: "L" },
+      ],
+    ],
   ];
   for (const [label, options] of cases) {
     it(`${label} in variants.1 of 3 answers 400 naming variants.1 and writes none of the 3`, async () => {
@@ -461,7 +561,11 @@ describe("Choice: each variant gives one value for each of the parent's attribut
       const tee = await bySku(sim, "TEE-CLASSIC");
       const before = (await allProducts(sim)).length;
       const reply = await variants(sim, parent.id, {
-        variants: [{ options: opts(parent, "S", "Blue") }, { options: options(parent, tee) }, { options: opts(parent, "L", "Blue") }],
+        variants: [
+          { options: opts(parent, "S", "Blue") },
+          { options: options(parent, tee) },
+          { options: opts(parent, "L", "Blue") },
+        ],
       });
       expectValidation(reply, "variants.1");
       expect(await childrenOf(sim, parent.id)).toHaveLength(0);
@@ -493,7 +597,12 @@ describe("Spec, Product write rules 9: a combination that already exists answers
     const tee = await bySku(sim, "TEE-CLASSIC");
     const before = (await allProducts(sim)).length;
     const reply = await variants(sim, tee.id, {
-      variants: [{ options: opts(tee, "XL", "Navy") }, { options: opts(tee, "XS", "Navy") }, { options: opts(tee, "L", "Navy") }, { options: opts(tee, "S", "White") }],
+      variants: [
+        { options: opts(tee, "XL", "Navy") },
+        { options: opts(tee, "XS", "Navy") },
+        { options: opts(tee, "L", "Navy") },
+        { options: opts(tee, "S", "White") },
+      ],
     });
     expectError(reply, 409, "CONFLICT");
     expect(await childrenOf(sim, tee.id)).toHaveLength(4);
@@ -504,7 +613,11 @@ describe("Spec, Product write rules 9: a combination that already exists answers
     const sim = makeSim();
     const parent = await makeParent(sim);
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }, { options: opts(parent, "s", "BLUE") }],
+      variants: [
+        { options: opts(parent, "S", "Blue") },
+        { options: opts(parent, "M", "Blue") },
+        { options: opts(parent, "s", "BLUE") },
+      ],
     });
     expectError(reply, 409, "CONFLICT");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
@@ -514,7 +627,11 @@ describe("Spec, Product write rules 9: a combination that already exists answers
     const sim = makeSim();
     const parent = await makeParent(sim);
     expect((await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] })).status).toBe(201);
-    expectError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }), 409, "CONFLICT");
+    expectError(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }),
+      409,
+      "CONFLICT",
+    );
     expect(await childrenOf(sim, parent.id)).toHaveLength(1);
   });
 
@@ -534,7 +651,12 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
   it("a variant sku equal to a live product's sku answers 409 and writes nothing", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    const reply = await variants(sim, parent.id, { variants: [{ options: opts(parent, "M", "Blue"), sku: "M-OK" }, { options: opts(parent, "S", "Blue"), sku: "TOTE-CANVAS" }] });
+    const reply = await variants(sim, parent.id, {
+      variants: [
+        { options: opts(parent, "M", "Blue"), sku: "M-OK" },
+        { options: opts(parent, "S", "Blue"), sku: "TOTE-CANVAS" },
+      ],
+    });
     expectError(reply, 409, "CONFLICT");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
@@ -542,7 +664,11 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
   it("Choice (SKUs unique without case): a variant sku tote-canvas answers 409", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    expectError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "tote-canvas" }] }), 409, "CONFLICT");
+    expectError(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "tote-canvas" }] }),
+      409,
+      "CONFLICT",
+    );
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 
@@ -550,7 +676,10 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN-DUP" }, { options: opts(parent, "M", "Blue"), sku: "linen-dup" }],
+      variants: [
+        { options: opts(parent, "S", "Blue"), sku: "LINEN-DUP" },
+        { options: opts(parent, "M", "Blue"), sku: "linen-dup" },
+      ],
     });
     expectError(reply, 409, "CONFLICT");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
@@ -561,7 +690,9 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
     const parent = await makeParent(sim);
     const mug = await bySku(sim, "MUG-ENAMEL");
     expect((await call(sim, "DELETE", `${P}/products/${mug.id}`)).status).toBe(204);
-    const reply = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "MUG-ENAMEL" }] });
+    const reply = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue"), sku: "MUG-ENAMEL" }],
+    });
     expect(reply.status).toBe(201);
     expect(reply.json.data[0].sku).toBe("MUG-ENAMEL");
   });
@@ -569,7 +700,11 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
   it("the parent's own sku answers 409", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    expectError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN" }] }), 409, "CONFLICT");
+    expectError(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN" }] }),
+      409,
+      "CONFLICT",
+    );
   });
 });
 
@@ -577,7 +712,9 @@ describe("Choice: the parent needs has_variants true and at least one attribute,
   it("an ordinary product (BOTTLE-STEEL, has_variants false) answers 422 and gains no children", async () => {
     const sim = makeSim();
     const bottle = await bySku(sim, "BOTTLE-STEEL");
-    const reply = await variants(sim, bottle.id, { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "Big" }] }] });
+    const reply = await variants(sim, bottle.id, {
+      variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "Big" }] }],
+    });
     expectError(reply, 422, "UNPROCESSABLE");
     expect(await childrenOf(sim, bottle.id)).toHaveLength(0);
     expect((await call(sim, "GET", `${P}/products/${bottle.id}`)).json.data).toStrictEqual(bottle);
@@ -585,10 +722,14 @@ describe("Choice: the parent needs has_variants true and at least one attribute,
 
   it("a parent with has_variants true but no attributes answers 422", async () => {
     const sim = makeSim();
-    const created = await call(sim, "POST", `${P}/products`, { body: { name: "Bare Parent", retail_price: 1000, has_variants: true } });
+    const created = await call(sim, "POST", `${P}/products`, {
+      body: { name: "Bare Parent", retail_price: 1000, has_variants: true },
+    });
     expect(created.status).toBe(201);
     expect(created.json.data.variant_attributes).toStrictEqual([]);
-    const reply = await variants(sim, created.json.data.id, { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] });
+    const reply = await variants(sim, created.json.data.id, {
+      variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }],
+    });
     expectError(reply, 422, "UNPROCESSABLE");
     expect(await childrenOf(sim, created.json.data.id)).toHaveLength(0);
   });
@@ -597,30 +738,51 @@ describe("Choice: the parent needs has_variants true and at least one attribute,
 describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-UUID parent", () => {
   it("an unknown UUID answers 404", async () => {
     const sim = makeSim();
-    expectPlainError(await variants(sim, UNKNOWN_ID, { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }), 404, "NOT_FOUND");
+    expectPlainError(
+      await variants(sim, UNKNOWN_ID, { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("a non-UUID id answers 404", async () => {
     const sim = makeSim();
-    expectPlainError(await variants(sim, "TEE-CLASSIC", { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }), 404, "NOT_FOUND");
+    expectPlainError(
+      await variants(sim, "TEE-CLASSIC", { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("Spec, Soft deletion: a deleted parent answers 404", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
     expect((await call(sim, "DELETE", `${P}/products/${parent.id}`)).status).toBe(204);
-    expectPlainError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }), 404, "NOT_FOUND");
+    expectPlainError(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }),
+      404,
+      "NOT_FOUND",
+    );
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 
   it("another store's parent answers 404 and the other store gains no children", async () => {
     const sim = makeSim();
     const created = await call(sim, "POST", "/other/v1/products", {
-      body: { name: "Other Parent", retail_price: 1000, has_variants: true, variant_attributes: [{ name: "Size", position: 1 }] },
+      body: {
+        name: "Other Parent",
+        retail_price: 1000,
+        has_variants: true,
+        variant_attributes: [{ name: "Size", position: 1 }],
+      },
     });
     expect(created.status).toBe(201);
     const parent = created.json.data;
-    expectPlainError(await variants(sim, parent.id, { variants: [{ options: [{ attribute_id: attr(parent, "Size"), value: "S" }] }] }), 404, "NOT_FOUND");
+    expectPlainError(
+      await variants(sim, parent.id, { variants: [{ options: [{ attribute_id: attr(parent, "Size"), value: "S" }] }] }),
+      404,
+      "NOT_FOUND",
+    );
     expect((await allProducts(sim, "other")).filter((p) => p.variant_parent_id === parent.id)).toHaveLength(0);
   });
 });
@@ -632,7 +794,9 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     const live = (await allProducts(sim)).length;
     sim.patchStore("demo", { product_limit: live + 1 });
 
-    const two = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }] });
+    const two = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }],
+    });
     expectPlainError(two, 402, "PRODUCT_LIMIT_REACHED");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
     expect((await allProducts(sim)).length).toBe(live);
@@ -641,7 +805,11 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     expect(one.status).toBe(201);
     expect((await allProducts(sim)).length).toBe(live + 1);
 
-    expectPlainError(await variants(sim, parent.id, { variants: [{ options: opts(parent, "M", "Blue") }] }), 402, "PRODUCT_LIMIT_REACHED");
+    expectPlainError(
+      await variants(sim, parent.id, { variants: [{ options: opts(parent, "M", "Blue") }] }),
+      402,
+      "PRODUCT_LIMIT_REACHED",
+    );
     expect(await childrenOf(sim, parent.id)).toHaveLength(1);
   });
 
@@ -651,11 +819,19 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     const live = (await allProducts(sim)).length;
     sim.patchStore("demo", { product_limit: live + 3 });
     const reply = await variants(sim, parent.id, {
-      variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }, { options: opts(parent, "L", "Blue") }],
+      variants: [
+        { options: opts(parent, "S", "Blue") },
+        { options: opts(parent, "M", "Blue") },
+        { options: opts(parent, "L", "Blue") },
+      ],
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data).toHaveLength(3);
-    expectPlainError(await call(sim, "POST", `${P}/products`, { body: { name: "One too many", retail_price: 100 } }), 402, "PRODUCT_LIMIT_REACHED");
+    expectPlainError(
+      await call(sim, "POST", `${P}/products`, { body: { name: "One too many", retail_price: 100 } }),
+      402,
+      "PRODUCT_LIMIT_REACHED",
+    );
   });
 });
 
@@ -668,7 +844,14 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
   it("before any child, the attributes can change (200)", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, { body: { variant_attributes: [{ name: "Size", position: 1 }, { name: "Fit", position: 2 }] } });
+    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
+      body: {
+        variant_attributes: [
+          { name: "Size", position: 1 },
+          { name: "Fit", position: 2 },
+        ],
+      },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data.variant_attributes).toStrictEqual([
       { id: attr(parent, "Size"), name: "Size", position: 1 },
@@ -678,18 +861,32 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
   });
 
   const changes: [string, unknown[]][] = [
-    ["renaming an attribute", [{ name: "Size", position: 1 }, { name: "Color", position: 2 }]],
+    [
+      "renaming an attribute",
+      [
+        { name: "Size", position: 1 },
+        { name: "Color", position: 2 },
+      ],
+    ],
     ["adding a third attribute", [...SAME, { name: "Fit", position: 3 }]],
     ["removing an attribute", [{ name: "Size", position: 1 }]],
     ["clearing the attributes with []", []],
-    ["swapping positions", [{ name: "Colour", position: 1 }, { name: "Size", position: 2 }]],
+    [
+      "swapping positions",
+      [
+        { name: "Colour", position: 1 },
+        { name: "Size", position: 2 },
+      ],
+    ],
   ];
   for (const [label, attributes] of changes) {
     it(`after a child is created, ${label} answers 409 CONFLICT and changes nothing`, async () => {
       const sim = makeSim();
       const parent = await makeParent(sim);
       expect((await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] })).status).toBe(201);
-      const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, { body: { variant_attributes: attributes } });
+      const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
+        body: { variant_attributes: attributes },
+      });
       expectError(reply, 409, "CONFLICT");
       expect((await call(sim, "GET", `${P}/products/${parent.id}`)).json.data).toStrictEqual(parent);
     });
@@ -699,7 +896,9 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
     const sim = makeSim();
     const parent = await makeParent(sim);
     expect((await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] })).status).toBe(201);
-    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, { body: { name: "Renamed", variant_attributes: [{ name: "Size", position: 1 }] } });
+    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
+      body: { name: "Renamed", variant_attributes: [{ name: "Size", position: 1 }] },
+    });
     expectError(reply, 409, "CONFLICT");
     expect((await call(sim, "GET", `${P}/products/${parent.id}`)).json.data.name).toBe("Linen Shirt");
   });
@@ -717,7 +916,9 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
     const sim = makeSim();
     const parent = await makeParent(sim);
     expect((await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] })).status).toBe(201);
-    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, { body: { name: "Linen Shirt II", variant_attributes: SAME } });
+    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
+      body: { name: "Linen Shirt II", variant_attributes: SAME },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data.name).toBe("Linen Shirt II");
     expect(reply.json.data.variant_attributes).toStrictEqual(parent.variant_attributes);
@@ -734,17 +935,29 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
   it("on TEE-CLASSIC (live children), renaming Colour answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    const reply = await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { variant_attributes: [{ name: "Size", position: 1 }, { name: "Color", position: 2 }] } });
+    const reply = await call(sim, "PATCH", `${P}/products/${tee.id}`, {
+      body: {
+        variant_attributes: [
+          { name: "Size", position: 1 },
+          { name: "Color", position: 2 },
+        ],
+      },
+    });
     expectError(reply, 409, "CONFLICT");
   });
 
   it("once every child is deleted (no live children), the attributes can change again", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    const created = await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }] });
+    const created = await variants(sim, parent.id, {
+      variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }],
+    });
     expect(created.status).toBe(201);
-    for (const child of created.json.data) expect((await call(sim, "DELETE", `${P}/products/${child.id}`)).status).toBe(204);
-    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, { body: { variant_attributes: [{ name: "Size", position: 1 }] } });
+    for (const child of created.json.data)
+      expect((await call(sim, "DELETE", `${P}/products/${child.id}`)).status).toBe(204);
+    const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
+      body: { variant_attributes: [{ name: "Size", position: 1 }] },
+    });
     expect(reply.status).toBe(200);
     expect(reply.json.data.variant_attributes).toStrictEqual([{ id: attr(parent, "Size"), name: "Size", position: 1 }]);
   });
@@ -752,14 +965,22 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
   it("Choice: has_variants false while live children exist answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    expectError(await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false } }),
+      409,
+      "CONFLICT",
+    );
     expect((await call(sim, "GET", `${P}/products/${tee.id}`)).json.data).toStrictEqual(tee);
   });
 
   it("Choice: has_variants false with variant_attributes [] while live children exist answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    expectError(await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false, variant_attributes: [] } }), 409, "CONFLICT");
+    expectError(
+      await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false, variant_attributes: [] } }),
+      409,
+      "CONFLICT",
+    );
     expect((await call(sim, "GET", `${P}/products/${tee.id}`)).json.data).toStrictEqual(tee);
   });
 });
@@ -776,7 +997,9 @@ describe("Spec, Limits (idempotency): POST /products/{id}/variants takes an opti
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json).toStrictEqual(first.json);
-    expect((await childrenOf(sim, parent.id)).map((c) => c.id).sort()).toEqual(first.json.data.map((c: Product) => c.id).sort());
+    expect((await childrenOf(sim, parent.id)).map((c) => c.id).sort()).toEqual(
+      first.json.data.map((c: Product) => c.id).sort(),
+    );
   });
 
   it("without a key, the same body sent twice answers 409 CONFLICT the second time (the combinations exist)", async () => {
@@ -790,8 +1013,22 @@ describe("Spec, Limits (idempotency): POST /products/{id}/variants takes an opti
   it("the same key with a different body answers 422 IDEMPOTENCY_KEY_REUSED and writes nothing", async () => {
     const sim = makeSim();
     const parent = await makeParent(sim);
-    expect((await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }, { "idempotency-key": "variants-2" })).status).toBe(201);
-    const reused = await variants(sim, parent.id, { variants: [{ options: opts(parent, "M", "Blue") }] }, { "idempotency-key": "variants-2" });
+    expect(
+      (
+        await variants(
+          sim,
+          parent.id,
+          { variants: [{ options: opts(parent, "S", "Blue") }] },
+          { "idempotency-key": "variants-2" },
+        )
+      ).status,
+    ).toBe(201);
+    const reused = await variants(
+      sim,
+      parent.id,
+      { variants: [{ options: opts(parent, "M", "Blue") }] },
+      { "idempotency-key": "variants-2" },
+    );
     expectError(reused, 422, "IDEMPOTENCY_KEY_REUSED");
     expect(await childrenOf(sim, parent.id)).toHaveLength(1);
   });
@@ -816,7 +1053,10 @@ describe("Spec, Authentication (scopes): POST variants needs catalog:write", () 
   it("a catalog:read key answers 403 INSUFFICIENT_SCOPE and nothing is created", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    const reply = await call(sim, "POST", `${P}/products/${tee.id}/variants`, { key: "catalog:read", body: { variants: [{ options: opts(tee, "XL", "Navy") }] } });
+    const reply = await call(sim, "POST", `${P}/products/${tee.id}/variants`, {
+      key: "catalog:read",
+      body: { variants: [{ options: opts(tee, "XL", "Navy") }] },
+    });
     expectPlainError(reply, 403, "INSUFFICIENT_SCOPE");
     expect(await childrenOf(sim, tee.id)).toHaveLength(4);
   });

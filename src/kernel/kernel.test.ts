@@ -101,7 +101,8 @@ describe("kernel money: spec, What the service does 2 (integer cents), exact rou
 describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", () => {
   it("accepts 3 decimals (and their floating-point neighbours) and refuses a 4th, small or large", async () => {
     const { hasDecimals } = await import("../contract/validate.js");
-    for (const ok of [0.3, 0.1 + 0.2, 1.005, 123456.789, 999999999.999, -42.125, 7]) expect(hasDecimals(ok, 3)).toBe(true);
+    for (const ok of [0.3, 0.1 + 0.2, 1.005, 123456.789, 999999999.999, -42.125, 7])
+      expect(hasDecimals(ok, 3)).toBe(true);
     for (const bad of [1.2345, 0.0001, 123456.7891, 999999999.9995]) expect(hasDecimals(bad, 3)).toBe(false);
   });
 });
@@ -109,11 +110,16 @@ describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", ()
 describe("Issue 9: cached row JSON is embedded as is, and the text equals plain serialization", () => {
   it("stringifyPayload joins RawJson rows into the envelope exactly as JSON.stringify would write them", async () => {
     const { RawJson, stringifyPayload } = await import("./raw-json.js");
-    const rows = [{ id: "a", n: 1 }, { id: "b", tags: [{ id: "t" }] }];
+    const rows = [
+      { id: "a", n: 1 },
+      { id: "b", tags: [{ id: "t" }] },
+    ];
     const list = { data: rows.map((r) => new RawJson(JSON.stringify(r))), next_cursor: "c", has_more: true };
     expect(stringifyPayload(list)).toBe(JSON.stringify({ data: rows, next_cursor: "c", has_more: true }));
     expect(stringifyPayload({ data: new RawJson('{"id":"a"}') })).toBe('{"data":{"id":"a"}}');
-    expect(stringifyPayload({ data: [{ id: "x" }, new RawJson('{"id":"y"}')] })).toBe('{"data":[{"id":"x"},{"id":"y"}]}');
+    expect(stringifyPayload({ data: [{ id: "x" }, new RawJson('{"id":"y"}')] })).toBe(
+      '{"data":[{"id":"x"},{"id":"y"}]}',
+    );
     expect(stringifyPayload({ error: { code: "X" } })).toBe('{"error":{"code":"X"}}');
   });
 

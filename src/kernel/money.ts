@@ -19,7 +19,9 @@ const rateUnits = (rate: number): bigint => BigInt(Math.round(rate * 1_000_000))
 export const applyRate = (cents: number, rate: number): number => divRound(BigInt(cents) * rateUnits(rate), RATE_SCALE);
 
 /** unit price x a quantity in thousandths, rounded half away from zero. */
-export const extend = (unitCents: number, quantityMilli: number): number => divRound(BigInt(unitCents) * BigInt(quantityMilli), 1000n);
+export const extend = (unitCents: number, quantityMilli: number): number =>
+  divRound(BigInt(unitCents) * BigInt(quantityMilli), 1000n);
 
 /** cents x part / whole (a share of an amount), rounded half away from zero. */
-export const share = (cents: number, part: number, whole: number): number => divRound(BigInt(cents) * BigInt(part), BigInt(whole));
+export const share = (cents: number, part: number, whole: number): number =>
+  divRound(BigInt(cents) * BigInt(part), BigInt(whole));

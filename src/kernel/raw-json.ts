@@ -38,8 +38,11 @@ export function stringifyPayload(payload: unknown): string {
   const { data, ...rest } = payload as { data: unknown };
   let dataText: string;
   if (data instanceof RawJson) dataText = data.text;
-  else if (Array.isArray(data) && data.some((d) => d instanceof RawJson)) dataText = `[${data.map((d) => (d instanceof RawJson ? d.text : JSON.stringify(d))).join(",")}]`;
+  else if (Array.isArray(data) && data.some((d) => d instanceof RawJson))
+    dataText = `[${data.map((d) => (d instanceof RawJson ? d.text : JSON.stringify(d))).join(",")}]`;
   else return JSON.stringify(payload);
-  const tail = Object.entries(rest).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join("");
+  const tail = Object.entries(rest)
+    .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+    .join("");
   return `{"data":${dataText}${tail}}`;
 }

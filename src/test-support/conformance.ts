@@ -17,7 +17,8 @@ export const BIN = `${ROOT}dist/bin/retail-sim.js`;
 export function ensureBuilt(): void {
   if (existsSync(BIN)) return;
   const built = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
-  if (built.status !== 0 || !existsSync(BIN)) throw new Error("npm run build failed: the CLI tests need dist/bin/retail-sim.js");
+  if (built.status !== 0 || !existsSync(BIN))
+    throw new Error("npm run build failed: the CLI tests need dist/bin/retail-sim.js");
 }
 
 export interface TempDirs {
@@ -58,7 +59,14 @@ export async function listenSimulator(mutant?: Mutant, wrap?: Mutant["wrap"]): P
   const sim = mutant ? mutantSimulator(mutant)(options) : createSimulator(options);
   if (wrap) sim.handle = wrap(sim.handle.bind(sim));
   const { url } = await sim.listen(0);
-  return { sim, apiRoot: url, baseUrl: `${url}/demo/v1`, controlUrl: `${url}/_sim`, token: sim.token("demo", "full"), close: () => sim.close() };
+  return {
+    sim,
+    apiRoot: url,
+    baseUrl: `${url}/demo/v1`,
+    controlUrl: `${url}/_sim`,
+    token: sim.token("demo", "full"),
+    close: () => sim.close(),
+  };
 }
 
 export interface Served {
@@ -72,7 +80,10 @@ export interface Served {
 
 /** `retail-sim serve --port 0 --json` in a child process; resolves once it prints its ready line. */
 export function startServe(extra: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", ...extra], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", ...extra], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
@@ -85,9 +96,19 @@ export function startServe(extra: string[] = []): Promise<Served> {
       out += chunk.toString();
       const nl = out.indexOf("\n");
       if (nl === -1) return;
-      const ready = JSON.parse(out.slice(0, nl)) as { api_root: string; stores: { prefix: string; base_url: string; keys: { name: string; token: string }[] }[] };
+      const ready = JSON.parse(out.slice(0, nl)) as {
+        api_root: string;
+        stores: { prefix: string; base_url: string; keys: { name: string; token: string }[] }[];
+      };
       const demo = ready.stores.find((s) => s.prefix === "demo")!;
-      resolve({ child, apiRoot: ready.api_root, baseUrl: demo.base_url, controlUrl: `${ready.api_root}/_sim`, token: demo.keys.find((k) => k.name === "full")!.token, stop });
+      resolve({
+        child,
+        apiRoot: ready.api_root,
+        baseUrl: demo.base_url,
+        controlUrl: `${ready.api_root}/_sim`,
+        token: demo.keys.find((k) => k.name === "full")!.token,
+        stop,
+      });
     });
     child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.once("exit", (code) => reject(new Error(`retail-sim serve exited ${code} before it was ready: ${err}`)));
@@ -101,8 +122,15 @@ export interface CliRun {
 }
 
 /** Runs `retail-sim conformance ...` from the build; rejects when it outlives the timeout. */
-export function runCli(args: string[], timeoutMs = 90_000, onStderr?: (stderr: string, child: ChildProcess) => void): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, "conformance", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+export function runCli(
+  args: string[],
+  timeoutMs = 90_000,
+  onStderr?: (stderr: string, child: ChildProcess) => void,
+): Promise<CliRun> {
+  const child = spawn(process.execPath, [BIN, "conformance", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -114,7 +142,9 @@ export function runCli(args: string[], timeoutMs = 90_000, onStderr?: (stderr: s
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`retail-sim conformance ${args.join(" ")} did not end within ${timeoutMs} ms\nstderr: ${stderr}`));
+      reject(
+        new Error(`retail-sim conformance ${args.join(" ")} did not end within ${timeoutMs} ms\nstderr: ${stderr}`),
+      );
     }, timeoutMs);
     child.once("close", (code) => {
       clearTimeout(timer);
@@ -128,7 +158,9 @@ export async function productNames(baseUrl: string, token: string): Promise<stri
   const names: string[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 100; guard++) {
-    const res = await fetch(`${baseUrl}/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${baseUrl}/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (res.status !== 200) throw new Error(`GET /products answered ${res.status}`);
     const page = (await res.json()) as { data: { name: string }[]; next_cursor: string | null; has_more: boolean };
     names.push(...page.data.map((p) => p.name));
@@ -208,7 +240,9 @@ export const leakyRule: Rule = {
     ctx.status(key, 200, 201);
     const token = key.json.token as string;
     ctx.status(await ctx.call("GET", "/me", { token }), 200);
-    await ctx.call("GET", `/outlets?note=${encodeURIComponent(token)}`, { headers: { "x-echo": `Bearer ${ctx.run.token}` } });
+    await ctx.call("GET", `/outlets?note=${encodeURIComponent(token)}`, {
+      headers: { "x-echo": `Bearer ${ctx.run.token}` },
+    });
     ctx.check(false, "a failure to report", `the key ${key.text} and the run's token ${ctx.run.token}`);
   },
 };

@@ -20,8 +20,21 @@ export interface Level {
 
 export type ReasonName = "Stock set via API" | "Stock received" | "Damaged" | "Stocktake" | "Theft";
 export type Sku =
-  | "TOTE-CANVAS" | "BOTTLE-STEEL" | "BUNDLE-PICNIC" | "TEE-CLASSIC" | "TEE-CLASSIC-S-NAVY" | "TEE-CLASSIC-M-NAVY" | "TEE-CLASSIC-L-NAVY"
-  | "TEE-CLASSIC-M-WHITE" | "SERVICE-GIFTWRAP" | "GIFTCARD" | "CAP-BASEBALL" | "SOCKS-WOOL" | "SCARF-KNIT" | "MUG-ENAMEL" | "COFFEE-BEANS";
+  | "TOTE-CANVAS"
+  | "BOTTLE-STEEL"
+  | "BUNDLE-PICNIC"
+  | "TEE-CLASSIC"
+  | "TEE-CLASSIC-S-NAVY"
+  | "TEE-CLASSIC-M-NAVY"
+  | "TEE-CLASSIC-L-NAVY"
+  | "TEE-CLASSIC-M-WHITE"
+  | "SERVICE-GIFTWRAP"
+  | "GIFTCARD"
+  | "CAP-BASEBALL"
+  | "SOCKS-WOOL"
+  | "SCARF-KNIT"
+  | "MUG-ENAMEL"
+  | "COFFEE-BEANS";
 
 export interface Demo {
   sim: Simulator;
@@ -43,8 +56,14 @@ export async function demo(): Promise<Demo> {
     sim,
     main: outletId("Main Street"),
     harbour: outletId("Harbour Front"),
-    reason: Object.fromEntries(reasons.json.data.map((r: { name: string; id: string }) => [r.name, r.id])) as Record<ReasonName, string>,
-    product: Object.fromEntries(products.json.data.map((p: { sku: string; id: string }) => [p.sku, p.id])) as Record<Sku, string>,
+    reason: Object.fromEntries(reasons.json.data.map((r: { name: string; id: string }) => [r.name, r.id])) as Record<
+      ReasonName,
+      string
+    >,
+    product: Object.fromEntries(products.json.data.map((p: { sku: string; id: string }) => [p.sku, p.id])) as Record<
+      Sku,
+      string
+    >,
   };
 }
 
@@ -59,7 +78,11 @@ export async function control(sim: Simulator, method: string, path: string, body
 }
 
 /** The control plane's stock view: `{on_hand, average_cost}`. */
-export async function stockOf(d: Demo, product: string, outlet: string): Promise<{ on_hand: number; average_cost: number }> {
+export async function stockOf(
+  d: Demo,
+  product: string,
+  outlet: string,
+): Promise<{ on_hand: number; average_cost: number }> {
   const reply = await control(d.sim, "GET", `/stores/demo/stock/${product}/${outlet}`);
   expect(reply.status).toBe(200);
   return reply.json;
@@ -91,12 +114,19 @@ export const batch = (d: Demo, lines: unknown, key = `batch-${++keySeq}`) =>
 export function expectError(reply: Reply, status: number, code: string, field?: string): void {
   expect(reply.status).toBe(status);
   if (field === undefined) expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-  else expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String), fields: [{ field, message: expect.any(String) }] } });
+  else
+    expect(reply.json).toStrictEqual({
+      error: { code, message: expect.any(String), fields: [{ field, message: expect.any(String) }] },
+    });
 }
 
 /** Levels and stock views of one product at both outlets, for "nothing written" comparisons. */
 export async function snapshot(d: Demo, product: string) {
-  return { levels: await levelsOf(d, product), main: await stockOf(d, product, d.main), harbour: await stockOf(d, product, d.harbour) };
+  return {
+    levels: await levelsOf(d, product),
+    main: await stockOf(d, product, d.main),
+    harbour: await stockOf(d, product, d.harbour),
+  };
 }
 
 /** Levels and stock views of several products, for "nothing written" comparisons. */

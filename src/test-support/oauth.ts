@@ -92,13 +92,21 @@ export interface AuthorizeBody {
 }
 
 /** `POST /_sim/oauth/authorize`: what the consent screen would redirect to. */
-export const authorizeHeadless = (sim: Simulator, body: AuthorizeBody) => control(sim, "POST", "/_sim/oauth/authorize", body);
+export const authorizeHeadless = (sim: Simulator, body: AuthorizeBody) =>
+  control(sim, "POST", "/_sim/oauth/authorize", body);
 
 /** A code from the headless consent, allowed by `user` (default: the demo admin). */
 export async function getCode(
   sim: Simulator,
   fx: Fixture,
-  options: { scope?: string; user?: User; client?: Client; redirectUri?: string; challenge?: string; state?: string } = {},
+  options: {
+    scope?: string;
+    user?: User;
+    client?: Client;
+    redirectUri?: string;
+    challenge?: string;
+    state?: string;
+  } = {},
 ): Promise<string> {
   const client = options.client ?? fx.client;
   const body: AuthorizeBody = {
@@ -134,12 +142,21 @@ export interface TokenOptions {
 const formEncode = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
 
 /** `POST {api_root}/oauth/token` with a form body. */
-export async function token(sim: Simulator, fields: Record<string, string> | [string, string][], options: TokenOptions = {}): Promise<JsonReply> {
-  const headers: Record<string, string> = { "content-type": options.contentType ?? "application/x-www-form-urlencoded" };
-  if (options.basic) headers.authorization = `Basic ${Buffer.from(`${formEncode(options.basic.id)}:${formEncode(options.basic.secret)}`).toString("base64")}`;
+export async function token(
+  sim: Simulator,
+  fields: Record<string, string> | [string, string][],
+  options: TokenOptions = {},
+): Promise<JsonReply> {
+  const headers: Record<string, string> = {
+    "content-type": options.contentType ?? "application/x-www-form-urlencoded",
+  };
+  if (options.basic)
+    headers.authorization = `Basic ${Buffer.from(`${formEncode(options.basic.id)}:${formEncode(options.basic.secret)}`).toString("base64")}`;
   if (options.authorization !== undefined) headers.authorization = options.authorization;
   const body = options.raw ?? new URLSearchParams(fields).toString();
-  return reply(await sim.fetch(`${ORIGIN}/oauth/token`, { method: "POST", headers, body, remoteAddress: options.remoteAddress }));
+  return reply(
+    await sim.fetch(`${ORIGIN}/oauth/token`, { method: "POST", headers, body, remoteAddress: options.remoteAddress }),
+  );
 }
 
 /** Body credentials of a client. */
@@ -147,14 +164,31 @@ export const bodyCreds = (client: Client) => ({ client_id: client.client_id, cli
 export const basicCreds = (client: Client) => ({ id: client.client_id, secret: client.client_secret });
 
 /** Exchanges a code with body credentials and returns the token response (throws unless 200). */
-export async function exchange(sim: Simulator, fx: Fixture, code: string, extra: Record<string, string> = {}, client: Client = fx.client): Promise<any> {
-  const r = await token(sim, { grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0] as string, ...bodyCreds(client), ...extra });
+export async function exchange(
+  sim: Simulator,
+  fx: Fixture,
+  code: string,
+  extra: Record<string, string> = {},
+  client: Client = fx.client,
+): Promise<any> {
+  const r = await token(sim, {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: client.redirect_uris[0] as string,
+    ...bodyCreds(client),
+    ...extra,
+  });
   if (r.status !== 200) throw new Error(`token exchange answered ${r.status}: ${r.text}`);
   return r.json;
 }
 
 /** A whole connection: consent by the admin, then the code exchange. */
-export async function connect(sim: Simulator, fx: Fixture, scope = "catalog:read", options: { user?: User; client?: Client } = {}): Promise<any> {
+export async function connect(
+  sim: Simulator,
+  fx: Fixture,
+  scope = "catalog:read",
+  options: { user?: User; client?: Client } = {},
+): Promise<any> {
   const code = await getCode(sim, fx, { scope, ...options });
   return exchange(sim, fx, code, {}, options.client ?? fx.client);
 }
@@ -163,7 +197,13 @@ export const refresh = (sim: Simulator, client: Client, refreshToken: string, op
   token(sim, { grant_type: "refresh_token", refresh_token: refreshToken, ...bodyCreds(client) }, options);
 
 /** A request to the API with a bearer token. */
-export async function api(sim: Simulator, method: string, path: string, accessToken: string, body?: unknown): Promise<JsonReply> {
+export async function api(
+  sim: Simulator,
+  method: string,
+  path: string,
+  accessToken: string,
+  body?: unknown,
+): Promise<JsonReply> {
   const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
   const init: RequestInit = { method, headers };
   if (body !== undefined) {
@@ -227,7 +267,9 @@ export function forms(html: string): Form[] {
     return {
       action: open.action ?? "",
       method: (open.method ?? "get").toLowerCase(),
-      hidden: inputs.filter((i) => (i.type ?? "").toLowerCase() === "hidden").map((i) => [i.name ?? "", i.value ?? ""] as [string, string]),
+      hidden: inputs
+        .filter((i) => (i.type ?? "").toLowerCase() === "hidden")
+        .map((i) => [i.name ?? "", i.value ?? ""] as [string, string]),
       buttons: tags(inner, "button")
         .filter((b) => b.name !== undefined)
         .map((b) => ({ name: b.name as string, value: b.value ?? "" })),
@@ -244,7 +286,9 @@ export interface PageReply {
 
 /** `GET /oauth/authorize?...` as a browser would, without following redirects. */
 export async function getAuthorizePage(sim: Simulator, query: Record<string, string>): Promise<PageReply> {
-  const res = await sim.fetch(`${ORIGIN}/oauth/authorize?${new URLSearchParams(query).toString()}`, { redirect: "manual" });
+  const res = await sim.fetch(`${ORIGIN}/oauth/authorize?${new URLSearchParams(query).toString()}`, {
+    redirect: "manual",
+  });
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
@@ -252,6 +296,11 @@ export async function getAuthorizePage(sim: Simulator, query: Record<string, str
 export async function submit(sim: Simulator, form: Form, extra: [string, string][]): Promise<PageReply> {
   const target = new URL(form.action || "/oauth/authorize", `${ORIGIN}/oauth/authorize`);
   const body = new URLSearchParams([...form.hidden, ...extra]).toString();
-  const res = await sim.fetch(target.toString(), { method: form.method.toUpperCase(), headers: { "content-type": "application/x-www-form-urlencoded" }, body, redirect: "manual" });
+  const res = await sim.fetch(target.toString(), {
+    method: form.method.toUpperCase(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body,
+    redirect: "manual",
+  });
   return { status: res.status, headers: res.headers, html: await res.text() };
 }

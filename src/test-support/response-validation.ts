@@ -12,7 +12,15 @@ Simulator.prototype.handle = async function (this: Simulator, req) {
   const res = await handle.call(this, req);
   if (!res.injected) {
     const body = typeof res.body === "string" ? res.body : null;
-    problems.push(...checkResponse({ method: req.method, path: req.path, status: res.status, contentType: res.headers["content-type"], body }));
+    problems.push(
+      ...checkResponse({
+        method: req.method,
+        path: req.path,
+        status: res.status,
+        contentType: res.headers["content-type"],
+        body,
+      }),
+    );
   }
   return res;
 };

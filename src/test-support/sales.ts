@@ -86,7 +86,9 @@ export async function clockNow(sim: Simulator): Promise<string> {
  * what they are about.
  */
 function expectSuccess(reply: ControlReply, what: string): void {
-  expect(reply.status >= 200 && reply.status < 300, `${what}: ${reply.status} ${JSON.stringify(reply.json)}`).toBe(true);
+  expect(reply.status >= 200 && reply.status < 300, `${what}: ${reply.status} ${JSON.stringify(reply.json)}`).toBe(
+    true,
+  );
 }
 
 export interface SaleBodyLine {
@@ -95,14 +97,26 @@ export interface SaleBodyLine {
   unit_price: number;
 }
 
-export async function makeSale(sim: Simulator, body: { outlet_id: string; customer_id?: string; lines: SaleBodyLine[]; parked?: boolean }): Promise<Sale> {
+export async function makeSale(
+  sim: Simulator,
+  body: { outlet_id: string; customer_id?: string; lines: SaleBodyLine[]; parked?: boolean },
+): Promise<Sale> {
   const reply = await control(sim, "POST", "/stores/demo/sales", body);
   expectSuccess(reply, "POST /_sim/stores/demo/sales");
   return reply.json as Sale;
 }
 
-export async function makeRefund(sim: Simulator, saleId: string, lines?: { product_id: string; quantity: number }[]): Promise<Sale> {
-  const reply = await control(sim, "POST", `/stores/demo/sales/${saleId}/refunds`, lines === undefined ? {} : { lines });
+export async function makeRefund(
+  sim: Simulator,
+  saleId: string,
+  lines?: { product_id: string; quantity: number }[],
+): Promise<Sale> {
+  const reply = await control(
+    sim,
+    "POST",
+    `/stores/demo/sales/${saleId}/refunds`,
+    lines === undefined ? {} : { lines },
+  );
   expectSuccess(reply, `POST /_sim/stores/demo/sales/${saleId}/refunds`);
   return reply.json as Sale;
 }
@@ -124,7 +138,11 @@ export async function getSale(sim: Simulator, id: string, key = "sales:read"): P
 }
 
 /** One page of GET /sales with the given query (a string or a record of parameters). */
-export async function listSales(sim: Simulator, query: string | Record<string, string> = "", key = "sales:read"): Promise<ListBody> {
+export async function listSales(
+  sim: Simulator,
+  query: string | Record<string, string> = "",
+  key = "sales:read",
+): Promise<ListBody> {
   const qs = typeof query === "string" ? query : new URLSearchParams(query).toString();
   const reply = await call(sim, "GET", `/demo/v1/sales${qs ? `?${qs}` : ""}`, { key });
   expect(reply.status, `GET /sales?${qs}: ${reply.text}`).toBe(200);
@@ -153,10 +171,23 @@ export interface DemoRefs {
 }
 
 export async function demoRefs(sim: Simulator): Promise<DemoRefs> {
-  const outlets = (await call(sim, "GET", "/demo/v1/outlets")).json.data as { id: string; name: string; default_tax_id: string }[];
+  const outlets = (await call(sim, "GET", "/demo/v1/outlets")).json.data as {
+    id: string;
+    name: string;
+    default_tax_id: string;
+  }[];
   const taxes = (await call(sim, "GET", "/demo/v1/taxes")).json.data as { id: string; name: string; rate: number }[];
-  const products = (await call(sim, "GET", "/demo/v1/products?limit=200", { key: "full" })).json.data as { id: string; sku: string; name: string; retail_price: number }[];
-  const customers = (await call(sim, "GET", "/demo/v1/customers?limit=200", { key: "full" })).json.data as { id: string; customer_code: string; is_walk_in: boolean }[];
+  const products = (await call(sim, "GET", "/demo/v1/products?limit=200", { key: "full" })).json.data as {
+    id: string;
+    sku: string;
+    name: string;
+    retail_price: number;
+  }[];
+  const customers = (await call(sim, "GET", "/demo/v1/customers?limit=200", { key: "full" })).json.data as {
+    id: string;
+    customer_code: string;
+    is_walk_in: boolean;
+  }[];
   const paymentTypes = (await call(sim, "GET", "/demo/v1/payment-types")).json.data as { id: string; name: string }[];
   const outlet = (name: string) => {
     const found = outlets.find((o) => o.name === name);
@@ -167,7 +198,12 @@ export async function demoRefs(sim: Simulator): Promise<DemoRefs> {
   const harbour = outlet("Harbour Front");
   const salesTax = taxes.find((t) => t.id === main.default_tax_id)!;
   // The hand-computed amounts below assume the fixture's 8.75% on both outlets.
-  expect(salesTax).toStrictEqual({ id: main.default_tax_id, name: "Sales Tax", rate: 0.0875, version: expect.any(String) });
+  expect(salesTax).toStrictEqual({
+    id: main.default_tax_id,
+    name: "Sales Tax",
+    rate: 0.0875,
+    version: expect.any(String),
+  });
   expect(harbour.default_tax_id).toBe(main.default_tax_id);
   const walkIns = customers.filter((c) => c.is_walk_in);
   expect(walkIns).toHaveLength(1);
@@ -247,10 +283,12 @@ export function divHalfAway(n: number, d: number): number {
 }
 
 /** Choices, Sales (Amounts): line subtotal = quantity × unit price, rounded half away from zero. */
-export const lineSubtotal = (quantity: number, unitPrice: number): number => divHalfAway(Math.round(quantity * 1000) * unitPrice, 1000);
+export const lineSubtotal = (quantity: number, unitPrice: number): number =>
+  divHalfAway(Math.round(quantity * 1000) * unitPrice, 1000);
 
 /** Choices, Sales (Amounts): line tax = subtotal × rate (a fraction of at most 4 decimals), rounded half away from zero. */
-export const lineTax = (subtotal: number, rate: number): number => divHalfAway(subtotal * Math.round(rate * 10000), 10000);
+export const lineTax = (subtotal: number, rate: number): number =>
+  divHalfAway(subtotal * Math.round(rate * 10000), 10000);
 
 // ---------------------------------------------------------------------------------------------
 // Checks of a sale document

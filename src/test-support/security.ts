@@ -31,9 +31,15 @@ export function kindOf(path: string, param: string): string {
     if (!kind) throw new Error(`cannot tell the resource of {id} in ${path}`);
     return kind;
   }
-  const named: Record<string, string> = { outlet_id: "outlets", product_id: "products", customer_id: "customers", sale_id: "sales" };
+  const named: Record<string, string> = {
+    outlet_id: "outlets",
+    product_id: "products",
+    customer_id: "customers",
+    sale_id: "sales",
+  };
   const kind = named[param];
-  if (!kind) throw new Error(`security matrix: no resource kind for path parameter {${param}} of ${path}; add it to kindOf`);
+  if (!kind)
+    throw new Error(`security matrix: no resource kind for path parameter {${param}} of ${path}; add it to kindOf`);
   return kind;
 }
 
@@ -47,7 +53,8 @@ export function pathFor(op: Operation, prefix: string, idsFor: (index: number) =
     const kind = kindOf(op.path, param);
     const ids = idsFor(index++);
     const id = ids[kind];
-    if (!id) throw new Error(`security matrix: no id of kind "${kind}" for ${label(op)}; create one in createResources`);
+    if (!id)
+      throw new Error(`security matrix: no id of kind "${kind}" for ${label(op)}; create one in createResources`);
     return id;
   });
   return `/${prefix}/v1${rest}`;
@@ -73,7 +80,12 @@ const BODIES: Record<string, (ids: Ids, n: string) => unknown> = {
   setStock: () => ({ on_hand: 7 }),
   createAdjustment: (ids) => ({ product_id: ids.products, outlet_id: ids.outlets, reason_id: ids.reason, quantity: 2 }),
   stockBatch: (ids) => ({ lines: [{ product_id: ids.products, outlet_id: ids.outlets, set: { on_hand: 3 } }] }),
-  createCustomer: (_ids, n) => ({ first_name: `Secfirst${n}`, last_name: "Matrix", email: `sec-${n}@example.com`, phone: "+1 555 0100" }),
+  createCustomer: (_ids, n) => ({
+    first_name: `Secfirst${n}`,
+    last_name: "Matrix",
+    email: `sec-${n}@example.com`,
+    phone: "+1 555 0100",
+  }),
   updateCustomer: (_ids, n) => ({ first_name: `Secrenamed${n}` }),
 };
 
@@ -81,10 +93,14 @@ const BODIES: Record<string, (ids: Ids, n: string) => unknown> = {
 export function bodyFor(op: Operation, ids: Ids, n: string): unknown {
   if (op.body === undefined) return undefined;
   const build = BODIES[op.id];
-  if (!build) throw new Error(`security matrix: no valid body for ${label(op)}; add one to BODIES in src/test-support/security.ts`);
+  if (!build)
+    throw new Error(
+      `security matrix: no valid body for ${label(op)}; add one to BODIES in src/test-support/security.ts`,
+    );
   const body = build(ids, n);
   const problems = validatorFor(op.body, "body")(body);
-  if (problems.length > 0) throw new Error(`security matrix: the body for ${label(op)} is invalid: ${JSON.stringify(problems)}`);
+  if (problems.length > 0)
+    throw new Error(`security matrix: the body for ${label(op)} is invalid: ${JSON.stringify(problems)}`);
   return body;
 }
 
@@ -96,9 +112,16 @@ export interface BuiltRequest {
 }
 
 /** A request that a key with the operation's scope would have carried out: real ids, a valid body, a key when one is required. */
-export function requestFor(op: Operation, prefix: string, ids: Ids | ((index: number) => Ids), n: string, bodyIds?: Ids): BuiltRequest {
+export function requestFor(
+  op: Operation,
+  prefix: string,
+  ids: Ids | ((index: number) => Ids),
+  n: string,
+  bodyIds?: Ids,
+): BuiltRequest {
   const idsFor = typeof ids === "function" ? ids : () => ids;
-  const headers: Record<string, string> = op.idempotency === "required" ? { "idempotency-key": `security-${op.id}-${n}` } : {};
+  const headers: Record<string, string> =
+    op.idempotency === "required" ? { "idempotency-key": `security-${op.id}-${n}` } : {};
   return { method: op.method, path: pathFor(op, prefix, idsFor), body: bodyFor(op, bodyIds ?? idsFor(0), n), headers };
 }
 
@@ -112,7 +135,12 @@ async function must(reply: Reply | { status: number; json: any }, status: number
 }
 
 /** `POST`/`GET` on the control plane with a JSON body. */
-export async function control(sim: Simulator, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function control(
+  sim: Simulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
@@ -129,11 +157,19 @@ export async function control(sim: Simulator, method: string, path: string, body
  */
 export async function createResources(sim: Simulator, prefix: string, remoteAddress = "10.250.0.1"): Promise<Ids> {
   const n = `${prefix}-${unique()}`;
-  const api = (method: string, path: string, body?: unknown) => call(sim, method, `/${prefix}/v1${path}`, { key: "full", store: prefix, body, remoteAddress });
-  const create = async (path: string, body: unknown) => (await must(await api("POST", path, body), 201, `POST /${prefix}/v1${path}`)).data;
-  const list = async (path: string) => (await must(await api("GET", path), 200, `GET /${prefix}/v1${path}`)).data as { id: string; name: string }[];
+  const api = (method: string, path: string, body?: unknown) =>
+    call(sim, method, `/${prefix}/v1${path}`, { key: "full", store: prefix, body, remoteAddress });
+  const create = async (path: string, body: unknown) =>
+    (await must(await api("POST", path, body), 201, `POST /${prefix}/v1${path}`)).data;
+  const list = async (path: string) =>
+    (await must(await api("GET", path), 200, `GET /${prefix}/v1${path}`)).data as { id: string; name: string }[];
 
-  const parent = await create("/products", { name: `Security parent ${n}`, retail_price: 1500, has_variants: true, variant_attributes: [{ name: "Size", position: 1 }] });
+  const parent = await create("/products", {
+    name: `Security parent ${n}`,
+    retail_price: 1500,
+    has_variants: true,
+    variant_attributes: [{ name: "Size", position: 1 }],
+  });
   const plain = await create("/products", { name: `Security plain ${n}`, retail_price: 900 });
   const brand = await create("/brands", { name: `Security brand ${n}` });
   const category = await create("/categories", { name: `Security category ${n}` });
@@ -143,9 +179,14 @@ export async function createResources(sim: Simulator, prefix: string, remoteAddr
   const outlet = (await list("/outlets"))[0];
   const group = (await list("/customer-groups"))[0];
   const reason = (await list("/inventory/adjustment-reasons")).find((r) => r.name === "Stock received");
-  if (!outlet || !group || !reason) throw new Error(`store ${prefix} lacks an outlet, a customer group or the "Stock received" reason`);
+  if (!outlet || !group || !reason)
+    throw new Error(`store ${prefix} lacks an outlet, a customer group or the "Stock received" reason`);
   const sale = await must(
-    await control(sim, "POST", `/stores/${prefix}/sales`, { outlet_id: outlet.id, customer_id: customer.id, lines: [{ product_id: plain.id, quantity: 1, unit_price: 900 }] }),
+    await control(sim, "POST", `/stores/${prefix}/sales`, {
+      outlet_id: outlet.id,
+      customer_id: customer.id,
+      lines: [{ product_id: plain.id, quantity: 1, unit_price: 900 }],
+    }),
     201,
     `POST /_sim/stores/${prefix}/sales`,
   );
@@ -171,7 +212,12 @@ export async function createResources(sim: Simulator, prefix: string, remoteAddr
  * (lists in one page of 200), and every read with path parameters for the given ids. Two equal
  * fingerprints mean no row of the store changed (every row carries a `version`).
  */
-export async function fingerprint(sim: Simulator, prefix: string, ids: Ids, remoteAddress = "10.250.0.2"): Promise<Record<string, unknown>> {
+export async function fingerprint(
+  sim: Simulator,
+  prefix: string,
+  ids: Ids,
+  remoteAddress = "10.250.0.2",
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const op of ALL_OPERATIONS) {
     if (op.method !== "GET" || op.kind === "document") continue;
@@ -235,7 +281,10 @@ export function reachableMapKeys(value: unknown): unknown[] {
       }
       return;
     }
-    const items = v instanceof Set || Array.isArray(v) ? [...v] : Reflect.ownKeys(v).map((k) => (v as Record<PropertyKey, unknown>)[k]);
+    const items =
+      v instanceof Set || Array.isArray(v)
+        ? [...v]
+        : Reflect.ownKeys(v).map((k) => (v as Record<PropertyKey, unknown>)[k]);
     for (const item of items) visit(item);
   };
   visit(value);

@@ -49,4 +49,5 @@ export async function call(sim: Simulator, method: string, path: string, options
 }
 
 /** Asserts nothing itself: returns the error object of an envelope for exact comparisons. */
-export const errorOf = (reply: Reply) => reply.json?.error as { code: string; message: string; fields?: { field: string; message: string }[] };
+export const errorOf = (reply: Reply) =>
+  reply.json?.error as { code: string; message: string; fields?: { field: string; message: string }[] };

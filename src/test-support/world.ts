@@ -24,10 +24,50 @@ const EchoBody = Type.Object(
 );
 
 export const TEST_OPERATIONS = [
-  op({ id: "echo", method: "POST", path: "/echo", summary: "", tag: "Test", scope: "catalog:write", idempotency: "optional", body: EchoBody, kind: "single", successStatus: 201 }),
-  op({ id: "required", method: "POST", path: "/required", summary: "", tag: "Test", scope: "inventory:write", idempotency: "required", body: EchoBody, kind: "single" }),
-  op({ id: "slow", method: "POST", path: "/slow", summary: "", tag: "Test", scope: null, idempotency: "optional", body: EchoBody, kind: "single" }),
-  op({ id: "people", method: "GET", path: "/people", summary: "", tag: "Test", scope: null, rateClasses: ["customers"], kind: "items" }),
+  op({
+    id: "echo",
+    method: "POST",
+    path: "/echo",
+    summary: "",
+    tag: "Test",
+    scope: "catalog:write",
+    idempotency: "optional",
+    body: EchoBody,
+    kind: "single",
+    successStatus: 201,
+  }),
+  op({
+    id: "required",
+    method: "POST",
+    path: "/required",
+    summary: "",
+    tag: "Test",
+    scope: "inventory:write",
+    idempotency: "required",
+    body: EchoBody,
+    kind: "single",
+  }),
+  op({
+    id: "slow",
+    method: "POST",
+    path: "/slow",
+    summary: "",
+    tag: "Test",
+    scope: null,
+    idempotency: "optional",
+    body: EchoBody,
+    kind: "single",
+  }),
+  op({
+    id: "people",
+    method: "GET",
+    path: "/people",
+    summary: "",
+    tag: "Test",
+    scope: null,
+    rateClasses: ["customers"],
+    kind: "items",
+  }),
   op({ id: "remove", method: "DELETE", path: "/things/{id}", summary: "", tag: "Test", scope: null, kind: "empty" }),
 ];
 
@@ -56,9 +96,17 @@ export function testApi(world: World) {
   const send = async (
     method: string,
     path: string,
-    options: { key?: string; body?: unknown; raw?: Uint8Array | string; headers?: Record<string, string>; tooLarge?: boolean } = {},
+    options: {
+      key?: string;
+      body?: unknown;
+      raw?: Uint8Array | string;
+      headers?: Record<string, string>;
+      tooLarge?: boolean;
+    } = {},
   ): Promise<SimResponse & { json: any }> => {
-    const token = world.issuedKeys.get(world.credentials.forStore("demo").find((c) => c.name === (options.key ?? "full"))!.id)!;
+    const token = world.issuedKeys.get(
+      world.credentials.forStore("demo").find((c) => c.name === (options.key ?? "full"))!.id,
+    )!;
     const raw = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     const req: SimRequest = {
       method,

@@ -1,12 +1,27 @@
 import type { Mutant } from "../base.js";
-import { clockMs, derived, errorCode, errorLike, isReset, json, keyOf, on, prefixOf, re, reError, sub, withJson } from "./util.js";
+import {
+  clockMs,
+  derived,
+  errorCode,
+  errorLike,
+  isReset,
+  json,
+  keyOf,
+  on,
+  prefixOf,
+  re,
+  reError,
+  sub,
+  withJson,
+} from "./util.js";
 
 // Blind mutants of authentication, scopes, store states and rate limits.
 
 export const accessMutants: readonly Mutant[] = [
   {
     name: "blind.sale-read-skips-scope",
-    breaks: 'Authentication: "A call without the needed scope answers 403 INSUFFICIENT_SCOPE." (GET /sales/{id} checks no scope)',
+    breaks:
+      'Authentication: "A call without the needed scope answers 403 INSUFFICIENT_SCOPE." (GET /sales/{id} checks no scope)',
     caughtBy: ["scopes.missing-scope"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -17,7 +32,8 @@ export const accessMutants: readonly Mutant[] = [
   },
   {
     name: "blind.foreign-product-readable",
-    breaks: 'Errors: "NOT_FOUND | 404 | missing, deleted, other store\'s, non-UUID id, or unknown path" (a product id of another store is read without a store filter)',
+    breaks:
+      'Errors: "NOT_FOUND | 404 | missing, deleted, other store\'s, non-UUID id, or unknown path" (a product id of another store is read without a store filter)',
     caughtBy: ["isolation.foreign-ids"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -26,7 +42,11 @@ export const accessMutants: readonly Mutant[] = [
       for (const store of stores as { prefix: string; keys: { name: string; token: string }[] }[]) {
         const token = store.keys.find((k) => k.name === "full")?.token;
         if (store.prefix === prefixOf(req) || !token) continue;
-        const other = await next({ ...req, path: req.path.replace(/^\/[^/]+\/v1\//, `/${store.prefix}/v1/`), headers: { authorization: `Bearer ${token}` } });
+        const other = await next({
+          ...req,
+          path: req.path.replace(/^\/[^/]+\/v1\//, `/${store.prefix}/v1/`),
+          headers: { authorization: `Bearer ${token}` },
+        });
         if (other.status === 200) return withJson(res, json(other), 200);
       }
       return res;
@@ -38,12 +58,15 @@ export const accessMutants: readonly Mutant[] = [
     caughtBy: ["scopes.missing-scope"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return (sub(req) ?? "").startsWith("/customers") && errorCode(res) === "INSUFFICIENT_SCOPE" ? reError(res, 401, "UNAUTHORIZED") : res;
+      return (sub(req) ?? "").startsWith("/customers") && errorCode(res) === "INSUFFICIENT_SCOPE"
+        ? reError(res, 401, "UNAUTHORIZED")
+        : res;
     },
   },
   {
     name: "blind.paused-store-403",
-    breaks: 'Errors: "RETAILER_PAUSED | 402 | store paused; owner must act in billing" (403 like the other store statuses)',
+    breaks:
+      'Errors: "RETAILER_PAUSED | 402 | store paused; owner must act in billing" (403 like the other store statuses)',
     caughtBy: ["stores.status-codes"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -52,7 +75,8 @@ export const accessMutants: readonly Mutant[] = [
   },
   {
     name: "blind.suspended-reported-as-cancelled",
-    breaks: 'Errors: "RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls" (a suspended store answers RETAILER_CANCELLED)',
+    breaks:
+      'Errors: "RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls" (a suspended store answers RETAILER_CANCELLED)',
     caughtBy: ["stores.status-codes"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -61,7 +85,8 @@ export const accessMutants: readonly Mutant[] = [
   },
   {
     name: "blind.revoke-takes-a-request",
-    breaks: 'States, Credential: "active | revoke (keys) ... | revoked | apps using it stop immediately" (a cached credential serves one more request)',
+    breaks:
+      'States, Credential: "active | revoke (keys) ... | revoked | apps using it stop immediately" (a cached credential serves one more request)',
     caughtBy: ["auth.revoked-key"],
     wrap: (next) => {
       // token -> scopes, for the one request the auth cache still lets through
@@ -70,9 +95,14 @@ export const accessMutants: readonly Mutant[] = [
         if (isReset(req)) grace.clear();
         const revoke = req.method === "POST" ? /^\/_sim\/keys\/([^/]+)\/revoke$/.exec(req.path) : null;
         if (revoke) {
-          const stores = json(await next(derived(req, "GET", "/_sim/credentials", "", { authorization: req.headers.authorization })))?.stores ?? [];
+          const stores =
+            json(await next(derived(req, "GET", "/_sim/credentials", "", { authorization: req.headers.authorization })))
+              ?.stores ?? [];
           const res = await next(req);
-          for (const s of stores as { prefix: string; keys: { id: string; token: string; scopes: string[]; state: string }[] }[]) {
+          for (const s of stores as {
+            prefix: string;
+            keys: { id: string; token: string; scopes: string[]; state: string }[];
+          }[]) {
             const key = s.keys.find((k) => k.id === decodeURIComponent(revoke[1] ?? "") && k.state === "active");
             if (key && res.status < 300) grace.set(key.token, { prefix: s.prefix, scopes: key.scopes });
           }
@@ -82,8 +112,21 @@ export const accessMutants: readonly Mutant[] = [
         const cached = token ? grace.get(token) : undefined;
         if (!token || !cached || sub(req) === null) return next(req);
         grace.delete(token);
-        const made = json(await next(derived(req, "POST", `/_sim/stores/${cached.prefix}/keys`, "", { authorization: undefined }, { name: "auth-cache", scopes: cached.scopes })));
-        return made?.token ? next({ ...req, headers: { ...req.headers, authorization: `Bearer ${made.token}` } }) : next(req);
+        const made = json(
+          await next(
+            derived(
+              req,
+              "POST",
+              `/_sim/stores/${cached.prefix}/keys`,
+              "",
+              { authorization: undefined },
+              { name: "auth-cache", scopes: cached.scopes },
+            ),
+          ),
+        );
+        return made?.token
+          ? next({ ...req, headers: { ...req.headers, authorization: `Bearer ${made.token}` } })
+          : next(req);
       };
     },
   },
@@ -102,8 +145,19 @@ export const accessMutants: readonly Mutant[] = [
         if (w && now < w.resetAt && w.remaining < 20) {
           const reset = Math.max(1, Math.ceil((w.resetAt - now) / 1000));
           return errorLike(
-            { status: 429, headers: { "ratelimit-policy": "120;w=60", ratelimit: `limit=120, remaining=${w.remaining}, reset=${reset}`, "retry-after": String(reset), date: new Date(now).toUTCString() }, body: null },
-            429, "RATE_LIMITED", "Rate limit exceeded: 100 requests per minute per credential.",
+            {
+              status: 429,
+              headers: {
+                "ratelimit-policy": "120;w=60",
+                ratelimit: `limit=120, remaining=${w.remaining}, reset=${reset}`,
+                "retry-after": String(reset),
+                date: new Date(now).toUTCString(),
+              },
+              body: null,
+            },
+            429,
+            "RATE_LIMITED",
+            "Rate limit exceeded: 100 requests per minute per credential.",
           );
         }
         const res = await next(req);
@@ -120,18 +174,24 @@ export const accessMutants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       const ra = res.headers["retry-after"];
-      return res.status === 429 && ra && /^\d+$/.test(ra) ? { ...res, headers: { ...res.headers, "retry-after": String(Number(ra) * 1000) } } : res;
+      return res.status === 429 && ra && /^\d+$/.test(ra)
+        ? { ...res, headers: { ...res.headers, "retry-after": String(Number(ra) * 1000) } }
+        : res;
     },
   },
   {
     name: "blind.ratelimit-reset-milliseconds",
-    breaks: 'Limits: "Every response carries RateLimit-Policy and RateLimit (fields limit, remaining, reset in seconds)." (reset in milliseconds)',
+    breaks:
+      'Limits: "Every response carries RateLimit-Policy and RateLimit (fields limit, remaining, reset in seconds)." (reset in milliseconds)',
     caughtBy: ["limits.headers"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       const rl = res.headers["ratelimit"];
       if (sub(req) === null || !rl) return res;
-      return { ...res, headers: { ...res.headers, ratelimit: rl.replace(/reset=(\d+)/, (_, s) => `reset=${Number(s) * 1000}`) } };
+      return {
+        ...res,
+        headers: { ...res.headers, ratelimit: rl.replace(/reset=(\d+)/, (_, s) => `reset=${Number(s) * 1000}`) },
+      };
     },
   },
 ];

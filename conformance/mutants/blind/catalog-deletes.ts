@@ -9,7 +9,8 @@ const idOf = (path: string | null): string => decodeURIComponent((path ?? "").sp
 export const catalogDeleteMutants: readonly Mutant[] = [
   {
     name: "blind.tag-rename-keeps-product-version",
-    breaks: 'Resources, Product: "version ... also changes when an attached tag or supplier is renamed." (a tag rename does not touch the products)',
+    breaks:
+      'Resources, Product: "version ... also changes when an attached tag or supplier is renamed." (a tag rename does not touch the products)',
     caughtBy: ["catalog.version-on-rename"],
     wrap: (next) => {
       const mask = new VersionMask();
@@ -17,7 +18,11 @@ export const catalogDeleteMutants: readonly Mutant[] = [
         if (isReset(req)) mask.clear();
         if (on(req, "PATCH", re("/tags/:id"))) {
           const id = idOf(sub(req));
-          const before = await mask.products(next, req, (p) => Array.isArray(p.tags) && p.tags.some((t: { id: string }) => t.id === id));
+          const before = await mask.products(
+            next,
+            req,
+            (p) => Array.isArray(p.tags) && p.tags.some((t: { id: string }) => t.id === id),
+          );
           return mask.around(next, req, before);
         }
         return mask.response(req, await next(mask.request(req)));
@@ -26,7 +31,8 @@ export const catalogDeleteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.brand-delete-keeps-product-version",
-    breaks: 'Delete rules: "Deleting a brand, category, tag or supplier gives a new version to each affected product." (brand deletes clear brand_id with a bulk update that keeps versions)',
+    breaks:
+      'Delete rules: "Deleting a brand, category, tag or supplier gives a new version to each affected product." (brand deletes clear brand_id with a bulk update that keeps versions)',
     caughtBy: ["catalog.brand-delete"],
     wrap: (next) => {
       const mask = new VersionMask();
@@ -43,7 +49,8 @@ export const catalogDeleteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.deleted-brand-still-readable",
-    breaks: 'States, Soft deletion: "a deleted product, brand, category, tag, supplier or customer is hidden from reads, and its id then answers NOT_FOUND." (a read cache keeps serving deleted brands)',
+    breaks:
+      'States, Soft deletion: "a deleted product, brand, category, tag, supplier or customer is hidden from reads, and its id then answers NOT_FOUND." (a read cache keeps serving deleted brands)',
     caughtBy: ["catalog.brand-delete"],
     wrap: (next) => {
       const cache = new Map<string, unknown>();
@@ -65,7 +72,8 @@ export const catalogDeleteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.tag-delete-twice-204",
-    breaks: 'Delete rules: "Deleting an unknown, foreign or already deleted id answers 404 NOT_FOUND." (deleting a deleted tag again answers 204)',
+    breaks:
+      'Delete rules: "Deleting an unknown, foreign or already deleted id answers 404 NOT_FOUND." (deleting a deleted tag again answers 204)',
     caughtBy: ["catalog.tag-delete"],
     // DELETE ... WHERE id = ? succeeds whatever the row's deleted flag.
     wrap: (next) => {
@@ -76,23 +84,33 @@ export const catalogDeleteMutants: readonly Mutant[] = [
         if (!on(req, "DELETE", re("/tags/:id"))) return res;
         const key = req.path.toLowerCase();
         if (res.status === 204) deleted.add(key);
-        else if (res.status === 404 && deleted.has(key)) return { ...res, status: 204, headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== "content-type")), body: null };
+        else if (res.status === 404 && deleted.has(key))
+          return {
+            ...res,
+            status: 204,
+            headers: Object.fromEntries(Object.entries(res.headers).filter(([k]) => k !== "content-type")),
+            body: null,
+          };
         return res;
       };
     },
   },
   {
     name: "blind.gift-card-delete-409",
-    breaks: 'Delete rules: "product | soft delete | 422 UNPROCESSABLE for a gift card" (409 CONFLICT like the other refusals)',
+    breaks:
+      'Delete rules: "product | soft delete | 422 UNPROCESSABLE for a gift card" (409 CONFLICT like the other refusals)',
     caughtBy: ["catalog.gift-card-delete"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return on(req, "DELETE", re("/products/:id")) && res.status === 422 && errorCode(res) === "UNPROCESSABLE" ? reError(res, 409, "CONFLICT") : res;
+      return on(req, "DELETE", re("/products/:id")) && res.status === 422 && errorCode(res) === "UNPROCESSABLE"
+        ? reError(res, 409, "CONFLICT")
+        : res;
     },
   },
   {
     name: "blind.system-category-delete-422",
-    breaks: 'Delete rules: "category ... 409 CONFLICT for a system category, the gift cards category, or a category with live subcategories" (422 UNPROCESSABLE for the two reserved categories)',
+    breaks:
+      'Delete rules: "category ... 409 CONFLICT for a system category, the gift cards category, or a category with live subcategories" (422 UNPROCESSABLE for the two reserved categories)',
     caughtBy: ["catalog.category-delete-refusals", "catalog.gift-cards-category-delete"],
     wrap: (next) => async (req) => {
       const res = await next(req);

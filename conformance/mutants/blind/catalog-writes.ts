@@ -12,20 +12,31 @@ const isProductWrite = (req: SimRequest): boolean => on(req, "POST", PRODUCTS) |
 const renameField = (res: SimResponse, from: string, to: string, message: string): SimResponse => {
   const b = json(res);
   if (res.status !== 400 || !Array.isArray(b?.error?.fields)) return res;
-  const fields = b.error.fields.map((f: { field: string; message: string }) => (f.field === from ? { field: to, message } : f));
-  return withJson(res, { error: { ...b.error, message: fields.map((f: { field: string; message: string }) => `${f.field}: ${f.message}`).join("; "), fields } });
+  const fields = b.error.fields.map((f: { field: string; message: string }) =>
+    f.field === from ? { field: to, message } : f,
+  );
+  return withJson(res, {
+    error: {
+      ...b.error,
+      message: fields.map((f: { field: string; message: string }) => `${f.field}: ${f.message}`).join("; "),
+      fields,
+    },
+  });
 };
-const fieldsOf = (res: SimResponse): string[] => (json(res)?.error?.fields ?? []).map((f: { field: string }) => f.field);
+const fieldsOf = (res: SimResponse): string[] =>
+  (json(res)?.error?.fields ?? []).map((f: { field: string }) => f.field);
 
 export const catalogWriteMutants: readonly Mutant[] = [
   {
     name: "blind.update-saved-despite-bad-tag",
-    breaks: 'Product write rules 4: "A whole write is atomic: if any entry is invalid, nothing is saved." (an update with an unknown tag saves its other fields)',
+    breaks:
+      'Product write rules 4: "A whole write is atomic: if any entry is invalid, nothing is saved." (an update with an unknown tag saves its other fields)',
     caughtBy: ["catalog.atomic-write"],
     // The tags are validated after the row update was already written.
     wrap: (next) => async (req) => {
       const res = await next(req);
-      if (!on(req, "PATCH", PRODUCT) || res.status !== 400 || !fieldsOf(res).some((f) => f.startsWith("tags"))) return res;
+      if (!on(req, "PATCH", PRODUCT) || res.status !== 400 || !fieldsOf(res).some((f) => f.startsWith("tags")))
+        return res;
       const body = bodyJson(req);
       if (!body || typeof body !== "object") return res;
       const { tags: _tags, ...rest } = body;
@@ -48,7 +59,8 @@ export const catalogWriteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.thumb-url-refused-on-write",
-    breaks: 'Product write rules 2: "Fields owned by the API (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored" (image_thumb_url is refused as read only)',
+    breaks:
+      'Product write rules 2: "Fields owned by the API (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored" (image_thumb_url is refused as read only)',
     caughtBy: ["catalog.api-owned-ignored", "catalog.read-document-roundtrip"],
     wrap: (next) => async (req) => {
       if (!isProductWrite(req)) return next(req);
@@ -62,7 +74,8 @@ export const catalogWriteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.codes-reinserted-with-new-ids",
-    breaks: 'Product write rules 3: "Replacement items are matched by identity (code by type, ...), so a re-sent row keeps its identity." (codes are deleted and inserted again)',
+    breaks:
+      'Product write rules 3: "Replacement items are matched by identity (code by type, ...), so a re-sent row keeps its identity." (codes are deleted and inserted again)',
     caughtBy: ["catalog.collections-replace", "catalog.read-document-roundtrip"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -91,13 +104,20 @@ export const catalogWriteMutants: readonly Mutant[] = [
     caughtBy: ["catalog.sku-conflict", "idempotency.client-error-replayed"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      if (!isProductWrite(req) || res.status !== 409 || errorCode(res) !== "CONFLICT" || !/sku/i.test(JSON.stringify(json(res)))) return res;
+      if (
+        !isProductWrite(req) ||
+        res.status !== 409 ||
+        errorCode(res) !== "CONFLICT" ||
+        !/sku/i.test(JSON.stringify(json(res)))
+      )
+        return res;
       return reError(res, 422, "UNPROCESSABLE");
     },
   },
   {
     name: "blind.image-failure-without-product",
-    breaks: 'Product write rules 7: "the response is 422 IMAGE_FETCH_FAILED carrying the saved product in data next to the error" (no data)',
+    breaks:
+      'Product write rules 7: "the response is 422 IMAGE_FETCH_FAILED carrying the saved product in data next to the error" (no data)',
     caughtBy: ["catalog.image-fetch-failed"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -107,19 +127,22 @@ export const catalogWriteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.image-url-echoed",
-    breaks: 'Product write rules 7: "image_url (https) is downloaded once and stored as the service\'s own copy; the given address is not kept." (the write answer shows the given address)',
+    breaks:
+      'Product write rules 7: "image_url (https) is downloaded once and stored as the service\'s own copy; the given address is not kept." (the write answer shows the given address)',
     caughtBy: ["catalog.image-address-not-kept"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       const url = bodyJson(req)?.image_url;
-      if (!isProductWrite(req) || res.status >= 300 || typeof url !== "string" || !url.startsWith("https://")) return res;
+      if (!isProductWrite(req) || res.status >= 300 || typeof url !== "string" || !url.startsWith("https://"))
+        return res;
       const b = json(res);
       return b?.data ? withJson(res, { data: { ...b.data, image_url: url } }) : res;
     },
   },
   {
     name: "blind.expected-version-ignored",
-    breaks: 'Product write rules 6: "Sending version (or expected_version) with an update that no longer matches answers 409 STALE_VERSION." (only version is checked)',
+    breaks:
+      'Product write rules 6: "Sending version (or expected_version) with an update that no longer matches answers 409 STALE_VERSION." (only version is checked)',
     caughtBy: ["catalog.stale-version"],
     wrap: (next) => async (req) => {
       if (!on(req, "PATCH", PRODUCT)) return next(req);
@@ -131,7 +154,8 @@ export const catalogWriteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.generated-sku-prefix",
-    breaks: 'Resources, Product: "If left out at create, the service generates one that starts with PRD-." (it starts with SKU-)',
+    breaks:
+      'Resources, Product: "If left out at create, the service generates one that starts with PRD-." (it starts with SKU-)',
     caughtBy: ["catalog.create-minimal"],
     wrap: (next: Next) => {
       let n = 0;
@@ -141,7 +165,9 @@ export const catalogWriteMutants: readonly Mutant[] = [
         if (!body || typeof body !== "object" || Array.isArray(body) || "sku" in body) return next(req);
         const key = req.headers["idempotency-key"];
         // Same key and body, same sku: a retry stays a retry.
-        const seed = key ? `${key}\n${Buffer.from(req.body ?? new Uint8Array()).toString("utf8")}` : `n${++n}-${Math.random()}`;
+        const seed = key
+          ? `${key}\n${Buffer.from(req.body ?? new Uint8Array()).toString("utf8")}`
+          : `n${++n}-${Math.random()}`;
         const sku = `SKU-${createHash("sha256").update(seed).digest("hex").slice(0, 8).toUpperCase()}`;
         const res = await next(withBody(req, { ...body, sku }));
         return res;
@@ -150,7 +176,8 @@ export const catalogWriteMutants: readonly Mutant[] = [
   },
   {
     name: "blind.update-echoes-sent-sku",
-    breaks: 'Resources, Product: "sku | Set only at create; a sku sent in an update is ignored." (the update answer shows the sent sku)',
+    breaks:
+      'Resources, Product: "sku | Set only at create; a sku sent in an update is ignored." (the update answer shows the sent sku)',
     caughtBy: ["catalog.sku-update-ignored"],
     wrap: (next) => async (req) => {
       const res = await next(req);

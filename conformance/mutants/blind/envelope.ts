@@ -8,7 +8,8 @@ const UTC_MS = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
 export const envelopeMutants: readonly Mutant[] = [
   {
     name: "blind.not-found-without-message",
-    breaks: 'Errors: "Every failure other than the token endpoint returns {"error": {"code": string, "message": string, "fields"?: [{field, message}]}}." (404 answers carry only the code)',
+    breaks:
+      'Errors: "Every failure other than the token endpoint returns {"error": {"code": string, "message": string, "fields"?: [{field, message}]}}." (404 answers carry only the code)',
     caughtBy: ["envelope.unknown-path", "envelope.non-uuid-id"],
     // A NotFound exception serialized by a different handler that forgot the message.
     wrap: (next) => async (req) => {
@@ -31,7 +32,8 @@ export const envelopeMutants: readonly Mutant[] = [
   },
   {
     name: "blind.customer-timestamps-with-offset",
-    breaks: 'What the service does 5: "Timestamps are ISO 8601 date-times in UTC and end in Z." (customer rows end in +00:00)',
+    breaks:
+      'What the service does 5: "Timestamps are ISO 8601 date-times in UTC and end in Z." (customer rows end in +00:00)',
     caughtBy: ["customers.create-fields"],
     // The customers module formats dates with a different library.
     wrap: (next) => async (req) => {
@@ -54,7 +56,8 @@ export const envelopeMutants: readonly Mutant[] = [
   },
   {
     name: "blind.non-uuid-product-id-500",
-    breaks: 'Errors: "NOT_FOUND | 404 | missing, deleted, other store\'s, non-UUID id, or unknown path" (a non-UUID product id crashes the database driver: 500 INTERNAL)',
+    breaks:
+      'Errors: "NOT_FOUND | 404 | missing, deleted, other store\'s, non-UUID id, or unknown path" (a non-UUID product id crashes the database driver: 500 INTERNAL)',
     caughtBy: ["envelope.non-uuid-id"],
     wrap: (next) => async (req) => {
       const m = /^\/products\/([^/]+)(?:\/.*)?$/.exec(sub(req) ?? "");
@@ -67,17 +70,23 @@ export const envelopeMutants: readonly Mutant[] = [
   },
   {
     name: "blind.product-delete-conflict-plain-text",
-    breaks: 'What the service does 5: "All requests and responses are JSON." (a refused product delete answers text/plain)',
+    breaks:
+      'What the service does 5: "All requests and responses are JSON." (a refused product delete answers text/plain)',
     caughtBy: ["catalog.product-delete-refusals"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (!on(req, "DELETE", re("/products/:id")) || res.status !== 409) return res;
-      return { ...res, headers: { ...res.headers, "content-type": "text/plain; charset=utf-8" }, body: `Conflict: ${json(res)?.error?.message ?? "cannot delete"}` };
+      return {
+        ...res,
+        headers: { ...res.headers, "content-type": "text/plain; charset=utf-8" },
+        body: `Conflict: ${json(res)?.error?.message ?? "cannot delete"}`,
+      };
     },
   },
   {
     name: "blind.no-rate-limit-headers-on-404",
-    breaks: 'Limits: "Every response carries RateLimit-Policy and RateLimit" (404 answers come from a router that skips the limiter middleware)',
+    breaks:
+      'Limits: "Every response carries RateLimit-Policy and RateLimit" (404 answers come from a router that skips the limiter middleware)',
     caughtBy: ["limits.headers", "envelope.unknown-path"],
     wrap: (next) => async (req) => {
       const res = await next(req);

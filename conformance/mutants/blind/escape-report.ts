@@ -55,7 +55,9 @@ const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repea
 
 async function main(): Promise<void> {
   const { names, part, verbose } = parseArgs(process.argv.slice(2));
-  let mutants = BLIND_MUTANTS.filter((m) => names.length === 0 || names.some((n) => m.name === n || m.name.includes(n)));
+  let mutants = BLIND_MUTANTS.filter(
+    (m) => names.length === 0 || names.some((n) => m.name === n || m.name.includes(n)),
+  );
   if (part) {
     const [k, n] = part;
     const size = Math.ceil(mutants.length / n);
@@ -74,8 +76,11 @@ async function main(): Promise<void> {
   }
   const baseFailing = new Set(base.report.rules.filter((r) => r.status === "failed").map((r) => r.id));
   const s = base.report.summary;
-  console.log(`real simulator: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.catalog} rules (${secs(Date.now() - t0)})`);
-  if (baseFailing.size > 0) console.log(`  already failing on the real simulator (not counted as catching): ${[...baseFailing].join(", ")}`);
+  console.log(
+    `real simulator: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped of ${s.catalog} rules (${secs(Date.now() - t0)})`,
+  );
+  if (baseFailing.size > 0)
+    console.log(`  already failing on the real simulator (not counted as catching): ${[...baseFailing].join(", ")}`);
   console.log(`blind mutants: ${mutants.length} (seed ${SEED}, runs ${RUNS}, timeout ${TIMEOUT_MS / 1000} s each)\n`);
 
   const tally = { caught: 0, escaped: 0, crashed: 0 };
@@ -98,11 +103,17 @@ async function main(): Promise<void> {
       escaped.push(m.name);
     }
     const verdict = failing.length > 0 ? "caught " : "ESCAPED";
-    console.log(`${verdict}  ${pad(m.name, width)}  ${took}  crashed: no  ${failing.length > 0 ? `failing: ${failing.map((r) => r.id).join(", ")}` : ""}`);
-    if (verbose) for (const r of failing) console.log(`           ${r.id}: ${(r.reason ?? "").replace(/\s+/g, " ").slice(0, 200)}`);
+    console.log(
+      `${verdict}  ${pad(m.name, width)}  ${took}  crashed: no  ${failing.length > 0 ? `failing: ${failing.map((r) => r.id).join(", ")}` : ""}`,
+    );
+    if (verbose)
+      for (const r of failing)
+        console.log(`           ${r.id}: ${(r.reason ?? "").replace(/\s+/g, " ").slice(0, 200)}`);
     if (failing.length === 0 || verbose) console.log(`           breaks ${m.breaks}`);
   }
-  console.log(`\n${tally.caught} caught, ${tally.escaped} escaped, ${tally.crashed} crashed of ${mutants.length} (${secs(Date.now() - t0)})`);
+  console.log(
+    `\n${tally.caught} caught, ${tally.escaped} escaped, ${tally.crashed} crashed of ${mutants.length} (${secs(Date.now() - t0)})`,
+  );
   if (escaped.length > 0) console.log(`escaped: ${escaped.join(" ")}`);
   // A hung run leaves work pending; do not wait for it.
   process.exit(0);

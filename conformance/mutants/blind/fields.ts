@@ -4,18 +4,51 @@ import { bodyJson, json, on, re, sub, withBody, withJson } from "./util.js";
 // Blind mutants of resource fields: a field missing, a wrong type, an extra field, money as a decimal.
 
 const CUSTOMER_FIELDS = new Set([
-  "id", "customer_group_id", "customer_code", "first_name", "last_name", "company_name", "email", "phone", "mobile", "website", "gender",
-  "tax_id", "note", "date_of_birth", "address_1", "address_2", "city", "state", "zipcode", "country", "custom_field_1", "custom_field_2",
-  "custom_field_3", "custom_field_4", "on_account_limit", "enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in",
-  "created_at", "updated_at", "version",
+  "id",
+  "customer_group_id",
+  "customer_code",
+  "first_name",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "date_of_birth",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
+  "on_account_limit",
+  "enable_loyalty",
+  "dont_email",
+  "dont_sms",
+  "do_not_sell_share",
+  "is_walk_in",
+  "created_at",
+  "updated_at",
+  "version",
 ]);
 
-const mapData = (b: any, f: (row: any) => any): any => ({ ...b, data: Array.isArray(b.data) ? b.data.map(f) : f(b.data) });
+const mapData = (b: any, f: (row: any) => any): any => ({
+  ...b,
+  data: Array.isArray(b.data) ? b.data.map(f) : f(b.data),
+});
 
 export const fieldMutants: readonly Mutant[] = [
   {
     name: "blind.brand-read-omits-null-description",
-    breaks: 'Resources: "All listed fields are always present in a read; nullable ones are marked." (GET /brands/{id} leaves out a null description)',
+    breaks:
+      'Resources: "All listed fields are always present in a read; nullable ones are marked." (GET /brands/{id} leaves out a null description)',
     caughtBy: ["catalog.duplicate-name", "isolation.foreign-ids"],
     // The single-brand serializer drops nulls; the list serializer does not.
     wrap: (next) => async (req) => {
@@ -29,7 +62,8 @@ export const fieldMutants: readonly Mutant[] = [
   },
   {
     name: "blind.sale-totals-in-dollars",
-    breaks: 'What the service does 2: "Money is always an integer number of minor units (cents). It is never a decimal." (sale totals in dollars)',
+    breaks:
+      'What the service does 2: "Money is always an integer number of minor units (cents). It is never a decimal." (sale totals in dollars)',
     caughtBy: ["sales.document"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -58,7 +92,10 @@ export const fieldMutants: readonly Mutant[] = [
       if (!b?.data) return res;
       const withCost = (p: any) =>
         p && Array.isArray(p.suppliers) && typeof p.retail_price === "number"
-          ? { ...p, suppliers: p.suppliers.map((x: object) => ({ ...x, supply_price: Math.round(p.retail_price * 0.45) })) }
+          ? {
+              ...p,
+              suppliers: p.suppliers.map((x: object) => ({ ...x, supply_price: Math.round(p.retail_price * 0.45) })),
+            }
           : p;
       return withJson(res, mapData(b, withCost));
     },

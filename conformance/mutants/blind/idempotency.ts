@@ -5,7 +5,8 @@ import { bodyText, clockMs, errorCode, isReset, on, re, sub, withKey } from "./u
 // Blind mutants of the Idempotency-Key rules (Limits, Idempotency).
 
 const replayed = (res: SimResponse): boolean => res.headers["idempotent-replayed"] === "true";
-const keyed = (req: SimRequest): string | undefined => (sub(req) !== null && req.method !== "GET" ? req.headers["idempotency-key"] : undefined);
+const keyed = (req: SimRequest): string | undefined =>
+  sub(req) !== null && req.method !== "GET" ? req.headers["idempotency-key"] : undefined;
 const fingerprint = (req: SimRequest): string => `${req.method} ${req.path}?${req.query}\n${bodyText(req)}`;
 const dropReplay = (res: SimResponse): SimResponse => {
   const headers = { ...res.headers };
@@ -16,7 +17,8 @@ const dropReplay = (res: SimResponse): SimResponse => {
 export const idempotencyMutants: readonly Mutant[] = [
   {
     name: "blind.customer-replay-without-header",
-    breaks: 'Limits, Idempotency: "A retry with the same key and same body returns the same status and data with header Idempotent-Replayed: true." (customer creates leave the header out)',
+    breaks:
+      'Limits, Idempotency: "A retry with the same key and same body returns the same status and data with header Idempotent-Replayed: true." (customer creates leave the header out)',
     caughtBy: ["idempotency.optional-routes"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -25,16 +27,20 @@ export const idempotencyMutants: readonly Mutant[] = [
   },
   {
     name: "blind.reference-create-replay-200",
-    breaks: 'Limits, Idempotency: "A retry with the same key and same body returns the same status and data" (a replayed brand, category, tag or supplier create answers 200, not its 201)',
+    breaks:
+      'Limits, Idempotency: "A retry with the same key and same body returns the same status and data" (a replayed brand, category, tag or supplier create answers 200, not its 201)',
     caughtBy: ["idempotency.optional-routes"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return on(req, "POST", re("/(brands|categories|tags|suppliers)")) && replayed(res) && res.status === 201 ? { ...res, status: 200 } : res;
+      return on(req, "POST", re("/(brands|categories|tags|suppliers)")) && replayed(res) && res.status === 201
+        ? { ...res, status: 200 }
+        : res;
     },
   },
   {
     name: "blind.key-reuse-processed-anew",
-    breaks: 'Limits, Idempotency: "A different body under the same key answers 422 IDEMPOTENCY_KEY_REUSED." (the key is keyed together with the body)',
+    breaks:
+      'Limits, Idempotency: "A different body under the same key answers 422 IDEMPOTENCY_KEY_REUSED." (the key is keyed together with the body)',
     caughtBy: ["idempotency.key-reused"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -50,12 +56,13 @@ export const idempotencyMutants: readonly Mutant[] = [
     caughtBy: ["idempotency.key-format"],
     wrap: (next) => async (req) => {
       const key = keyed(req);
-      return key && key.includes(" ") && key.trim() !== "" ? next(withKey(req, key.replace(/ /g, "_"))) : next(req);
+      return key?.includes(" ") && key.trim() !== "" ? next(withKey(req, key.replace(/ /g, "_"))) : next(req);
     },
   },
   {
     name: "blind.client-error-not-replayed",
-    breaks: 'Limits, Idempotency: "A client error replays the same failure." (a 4xx is not stored: the retry runs again)',
+    breaks:
+      'Limits, Idempotency: "A client error replays the same failure." (a 4xx is not stored: the retry runs again)',
     caughtBy: ["idempotency.client-error-replayed"],
     wrap: (next) => {
       let n = 0;
@@ -112,7 +119,8 @@ export const idempotencyMutants: readonly Mutant[] = [
   },
   {
     name: "blind.keys-shared-across-credentials",
-    breaks: 'Limits: "Idempotency key | ... remembered 24 hours, per credential" (remembered per store: another credential gets the first one\'s answer)',
+    breaks:
+      'Limits: "Idempotency key | ... remembered 24 hours, per credential" (remembered per store: another credential gets the first one\'s answer)',
     caughtBy: ["idempotency.per-credential"],
     wrap: (next) => {
       const stored = new Map<string, { auth: string | undefined; res: SimResponse }>();
@@ -122,7 +130,8 @@ export const idempotencyMutants: readonly Mutant[] = [
         if (!key) return next(req);
         const id = `${req.path.split("/")[1]}\n${key}\n${fingerprint(req)}`;
         const old = stored.get(id);
-        if (old && old.auth !== req.headers.authorization) return { ...old.res, headers: { ...old.res.headers, "idempotent-replayed": "true" } };
+        if (old && old.auth !== req.headers.authorization)
+          return { ...old.res, headers: { ...old.res.headers, "idempotent-replayed": "true" } };
         const res = await next(req);
         if (!old && res.status < 400 && !replayed(res)) stored.set(id, { auth: req.headers.authorization, res });
         return res;

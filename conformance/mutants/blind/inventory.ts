@@ -1,5 +1,18 @@
 import type { Mutant } from "../base.js";
-import { bodyJson, errorCode, isReset, json, keyOf, on, prefixOf, re, reError, withBody, withJson, withKey } from "./util.js";
+import {
+  bodyJson,
+  errorCode,
+  isReset,
+  json,
+  keyOf,
+  on,
+  prefixOf,
+  re,
+  reError,
+  withBody,
+  withJson,
+  withKey,
+} from "./util.js";
 
 // Blind mutants of stock writes and reads (Inventory rules, InventoryLevel, batch results).
 
@@ -10,20 +23,30 @@ const LEVELS = re("/products/:id/inventory");
 export const inventoryMutants: readonly Mutant[] = [
   {
     name: "blind.batch-key-optional",
-    breaks: 'Limits, Idempotency: "Idempotency-Key is required on POST /inventory/adjustments and POST /inventory/batch" (the batch makes one up when it is missing)',
+    breaks:
+      'Limits, Idempotency: "Idempotency-Key is required on POST /inventory/adjustments and POST /inventory/batch" (the batch makes one up when it is missing)',
     caughtBy: ["inventory.idempotency-key-required"],
     wrap: (next) => {
       let n = 0;
-      return async (req) => (on(req, "POST", BATCH) && req.headers["idempotency-key"] === undefined ? next(withKey(req, `server-${++n}-${Date.now()}`)) : next(req));
+      return async (req) =>
+        on(req, "POST", BATCH) && req.headers["idempotency-key"] === undefined
+          ? next(withKey(req, `server-${++n}-${Date.now()}`))
+          : next(req);
     },
   },
   {
     name: "blind.batch-sku-case-sensitive",
-    breaks: 'Inventory rules 2: "A sku is matched case-insensitively against live products only, never against barcodes." (an exact, case-sensitive match)',
+    breaks:
+      'Inventory rules 2: "A sku is matched case-insensitively against live products only, never against barcodes." (an exact, case-sensitive match)',
     caughtBy: ["inventory.batch-sku-matching"],
     wrap: (next) => async (req) => {
       const body = bodyJson(req);
-      if (!on(req, "POST", BATCH) || !Array.isArray(body?.lines) || !body.lines.some((l: any) => typeof l?.sku === "string")) return next(req);
+      if (
+        !on(req, "POST", BATCH) ||
+        !Array.isArray(body?.lines) ||
+        !body.lines.some((l: any) => typeof l?.sku === "string")
+      )
+        return next(req);
       const prefix = prefixOf(req) as string;
       const token = await keyOf(next, req, prefix, "full");
       if (!token) return next(req);
@@ -33,7 +56,14 @@ export const inventoryMutants: readonly Mutant[] = [
           lines.push(line);
           continue;
         }
-        const look = await next({ ...req, method: "GET", path: `/${prefix}/v1/products`, query: `sku=${encodeURIComponent(line.sku)}`, headers: { authorization: `Bearer ${token}` }, body: null });
+        const look = await next({
+          ...req,
+          method: "GET",
+          path: `/${prefix}/v1/products`,
+          query: `sku=${encodeURIComponent(line.sku)}`,
+          headers: { authorization: `Bearer ${token}` },
+          body: null,
+        });
         const exact = (json(look)?.data ?? []).some((p: { sku: string }) => p.sku === line.sku);
         lines.push(exact ? line : { ...line, sku: `${line.sku}\u0000` });
       }
@@ -42,24 +72,35 @@ export const inventoryMutants: readonly Mutant[] = [
   },
   {
     name: "blind.outlet-deleted-legacy-unprocessable",
-    breaks: 'Inventory rules 5: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" (still the old 422 UNPROCESSABLE)',
+    breaks:
+      'Inventory rules 5: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" (still the old 422 UNPROCESSABLE)',
     caughtBy: ["inventory.outlet-deleted"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return errorCode(res) === "OUTLET_DELETED" ? reError(res, 422, "UNPROCESSABLE", { fields: json(res).error.fields }) : res;
+      return errorCode(res) === "OUTLET_DELETED"
+        ? reError(res, 422, "UNPROCESSABLE", { fields: json(res).error.fields })
+        : res;
     },
   },
   {
     name: "blind.batch-outlet-deleted-writes-other-lines",
-    breaks: 'Inventory rules 5: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" (the lines at live outlets are written)',
+    breaks:
+      'Inventory rules 5: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" (the lines at live outlets are written)',
     caughtBy: ["inventory.outlet-deleted"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       const body = bodyJson(req);
-      if (!on(req, "POST", BATCH) || errorCode(res) !== "OUTLET_DELETED" || res.headers["idempotent-replayed"] === "true" || !Array.isArray(body?.lines)) return res;
+      if (
+        !on(req, "POST", BATCH) ||
+        errorCode(res) !== "OUTLET_DELETED" ||
+        res.headers["idempotent-replayed"] === "true" ||
+        !Array.isArray(body?.lines)
+      )
+        return res;
       const key = req.headers["idempotency-key"];
       let i = 0;
-      for (const line of body.lines.slice(0, 100)) await next(withKey(withBody(req, { lines: [line] }), `${key}.line${i++}`));
+      for (const line of body.lines.slice(0, 100))
+        await next(withKey(withBody(req, { lines: [line] }), `${key}.line${i++}`));
       return res;
     },
   },
@@ -74,11 +115,13 @@ export const inventoryMutants: readonly Mutant[] = [
   },
   {
     name: "blind.set-ignores-unit-cost",
-    breaks: 'Inventory rules 4: "unit_cost (integer cents): on a set, it becomes the outlet\'s average cost" (PUT drops it)',
+    breaks:
+      'Inventory rules 4: "unit_cost (integer cents): on a set, it becomes the outlet\'s average cost" (PUT drops it)',
     caughtBy: ["inventory.unit-cost-accepted", "inventory.unit-cost-average"],
     wrap: (next) => async (req) => {
       const body = bodyJson(req);
-      if (!on(req, "PUT", STOCK_SET) || !body || typeof body !== "object" || !Number.isInteger(body.unit_cost)) return next(req);
+      if (!on(req, "PUT", STOCK_SET) || !body || typeof body !== "object" || !Number.isInteger(body.unit_cost))
+        return next(req);
       const { unit_cost: _cost, ...rest } = body;
       return next(withBody(req, rest));
     },
@@ -97,7 +140,8 @@ export const inventoryMutants: readonly Mutant[] = [
   },
   {
     name: "blind.levels-keep-deleted-outlets",
-    breaks: 'Resources: "InventoryLevel (one row per live outlet where the product is stocked)" (a cached row of a deleted outlet stays)',
+    breaks:
+      'Resources: "InventoryLevel (one row per live outlet where the product is stocked)" (a cached row of a deleted outlet stays)',
     caughtBy: ["inventory.outlet-deleted"],
     wrap: (next) => {
       const seen = new Map<string, Map<string, unknown>>();
@@ -112,7 +156,10 @@ export const inventoryMutants: readonly Mutant[] = [
         for (const row of b.data) rows.set(row.outlet_id, row);
         seen.set(key, rows);
         const live = new Set(b.data.map((r: { outlet_id: string }) => r.outlet_id));
-        return withJson(res, { ...b, data: [...b.data, ...[...rows.entries()].filter(([id]) => !live.has(id)).map(([, row]) => row)] });
+        return withJson(res, {
+          ...b,
+          data: [...b.data, ...[...rows.entries()].filter(([id]) => !live.has(id)).map(([, row]) => row)],
+        });
       };
     },
   },

@@ -6,7 +6,10 @@ import { bodyText, isReset, json, on, re, withJson } from "./util.js";
 
 const isToken = (req: SimRequest): boolean => req.method === "POST" && req.path === "/oauth/token";
 const form = (req: SimRequest): URLSearchParams => new URLSearchParams(bodyText(req));
-const withForm = (req: SimRequest, f: URLSearchParams): SimRequest => ({ ...req, body: new TextEncoder().encode(f.toString()) });
+const withForm = (req: SimRequest, f: URLSearchParams): SimRequest => ({
+  ...req,
+  body: new TextEncoder().encode(f.toString()),
+});
 const tokenJson = (req: SimRequest, res: SimResponse, f: (b: any) => any): SimResponse => {
   if (!isToken(req)) return res;
   const b = json(res);
@@ -28,11 +31,13 @@ export const oauthMutants: readonly Mutant[] = [
     name: "blind.token-expires-in-7200",
     breaks: 'Authentication 6: "Token response fields: ... expires_in (3600)" (7200)',
     caughtBy: ["oauth.token-response-values", "oauth.token-expiry"],
-    wrap: (next) => async (req) => tokenJson(req, await next(req), (b) => (typeof b.expires_in === "number" ? { ...b, expires_in: 7200 } : b)),
+    wrap: (next) => async (req) =>
+      tokenJson(req, await next(req), (b) => (typeof b.expires_in === "number" ? { ...b, expires_in: 7200 } : b)),
   },
   {
     name: "blind.refresh-token-rotates",
-    breaks: 'Authentication 7: "The refresh token does not rotate." (each refresh answers a new refresh token; the old one keeps working)',
+    breaks:
+      'Authentication 7: "The refresh token does not rotate." (each refresh answers a new refresh token; the old one keeps working)',
     caughtBy: ["oauth.refresh-no-rotate", "oauth.token-response-values"],
     wrap: (next) => {
       const alias = new Map<string, string>();
@@ -57,10 +62,15 @@ export const oauthMutants: readonly Mutant[] = [
   },
   {
     name: "blind.token-error-standard-envelope",
-    breaks: 'Authentication 8: "Token endpoint errors use the OAuth shape {error, error_description}, not the standard envelope." (invalid_grant in the standard envelope)',
+    breaks:
+      'Authentication 8: "Token endpoint errors use the OAuth shape {error, error_description}, not the standard envelope." (invalid_grant in the standard envelope)',
     caughtBy: ["oauth.error-shape", "oauth.code-once"],
     wrap: (next) => async (req) =>
-      tokenJson(req, await next(req), (b) => (b.error === "invalid_grant" ? { error: { code: "invalid_grant", message: b.error_description ?? "invalid grant" } } : b)),
+      tokenJson(req, await next(req), (b) =>
+        b.error === "invalid_grant"
+          ? { error: { code: "invalid_grant", message: b.error_description ?? "invalid grant" } }
+          : b,
+      ),
   },
   {
     name: "blind.invalid-client-400",
@@ -68,12 +78,15 @@ export const oauthMutants: readonly Mutant[] = [
     caughtBy: ["oauth.error-shape", "oauth.client-credentials-both-ways"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return isToken(req) && res.status === 401 && json(res)?.error === "invalid_client" ? { ...res, status: 400 } : res;
+      return isToken(req) && res.status === 401 && json(res)?.error === "invalid_client"
+        ? { ...res, status: 400 }
+        : res;
     },
   },
   {
     name: "blind.code-works-twice",
-    breaks: 'Authentication 4: "A code is valid for 10 minutes and works once." (the exchange is cached by code and answered again)',
+    breaks:
+      'Authentication 4: "A code is valid for 10 minutes and works once." (the exchange is cached by code and answered again)',
     caughtBy: ["oauth.code-once"],
     wrap: (next) => {
       const answers = new Map<string, SimResponse>();
@@ -94,11 +107,15 @@ export const oauthMutants: readonly Mutant[] = [
     name: "blind.token-scope-commas",
     breaks: 'Authentication 6: "Token response fields: ... scope (space separated)" (comma separated)',
     caughtBy: ["oauth.token-response-values", "oauth.code-exchange"],
-    wrap: (next) => async (req) => tokenJson(req, await next(req), (b) => (typeof b.scope === "string" ? { ...b, scope: b.scope.split(" ").join(",") } : b)),
+    wrap: (next) => async (req) =>
+      tokenJson(req, await next(req), (b) =>
+        typeof b.scope === "string" ? { ...b, scope: b.scope.split(" ").join(",") } : b,
+      ),
   },
   {
     name: "blind.client-credentials-both-ways-accepted",
-    breaks: 'Authentication 5: "Client credentials are sent as HTTP Basic or as client_id and client_secret in the body, never both." (both are accepted; the header wins)',
+    breaks:
+      'Authentication 5: "Client credentials are sent as HTTP Basic or as client_id and client_secret in the body, never both." (both are accepted; the header wins)',
     caughtBy: ["oauth.client-credentials-both-ways"],
     wrap: (next) => async (req) => {
       if (!isToken(req) || !/^basic /i.test(req.headers.authorization ?? "")) return next(req);
@@ -111,21 +128,27 @@ export const oauthMutants: readonly Mutant[] = [
   },
   {
     name: "blind.authorize-drops-state",
-    breaks: 'Authentication 3: "the redirect carries code and the echoed state, or error=access_denied" (state is not echoed)',
+    breaks:
+      'Authentication 3: "the redirect carries code and the echoed state, or error=access_denied" (state is not echoed)',
     caughtBy: ["oauth.code-exchange", "oauth.cancel-access-denied"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.path === "/_sim/oauth/authorize") {
         const b = json(res);
-        return typeof b?.redirect_to === "string" ? withJson(res, { ...b, redirect_to: dropState(b.redirect_to) }) : res;
+        return typeof b?.redirect_to === "string"
+          ? withJson(res, { ...b, redirect_to: dropState(b.redirect_to) })
+          : res;
       }
       const loc = res.headers["location"];
-      return req.path.startsWith("/oauth/authorize") && loc ? { ...res, headers: { ...res.headers, location: dropState(loc) } } : res;
+      return req.path.startsWith("/oauth/authorize") && loc
+        ? { ...res, headers: { ...res.headers, location: dropState(loc) } }
+        : res;
     },
   },
   {
     name: "blind.openapi-server-without-prefix",
-    breaks: 'What the service does 6: "GET /openapi.json under the store prefix serves the machine-readable description of the API, with the store prefix in its server URL." (the server URL is the API root)',
+    breaks:
+      'What the service does 6: "GET /openapi.json under the store prefix serves the machine-readable description of the API, with the store prefix in its server URL." (the server URL is the API root)',
     caughtBy: ["openapi.document"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -133,7 +156,10 @@ export const oauthMutants: readonly Mutant[] = [
       const b = json(res);
       const doc = b?.openapi ? b : b?.data;
       if (!Array.isArray(doc?.servers)) return res;
-      const fixed = { ...doc, servers: doc.servers.map((s: { url: string }) => ({ ...s, url: s.url.replace(/\/[^/]+\/v1\/?$/, "") })) };
+      const fixed = {
+        ...doc,
+        servers: doc.servers.map((s: { url: string }) => ({ ...s, url: s.url.replace(/\/[^/]+\/v1\/?$/, "") })),
+      };
       return withJson(res, b?.openapi ? fixed : { data: fixed });
     },
   },
@@ -150,7 +176,8 @@ export const oauthMutants: readonly Mutant[] = [
   },
   {
     name: "blind.openapi-without-taxes",
-    breaks: 'What the service does: "The first release has 44 operations." (the document describes 43: GET /taxes is missing)',
+    breaks:
+      'What the service does: "The first release has 44 operations." (the document describes 43: GET /taxes is missing)',
     caughtBy: ["openapi.document"],
     wrap: (next) => async (req) => {
       const res = await next(req);

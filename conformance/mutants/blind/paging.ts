@@ -4,14 +4,16 @@ import { json, params, sub, withJson, withQuery } from "./util.js";
 
 // Blind mutants of list paging: cursors, has_more, limits, order and include_deleted.
 
-const LIST = /^\/(products|brands|categories|tags|suppliers|customers|customer-groups|sales|outlets|payment-types|taxes)$/;
+const LIST =
+  /^\/(products|brands|categories|tags|suppliers|customers|customer-groups|sales|outlets|payment-types|taxes)$/;
 const isList = (req: SimRequest): boolean => req.method === "GET" && LIST.test(sub(req) ?? "");
 const limitOf = (req: SimRequest): number => Number(params(req).get("limit") ?? 50);
 
 export const pagingMutants: readonly Mutant[] = [
   {
     name: "blind.cursor-repeats-last-row",
-    breaks: 'Pagination 1: "Rows come oldest change first." with paging by cursor (the next page starts with the last row of the page before: >= instead of >)',
+    breaks:
+      'Pagination 1: "Rows come oldest change first." with paging by cursor (the next page starts with the last row of the page before: >= instead of >)',
     caughtBy: ["pagination.each-row-once", "pagination.empty-page-null-cursor"],
     wrap: (next) => async (req) => {
       const q = params(req);
@@ -30,19 +32,22 @@ export const pagingMutants: readonly Mutant[] = [
   },
   {
     name: "blind.has-more-on-full-last-page",
-    breaks: 'Endpoints: "Response: {data: [...], next_cursor: string or null, has_more: boolean}" (has_more is "the page is full", true on a full last page)',
+    breaks:
+      'Endpoints: "Response: {data: [...], next_cursor: string or null, has_more: boolean}" (has_more is "the page is full", true on a full last page)',
     caughtBy: ["pagination.has-more-exactly-full"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (!isList(req) || params(req).get("order") === "desc" || res.status !== 200) return res;
       const b = json(res);
-      if (!Array.isArray(b?.data) || b.has_more !== false || b.data.length === 0 || b.data.length !== limitOf(req)) return res;
+      if (!Array.isArray(b?.data) || b.has_more !== false || b.data.length === 0 || b.data.length !== limitOf(req))
+        return res;
       return withJson(res, { ...b, has_more: true });
     },
   },
   {
     name: "blind.desc-reports-more",
-    breaks: 'Pagination 3: "order=desc returns one first page only: no next_cursor, has_more false" (has_more true when the page is full)',
+    breaks:
+      'Pagination 3: "order=desc returns one first page only: no next_cursor, has_more false" (has_more true when the page is full)',
     caughtBy: ["pagination.desc-one-page", "pagination.desc-validates-cursor"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -76,11 +81,13 @@ export const pagingMutants: readonly Mutant[] = [
   },
   {
     name: "blind.include-deleted-desc-accepted",
-    breaks: 'Pagination 4: "include_deleted=true works only with order=asc; with desc it answers 400 VALIDATION_FAILED." (desc silently drops include_deleted)',
+    breaks:
+      'Pagination 4: "include_deleted=true works only with order=asc; with desc it answers 400 VALIDATION_FAILED." (desc silently drops include_deleted)',
     caughtBy: ["pagination.include-deleted-desc"],
     wrap: (next) => async (req) => {
       const q = params(req);
-      if (!isList(req) || sub(req) === "/sales" || q.get("order") !== "desc" || !q.has("include_deleted")) return next(req);
+      if (!isList(req) || sub(req) === "/sales" || q.get("order") !== "desc" || !q.has("include_deleted"))
+        return next(req);
       q.delete("include_deleted");
       return next(withQuery(req, q));
     },
@@ -92,7 +99,8 @@ export const pagingMutants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       const b = json(res);
-      if (!isList(req) || res.status !== 400 || !b?.error?.fields?.some((f: { field: string }) => f.field === "cursor")) return res;
+      if (!isList(req) || res.status !== 400 || !b?.error?.fields?.some((f: { field: string }) => f.field === "cursor"))
+        return res;
       return withJson(res, { error: { code: b.error.code, message: "Bad request." } });
     },
   },
@@ -105,7 +113,10 @@ export const pagingMutants: readonly Mutant[] = [
       if (!isList(req) || params(req).get("include_deleted") !== "true" || res.status !== 200) return res;
       const b = json(res);
       if (!Array.isArray(b?.data)) return res;
-      return withJson(res, { ...b, data: b.data.map((r: any) => (r && "deleted_at" in r ? { id: r.id, deleted_at: r.deleted_at } : r)) });
+      return withJson(res, {
+        ...b,
+        data: b.data.map((r: any) => (r && "deleted_at" in r ? { id: r.id, deleted_at: r.deleted_at } : r)),
+      });
     },
   },
 ];

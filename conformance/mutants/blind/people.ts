@@ -1,5 +1,18 @@
 import type { Mutant } from "../base.js";
-import { bodyJson, errorCode, isReset, json, on, params, re, reError, sub, withBody, withJson, withQuery } from "./util.js";
+import {
+  bodyJson,
+  errorCode,
+  isReset,
+  json,
+  on,
+  params,
+  re,
+  reError,
+  sub,
+  withBody,
+  withJson,
+  withQuery,
+} from "./util.js";
 
 // Blind mutants of customers (erasure, the walk-in customer) and of the sales feed.
 
@@ -10,7 +23,8 @@ const SALE = re("/sales/:id");
 export const peopleMutants: readonly Mutant[] = [
   {
     name: "blind.erasure-keeps-email",
-    breaks: 'Delete rules: "customer | marked deleted; name, email, phone, address and other personal details scrubbed" (the email is kept for the mailing list)',
+    breaks:
+      'Delete rules: "customer | marked deleted; name, email, phone, address and other personal details scrubbed" (the email is kept for the mailing list)',
     caughtBy: ["customers.erasure"],
     wrap: (next) => {
       const kept = new Map<string, string>();
@@ -28,7 +42,9 @@ export const peopleMutants: readonly Mutant[] = [
         const email = m && req.method === "GET" ? kept.get(decodeURIComponent(m[1] ?? "").toLowerCase()) : undefined;
         if (email === undefined || res.status !== 200) return res;
         const b = json(res);
-        return b && typeof b === "object" ? withJson(res, "data" in b && b.data ? { ...b, data: { ...b.data, email } } : { ...b, email }) : res;
+        return b && typeof b === "object"
+          ? withJson(res, "data" in b && b.data ? { ...b, data: { ...b.data, email } } : { ...b, email })
+          : res;
       };
     },
   },
@@ -38,7 +54,9 @@ export const peopleMutants: readonly Mutant[] = [
     caughtBy: ["customers.walk-in-undeletable"],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      return on(req, "DELETE", CUSTOMER) && res.status === 409 && errorCode(res) === "CONFLICT" ? reError(res, 422, "UNPROCESSABLE") : res;
+      return on(req, "DELETE", CUSTOMER) && res.status === 409 && errorCode(res) === "CONFLICT"
+        ? reError(res, 422, "UNPROCESSABLE")
+        : res;
     },
   },
   {
@@ -47,7 +65,8 @@ export const peopleMutants: readonly Mutant[] = [
     // sees it through the control plane); what differs is that a new customer cannot take the old code.
     // The spec never says customer_code is unique, nor that an erased code is free again, so refusing it
     // breaks no sentence the API can show without assuming a uniqueness rule (docs/spec-choices.md).
-    breaks: 'Delete rules: "customer_code replaced by a placeholder" (the erased customer keeps its code, so a new customer cannot take it). Not caught, by design: over the API this is only observable by assuming customer_code uniqueness, which the spec does not state.',
+    breaks:
+      'Delete rules: "customer_code replaced by a placeholder" (the erased customer keeps its code, so a new customer cannot take it). Not caught, by design: over the API this is only observable by assuming customer_code uniqueness, which the spec does not state.',
     caughtBy: [],
     wrap: (next) => {
       const codes = new Set<string>();
@@ -61,7 +80,8 @@ export const peopleMutants: readonly Mutant[] = [
         }
         const body = bodyJson(req);
         const writes = on(req, "POST", re("/customers")) || on(req, "PATCH", CUSTOMER);
-        if (!writes || typeof body?.customer_code !== "string" || !codes.has(body.customer_code.toLowerCase())) return next(req);
+        if (!writes || typeof body?.customer_code !== "string" || !codes.has(body.customer_code.toLowerCase()))
+          return next(req);
         // The unique index still holds the old code: the same refusal as a live duplicate.
         return next(withBody(req, { ...body, customer_code: "WALKIN" }));
       };
@@ -69,7 +89,8 @@ export const peopleMutants: readonly Mutant[] = [
   },
   {
     name: "blind.sales-to-exclusive",
-    breaks: 'Sales list rules 1: "completed_from and completed_to filter completed_at; ... both ends are inclusive." (completed_to is exclusive)',
+    breaks:
+      'Sales list rules 1: "completed_from and completed_to filter completed_at; ... both ends are inclusive." (completed_to is exclusive)',
     caughtBy: ["sales.completed-range-filter", "sales.completed-range-inclusive"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -78,7 +99,10 @@ export const peopleMutants: readonly Mutant[] = [
       const b = json(res);
       const end = Date.parse(to);
       if (!Array.isArray(b?.data) || !Number.isFinite(end)) return res;
-      return withJson(res, { ...b, data: b.data.filter((s: { completed_at: string }) => Date.parse(s.completed_at) !== end) });
+      return withJson(res, {
+        ...b,
+        data: b.data.filter((s: { completed_at: string }) => Date.parse(s.completed_at) !== end),
+      });
     },
   },
   {
@@ -101,7 +125,8 @@ export const peopleMutants: readonly Mutant[] = [
   },
   {
     name: "blind.sales-outlet-filter-ignored",
-    breaks: 'Endpoints: "GET | /sales | sales:read | query completed_from, completed_to, status, outlet_id, customer_id, parent_sale_id" (outlet_id is accepted but not applied)',
+    breaks:
+      'Endpoints: "GET | /sales | sales:read | query completed_from, completed_to, status, outlet_id, customer_id, parent_sale_id" (outlet_id is accepted but not applied)',
     caughtBy: ["sales.outlet-filter"],
     wrap: (next) => async (req) => {
       const q = params(req);
@@ -139,12 +164,15 @@ export const peopleMutants: readonly Mutant[] = [
       const res = await next(req);
       if (!on(req, "GET", SALES) || params(req).has("parent_sale_id") || res.status !== 200) return res;
       const b = json(res);
-      return Array.isArray(b?.data) ? withJson(res, { ...b, data: b.data.filter((s: { parent_sale_id: unknown }) => s.parent_sale_id == null) }) : res;
+      return Array.isArray(b?.data)
+        ? withJson(res, { ...b, data: b.data.filter((s: { parent_sale_id: unknown }) => s.parent_sale_id == null) })
+        : res;
     },
   },
   {
     name: "blind.sale-read-without-payments",
-    breaks: 'What the service does 3: "The sale list and a single sale read return the same full sale document." (the single read leaves out payments)',
+    breaks:
+      'What the service does 3: "The sale list and a single sale read return the same full sale document." (the single read leaves out payments)',
     caughtBy: ["sales.document"],
     wrap: (next) => async (req) => {
       const res = await next(req);
@@ -157,7 +185,8 @@ export const peopleMutants: readonly Mutant[] = [
   },
   {
     name: "blind.refunded-sale-keeps-version",
-    breaks: 'States: "a sale that is refunded later receives a new version and its new status." (the status changes, the version does not)',
+    breaks:
+      'States: "a sale that is refunded later receives a new version and its new status." (the status changes, the version does not)',
     caughtBy: ["sales.refund-new-version"],
     wrap: (next) => {
       const first = new Map<string, string>();

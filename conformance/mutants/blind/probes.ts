@@ -22,15 +22,23 @@ export const probeMutants: readonly Mutant[] = [
   },
   {
     name: "blind.probe.single-resource-unwrapped",
-    breaks: 'What the service does 7: "Every success response wraps its payload as {"data": ...}." (reads of one resource return the bare object)',
+    breaks:
+      'What the service does 7: "Every success response wraps its payload as {"data": ...}." (reads of one resource return the bare object)',
     caughtBy: ["envelope.success-data", "auth.me-identity", "catalog.product-fields"],
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "GET" || res.status !== 200) return res;
       const s = sub(req) ?? "";
-      if (!(re("/(products|brands|categories|tags|suppliers|customers|sales|customer-groups)/:id").test(s) || s === "/me" || s === "/store")) return res;
+      if (
+        !(
+          re("/(products|brands|categories|tags|suppliers|customers|sales|customer-groups)/:id").test(s) ||
+          s === "/me" ||
+          s === "/store"
+        )
+      )
+        return res;
       const b = json(res);
-      return b && b.data && !Array.isArray(b.data) ? withJson(res, b.data) : res;
+      return b?.data && !Array.isArray(b.data) ? withJson(res, b.data) : res;
     },
   },
   {

@@ -24,7 +24,8 @@ export const params = (req: SimRequest): URLSearchParams => new URLSearchParams(
 
 export const withQuery = (req: SimRequest, q: URLSearchParams): SimRequest => ({ ...req, query: q.toString() });
 
-export const isJson = (res: SimResponse): boolean => typeof res.body === "string" && !!res.headers["content-type"]?.startsWith("application/json");
+export const isJson = (res: SimResponse): boolean =>
+  typeof res.body === "string" && !!res.headers["content-type"]?.startsWith("application/json");
 
 export const json = (res: SimResponse): any => {
   if (!isJson(res)) return undefined;
@@ -46,19 +47,36 @@ export const withJson = (res: SimResponse, body: unknown, status = res.status): 
 export const errorCode = (res: SimResponse): string | undefined => json(res)?.error?.code;
 
 /** The same response carrying another error (status, code), keeping its headers and message. */
-export const reError = (res: SimResponse, status: number, code: string, extra: Record<string, unknown> = {}): SimResponse => {
+export const reError = (
+  res: SimResponse,
+  status: number,
+  code: string,
+  extra: Record<string, unknown> = {},
+): SimResponse => {
   const b = json(res);
   return withJson(res, { error: { code, message: b?.error?.message ?? code, ...extra } }, status);
 };
 
 /** A fresh error answer with the headers of `like` (rate limits, date). */
-export const errorLike = (like: SimResponse, status: number, code: string, message: string, fields?: { field: string; message: string }[]): SimResponse =>
-  withJson(like, { error: { code, message, ...(fields ? { fields } : {}) } }, status);
+export const errorLike = (
+  like: SimResponse,
+  status: number,
+  code: string,
+  message: string,
+  fields?: { field: string; message: string }[],
+): SimResponse => withJson(like, { error: { code, message, ...(fields ? { fields } : {}) } }, status);
 
 export const isReset = (req: SimRequest): boolean => req.method === "POST" && req.path === "/_sim/reset";
 
 /** A control-plane or API request built from another (same origin, address). */
-export const derived = (req: SimRequest, method: string, path: string, query = "", headers: Record<string, string | undefined> = {}, body?: unknown): SimRequest => ({
+export const derived = (
+  req: SimRequest,
+  method: string,
+  path: string,
+  query = "",
+  headers: Record<string, string | undefined> = {},
+  body?: unknown,
+): SimRequest => ({
   method,
   path,
   query,

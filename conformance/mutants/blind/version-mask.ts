@@ -27,7 +27,14 @@ export class VersionMask {
     let cursor: string | null = null;
     for (let page = 0; page < 20; page++) {
       const query: string = `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const res = await next({ ...req, method: "GET", path: `/${prefix}/v1/products`, query, body: null, headers: { authorization: req.headers.authorization } });
+      const res = await next({
+        ...req,
+        method: "GET",
+        path: `/${prefix}/v1/products`,
+        query,
+        body: null,
+        headers: { authorization: req.headers.authorization },
+      });
       const b = json(res);
       if (res.status !== 200 || !Array.isArray(b?.data)) break;
       found.push(...b.data.filter(pick));
@@ -43,11 +50,24 @@ export class VersionMask {
     if (res.status >= 300) return res;
     const prefix = prefixOf(req);
     for (const p of before) {
-      const after = json(await next({ ...req, method: "GET", path: `/${prefix}/v1/products/${p.id}`, query: "", body: null, headers: { authorization: req.headers.authorization } }));
+      const after = json(
+        await next({
+          ...req,
+          method: "GET",
+          path: `/${prefix}/v1/products/${p.id}`,
+          query: "",
+          body: null,
+          headers: { authorization: req.headers.authorization },
+        }),
+      );
       const real = after?.data?.version;
       if (typeof real !== "string" || real === p.version) continue;
       const old = this.masks.get(p.id);
-      this.masks.set(p.id, { shown: old?.real === p.version ? old.shown : p.version, shownUpdatedAt: old?.real === p.version ? old.shownUpdatedAt : p.updated_at, real });
+      this.masks.set(p.id, {
+        shown: old?.real === p.version ? old.shown : p.version,
+        shownUpdatedAt: old?.real === p.version ? old.shownUpdatedAt : p.updated_at,
+        real,
+      });
     }
     return res;
   }
@@ -55,7 +75,8 @@ export class VersionMask {
   private applyDoc(doc: any): any {
     const m = doc && typeof doc === "object" ? this.masks.get(doc.id) : undefined;
     if (!m) return doc;
-    if (doc.version === m.real) return { ...doc, version: m.shown, ...(doc.updated_at ? { updated_at: m.shownUpdatedAt } : {}) };
+    if (doc.version === m.real)
+      return { ...doc, version: m.shown, ...(doc.updated_at ? { updated_at: m.shownUpdatedAt } : {}) };
     this.masks.delete(doc.id);
     return doc;
   }
@@ -63,10 +84,14 @@ export class VersionMask {
   /** Masks product documents in answers of /products routes. */
   response(req: SimRequest, res: SimResponse): SimResponse {
     const s = sub(req) ?? "";
-    if (this.masks.size === 0 || !/^\/products(\/[^/]+)?$/.test(s) || !(res.status < 300 || res.status === 422)) return res;
+    if (this.masks.size === 0 || !/^\/products(\/[^/]+)?$/.test(s) || !(res.status < 300 || res.status === 422))
+      return res;
     const b = json(res);
     if (!b?.data) return res;
-    return withJson(res, { ...b, data: Array.isArray(b.data) ? b.data.map((d: unknown) => this.applyDoc(d)) : this.applyDoc(b.data) });
+    return withJson(res, {
+      ...b,
+      data: Array.isArray(b.data) ? b.data.map((d: unknown) => this.applyDoc(d)) : this.applyDoc(b.data),
+    });
   }
 
   /** A PATCH naming the shown version names the real one. */

@@ -31,7 +31,8 @@ export const errorVariants: readonly Mutant[] = [
       return mapResponseJson(res, (b) => {
         if (typeof b?.error === "object" && b.error !== null) {
           b.error.message = `Die Anfrage wurde abgelehnt (${b.error.code}).`;
-          if (Array.isArray(b.error.fields)) b.error.fields = b.error.fields.map((f: any) => ({ ...f, message: "ungültiger Wert" }));
+          if (Array.isArray(b.error.fields))
+            b.error.fields = b.error.fields.map((f: any) => ({ ...f, message: "ungültiger Wert" }));
         }
         if (typeof b?.error_description === "string") b.error_description = "Die Anfrage wurde abgelehnt.";
         return b;
@@ -50,7 +51,10 @@ export const errorVariants: readonly Mutant[] = [
       const fields = new Map(header.split(",").map((part) => part.trim().split("=") as [string, string]));
       const order = ["reset", "limit", "remaining"];
       const rest = [...fields.keys()].filter((k) => !order.includes(k));
-      const value = [...order, ...rest].filter((k) => fields.has(k)).map((k) => `${k}=${fields.get(k)}`).join(", ");
+      const value = [...order, ...rest]
+        .filter((k) => fields.has(k))
+        .map((k) => `${k}=${fields.get(k)}`)
+        .join(", ");
       return { ...res, headers: { ...res.headers, ratelimit: value } };
     },
   },
@@ -71,14 +75,14 @@ export const errorVariants: readonly Mutant[] = [
   {
     name: "honest.foreign-credential-404",
     breaks:
-      'Allowed: a credential of another store under this store\'s prefix answers 404 NOT_FOUND. Spec, Errors: "NOT_FOUND | 404 | missing, deleted, other store\'s, ..." (spec-choices, A credential used under another store\'s prefix: 401, 403 or 404).',
+      "Allowed: a credential of another store under this store's prefix answers 404 NOT_FOUND. Spec, Errors: \"NOT_FOUND | 404 | missing, deleted, other store's, ...\" (spec-choices, A credential used under another store's prefix: 401, 403 or 404).",
     caughtBy: [],
     wrap: foreignCredential(404, "NOT_FOUND", "No such store for this credential."),
   },
   {
     name: "honest.foreign-credential-403",
     breaks:
-      'Allowed: a credential of another store under this store\'s prefix answers 403 RETAILER_NOT_FOUND (its store is not found under this prefix). Spec, Errors: "RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls" (spec-choices, A credential used under another store\'s prefix: 401, 403 or 404). Not INSUFFICIENT_SCOPE: GET /me and the other scope-free routes cannot lack a scope.',
+      "Allowed: a credential of another store under this store's prefix answers 403 RETAILER_NOT_FOUND (its store is not found under this prefix). Spec, Errors: \"RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND | 403 | store status blocks API calls\" (spec-choices, A credential used under another store's prefix: 401, 403 or 404). Not INSUFFICIENT_SCOPE: GET /me and the other scope-free routes cannot lack a scope.",
     caughtBy: [],
     wrap: foreignCredential(403, "RETAILER_NOT_FOUND", "This credential's store is not found under this prefix."),
   },
@@ -91,14 +95,24 @@ export const errorVariants: readonly Mutant[] = [
       const res = await next(req);
       if (sub(req) === null || req.method !== "PATCH" || res.status !== 400) return res;
       const e = errorOf(res);
-      if (e?.code !== "VALIDATION_FAILED" || !e.fields?.length || !e.fields.every((f) => f.field === "expected_version")) return res;
+      if (
+        e?.code !== "VALIDATION_FAILED" ||
+        !e.fields?.length ||
+        !e.fields.every((f) => f.field === "expected_version")
+      )
+        return res;
       let body: any;
       try {
         body = JSON.parse(bodyText(req));
       } catch {
         return res;
       }
-      if (typeof body?.version !== "string" || typeof body?.expected_version !== "string" || body.version === body.expected_version) return res;
+      if (
+        typeof body?.version !== "string" ||
+        typeof body?.expected_version !== "string" ||
+        body.version === body.expected_version
+      )
+        return res;
       return errorAnswer(res, 409, "STALE_VERSION", "version and expected_version disagree: one of them is outdated.");
     },
   },
@@ -110,12 +124,16 @@ export const errorVariants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       const s = sub(req);
-      const stock = (req.method === "PUT" && STOCK_SET.test(s ?? "")) || (req.method === "POST" && s === "/inventory/batch");
+      const stock =
+        (req.method === "PUT" && STOCK_SET.test(s ?? "")) || (req.method === "POST" && s === "/inventory/batch");
       if (!stock || res.status !== 400) return res;
       const e = errorOf(res);
-      const negative = (f: { field: string; message: string }) => /(^|\.)on_hand$/.test(f.field) && />= 0/.test(f.message);
+      const negative = (f: { field: string; message: string }) =>
+        /(^|\.)on_hand$/.test(f.field) && />= 0/.test(f.message);
       if (e?.code !== "VALIDATION_FAILED" || !e.fields?.length || !e.fields.every(negative)) return res;
-      return mapResponseJson({ ...res, status: 422 }, () => ({ error: { code: "INSUFFICIENT_STOCK", message: "on_hand would go below zero.", fields: e.fields } }));
+      return mapResponseJson({ ...res, status: 422 }, () => ({
+        error: { code: "INSUFFICIENT_STOCK", message: "on_hand would go below zero.", fields: e.fields },
+      }));
     },
   },
 ];

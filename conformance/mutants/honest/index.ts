@@ -18,7 +18,12 @@ import { writeVariants } from "./writes.js";
 // - 403 INSUFFICIENT_SCOPE for another store's credential: GET /me and the other scope-free routes
 //   cannot lack a scope, so the 403 variant answers RETAILER_NOT_FOUND.
 
-export const HONEST_VARIANTS: readonly Mutant[] = [...shapeVariants, ...tokenVariants, ...errorVariants, ...writeVariants];
+export const HONEST_VARIANTS: readonly Mutant[] = [
+  ...shapeVariants,
+  ...tokenVariants,
+  ...errorVariants,
+  ...writeVariants,
+];
 
 /** Wrappers that rewrite what others read (message texts, the JSON text): composed outermost. */
 const OUTERMOST = ["honest.other-messages", "honest.json-layout"];

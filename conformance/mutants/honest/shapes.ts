@@ -12,7 +12,11 @@ const MILLIS = /"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3})Z"/g;
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 /** Outlet status values of this server (spec-choices: ours are `active` and `inactive`). */
@@ -104,7 +108,8 @@ export const shapeVariants: readonly Mutant[] = [
     caughtBy: [],
     wrap: (next) => async (req) => {
       const res = await next(req);
-      const reasons = sub(req) === "/inventory/adjustment-reasons" || (isControl(req) && /\/adjustment-reasons(\/|$)/.test(req.path));
+      const reasons =
+        sub(req) === "/inventory/adjustment-reasons" || (isControl(req) && /\/adjustment-reasons(\/|$)/.test(req.path));
       if (!reasons) return res;
       return mapResponseJson(res, (b) => {
         eachObject(b?.data ?? b, (o) => {
@@ -126,12 +131,27 @@ export const shapeVariants: readonly Mutant[] = [
       if (s === "/store")
         return mapResponseJson(res, (b) => {
           const d = b.data;
-          return { data: { id: d.id, display_name: d.name, prefix: d.domain_prefix, locale: { currency_code: d.currency, time_zone: d.timezone, country_code: d.country }, opened_at: d.created_at, version: d.version } };
+          return {
+            data: {
+              id: d.id,
+              display_name: d.name,
+              prefix: d.domain_prefix,
+              locale: { currency_code: d.currency, time_zone: d.timezone, country_code: d.country },
+              opened_at: d.created_at,
+              version: d.version,
+            },
+          };
         });
       if (s === "/taxes")
         return mapResponseJson(res, (b) => ({
           ...b,
-          data: (b.data as any[]).map((t) => ({ id: t.id, label: t.name, rate_percent: String(Math.round(t.rate * 1e6) / 1e4), compound: false, version: t.version })),
+          data: (b.data as any[]).map((t) => ({
+            id: t.id,
+            label: t.name,
+            rate_percent: String(Math.round(t.rate * 1e6) / 1e4),
+            compound: false,
+            version: t.version,
+          })),
         }));
       return res;
     },

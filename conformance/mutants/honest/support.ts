@@ -16,7 +16,10 @@ export const sub = (req: SimRequest): string | null => /^\/[^/]+\/v1(\/.*)$/.exe
 /** True for the simulator's control plane (`/_sim/...`), which stands for the operator's back office. */
 export const isControl = (req: SimRequest): boolean => req.path.startsWith("/_sim/");
 
-export const withText = (req: SimRequest, text: string): SimRequest => ({ ...req, body: new TextEncoder().encode(text) });
+export const withText = (req: SimRequest, text: string): SimRequest => ({
+  ...req,
+  body: new TextEncoder().encode(text),
+});
 
 /** The request with its body text rewritten (bodies left as they are when nothing changes). */
 export function mapBodyText(req: SimRequest, f: (text: string) => string): SimRequest {
@@ -91,7 +94,13 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 export const methodsOf = (path: string): string[] => METHODS.filter((m) => ROUTES.match(m, path) !== undefined);
 
 /** An error answer in the spec's envelope, keeping the headers (rate limits) of the answer it replaces. */
-export function errorAnswer(res: SimResponse, status: number, code: string, message: string, extra: Record<string, string> = {}): SimResponse {
+export function errorAnswer(
+  res: SimResponse,
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, string> = {},
+): SimResponse {
   return {
     status,
     headers: { ...res.headers, ...extra, "content-type": "application/json; charset=utf-8" },
@@ -100,7 +109,9 @@ export function errorAnswer(res: SimResponse, status: number, code: string, mess
 }
 
 /** The error code of a JSON answer, or undefined. */
-export function errorOf(res: SimResponse): { code?: string; message?: string; fields?: { field: string; message: string }[] } | undefined {
+export function errorOf(
+  res: SimResponse,
+): { code?: string; message?: string; fields?: { field: string; message: string }[] } | undefined {
   if (!isJsonResponse(res)) return undefined;
   try {
     const e = JSON.parse(res.body)?.error;

@@ -16,7 +16,8 @@ function fromOpaque(opaque: string): string | undefined {
 }
 
 /** Routes whose `version` is an InventoryLevel's: "version | string (bigint as string)" is not open. */
-const LEVELS = (req: { path: string }): boolean => /^\/[^/]+\/v1\/products\/[^/]+\/inventory\/?$/.test(req.path) || /^\/_sim\/stores\/[^/]+\/stock\//.test(req.path);
+const LEVELS = (req: { path: string }): boolean =>
+  /^\/[^/]+\/v1\/products\/[^/]+\/inventory\/?$/.test(req.path) || /^\/_sim\/stores\/[^/]+\/stock\//.test(req.path);
 
 /** An opaque cursor of this server: `pg.` and the hex of the simulator's cursor. */
 const CURSOR = /^pg\.((?:[0-9a-f]{2})+)$/;
@@ -30,13 +31,18 @@ export const tokenVariants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       // Versions the server gave out come back in update bodies (version, expected_version).
       const back = (text: string) =>
-        text.replace(/"(version|expected_version)"(\s*):(\s*)"(v[0-9a-z]+)"/g, (all, key: string, a: string, b: string, v: string) => {
-          const decimal = fromOpaque(v);
-          return decimal === undefined ? all : `"${key}"${a}:${b}"${decimal}"`;
-        });
+        text.replace(
+          /"(version|expected_version)"(\s*):(\s*)"(v[0-9a-z]+)"/g,
+          (all, key: string, a: string, b: string, v: string) => {
+            const decimal = fromOpaque(v);
+            return decimal === undefined ? all : `"${key}"${a}:${b}"${decimal}"`;
+          },
+        );
       const res = await next(mapBodyText(req, back));
       if (LEVELS(req)) return res;
-      return mapResponseText(res, (text) => text.replace(/"version":"(\d+)"/g, (_all, d: string) => `"version":"${toOpaque(d)}"`));
+      return mapResponseText(res, (text) =>
+        text.replace(/"version":"(\d+)"/g, (_all, d: string) => `"version":"${toOpaque(d)}"`),
+      );
     },
   },
   {
@@ -54,7 +60,8 @@ export const tokenVariants: readonly Mutant[] = [
         }),
       );
       return mapResponseJson(await next(sent), (b) => {
-        if (b !== null && typeof b === "object" && typeof b.next_cursor === "string") b.next_cursor = `pg.${Buffer.from(b.next_cursor, "utf8").toString("hex")}`;
+        if (b !== null && typeof b === "object" && typeof b.next_cursor === "string")
+          b.next_cursor = `pg.${Buffer.from(b.next_cursor, "utf8").toString("hex")}`;
         return b;
       });
     },
@@ -68,7 +75,14 @@ export const tokenVariants: readonly Mutant[] = [
       const res = await next(req);
       if (sub(req) === null || isControl(req)) return res;
       return mapResponseJson(res, (b) =>
-        b !== null && typeof b === "object" && Array.isArray(b.data) && b.data.length > 0 && b.has_more === false && typeof b.next_cursor === "string" ? { ...b, next_cursor: null } : b,
+        b !== null &&
+        typeof b === "object" &&
+        Array.isArray(b.data) &&
+        b.data.length > 0 &&
+        b.has_more === false &&
+        typeof b.next_cursor === "string"
+          ? { ...b, next_cursor: null }
+          : b,
       );
     },
   },

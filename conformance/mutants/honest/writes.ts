@@ -56,7 +56,10 @@ export const writeVariants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "POST" || sub(req) !== "/inventory/batch" || !ok(res.status)) return res;
-      return mapResponseJson(res, (b) => ({ ...b, data: (b.data as any[]).map(({ replayed, ...line }) => (replayed === true ? { ...line, replayed } : line)) }));
+      return mapResponseJson(res, (b) => ({
+        ...b,
+        data: (b.data as any[]).map(({ replayed, ...line }) => (replayed === true ? { ...line, replayed } : line)),
+      }));
     },
   },
   {
@@ -67,7 +70,10 @@ export const writeVariants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       if (req.method !== "GET" || !LEVELS.test(sub(req) ?? "") || !ok(res.status)) return res;
-      return mapResponseJson(res, (b) => ({ ...b, data: (b.data as any[]).map((l) => ({ ...l, reorder_method: REORDER[l.reorder_method] ?? l.reorder_method })) }));
+      return mapResponseJson(res, (b) => ({
+        ...b,
+        data: (b.data as any[]).map((l) => ({ ...l, reorder_method: REORDER[l.reorder_method] ?? l.reorder_method })),
+      }));
     },
   },
   {
@@ -79,8 +85,15 @@ export const writeVariants: readonly Mutant[] = [
       const res = await next(req);
       if (req.method !== "POST" || sub(req) !== "/inventory/batch" || res.status !== 400) return res;
       const e = errorOf(res);
-      if (e?.code !== "VALIDATION_FAILED" || !e.fields?.length || !e.fields.every((f) => /appears earlier in the batch/.test(f.message))) return res;
-      return mapResponseJson({ ...res, status: 422 }, () => ({ error: { code: "UNPROCESSABLE", message: "A product and outlet pair appears twice.", fields: e.fields } }));
+      if (
+        e?.code !== "VALIDATION_FAILED" ||
+        !e.fields?.length ||
+        !e.fields.every((f) => /appears earlier in the batch/.test(f.message))
+      )
+        return res;
+      return mapResponseJson({ ...res, status: 422 }, () => ({
+        error: { code: "UNPROCESSABLE", message: "A product and outlet pair appears twice.", fields: e.fields },
+      }));
     },
   },
   {
@@ -91,9 +104,15 @@ export const writeVariants: readonly Mutant[] = [
     wrap: (next) => async (req) => {
       const res = await next(req);
       const s = sub(req);
-      if (req.method !== "POST" || (s !== "/inventory/adjustments" && s !== "/inventory/batch") || res.status !== 422) return res;
+      if (req.method !== "POST" || (s !== "/inventory/adjustments" && s !== "/inventory/batch") || res.status !== 422)
+        return res;
       const e = errorOf(res);
-      if (e?.code !== "UNPROCESSABLE" || !e.fields?.length || !e.fields.every((f) => /(^|\.)(product_id|sku|outlet_id)$/.test(f.field))) return res;
+      if (
+        e?.code !== "UNPROCESSABLE" ||
+        !e.fields?.length ||
+        !e.fields.every((f) => /(^|\.)(product_id|sku|outlet_id)$/.test(f.field))
+      )
+        return res;
       // Spec, Errors: fields appear only for field-specific problems; a 404 names none here.
       return errorAnswer(res, 404, "NOT_FOUND", `Not found: ${e.fields.map((f) => f.field).join(", ")}.`);
     },
@@ -105,14 +124,22 @@ export const writeVariants: readonly Mutant[] = [
     caughtBy: [],
     wrap: (next) => async (req) => {
       const s = sub(req);
-      if ((req.method !== "POST" && req.method !== "PATCH") || !CUSTOMER_WRITE.test(s ?? "") || (req.method === "POST") !== (s === "/customers")) return next(req);
+      if (
+        (req.method !== "POST" && req.method !== "PATCH") ||
+        !CUSTOMER_WRITE.test(s ?? "") ||
+        (req.method === "POST") !== (s === "/customers")
+      )
+        return next(req);
       let body: any;
       try {
         body = JSON.parse(bodyText(req));
       } catch {
         return next(req);
       }
-      const named = typeof body === "object" && body !== null && !Array.isArray(body) ? CUSTOMER_READ_ONLY.filter((k) => k in body) : [];
+      const named =
+        typeof body === "object" && body !== null && !Array.isArray(body)
+          ? CUSTOMER_READ_ONLY.filter((k) => k in body)
+          : [];
       if (named.length === 0) return next(req);
       // The simulator refuses a body that is not an object after authentication, limits, the
       // idempotency record and the path id, where this server refuses the read-only fields; the
@@ -120,7 +147,11 @@ export const writeVariants: readonly Mutant[] = [
       const res = await next(withText(req, `[${bodyText(req)}]`));
       if (res.status !== 400 || errorOf(res)?.fields?.[0]?.field !== "body") return res;
       return mapResponseJson(res, () => ({
-        error: { code: "VALIDATION_FAILED", message: `Read-only fields: ${named.join(", ")}.`, fields: named.map((field) => ({ field, message: "is read only" })) },
+        error: {
+          code: "VALIDATION_FAILED",
+          message: `Read-only fields: ${named.join(", ")}.`,
+          fields: named.map((field) => ({ field, message: "is read only" })),
+        },
       }));
     },
   },

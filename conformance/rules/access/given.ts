@@ -13,7 +13,8 @@ export function apiRootOf(ctx: RuleContext): string {
   const control = ctx.run.target.controlUrl;
   if (control) return control.replace(/\/_sim\/?$/, "");
   const root = ctx.run.target.baseUrl.replace(/\/+$/, "").replace(/\/[^/]+\/v1$/, "");
-  if (root === ctx.run.target.baseUrl.replace(/\/+$/, "")) throw new Error(`the base URL ${ctx.run.target.baseUrl} does not end in /{store_prefix}/v1`);
+  if (root === ctx.run.target.baseUrl.replace(/\/+$/, ""))
+    throw new Error(`the base URL ${ctx.run.target.baseUrl} does not end in /{store_prefix}/v1`);
   return root;
 }
 
@@ -37,14 +38,23 @@ const PREFIX = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
  * spec, Authentication 10), and a refusal under a guessed prefix proves nothing. A bare TOKEN skips
  * the rule, naming the form.
  */
-export function givenStore(ctx: RuleContext, value: string | undefined, option: "--other-store-token" | "--lite-token", what: string): GivenStore {
-  if (value === undefined) throw new Skip(`needs ${what}: ${option} PREFIX=TOKEN, or the target's control plane (--control)`, option);
+export function givenStore(
+  ctx: RuleContext,
+  value: string | undefined,
+  option: "--other-store-token" | "--lite-token",
+  what: string,
+): GivenStore {
+  if (value === undefined)
+    throw new Skip(`needs ${what}: ${option} PREFIX=TOKEN, or the target's control plane (--control)`, option);
   const at = value.indexOf("=");
   const prefix = at > 0 ? value.slice(0, at).trim() : "";
   const token = at > 0 ? value.slice(at + 1).trim() : value.trim();
   secret(ctx, token);
   if (!PREFIX.test(prefix) || token === "") {
-    throw new Skip(`needs the prefix of the store whose key was given to ${option} (the key alone does not say which {base_url} it belongs to): ${option} PREFIX=TOKEN`, `${option} PREFIX=TOKEN`);
+    throw new Skip(
+      `needs the prefix of the store whose key was given to ${option} (the key alone does not say which {base_url} it belongs to): ${option} PREFIX=TOKEN`,
+      `${option} PREFIX=TOKEN`,
+    );
   }
   return { prefix, baseUrl: `${apiRootOf(ctx)}/${encodeURIComponent(prefix)}/v1`, token };
 }
@@ -57,10 +67,17 @@ export function givenStore(ctx: RuleContext, value: string | undefined, option: 
 export async function otherStoreGiven(ctx: RuleContext): Promise<GivenStore> {
   const other = givenStore(ctx, ctx.run.credentials.otherStore, "--other-store-token", "a key of another store");
   const ours = await storePrefix(ctx);
-  if (other.prefix === ours) throw new Skip(`the key given to --other-store-token is said to be of ${other.prefix}, this store: a key of another store is needed`, "--other-store-token PREFIX=TOKEN");
+  if (other.prefix === ours)
+    throw new Skip(
+      `the key given to --other-store-token is said to be of ${other.prefix}, this store: a key of another store is needed`,
+      "--other-store-token PREFIX=TOKEN",
+    );
   const me = await ctx.send("GET", `${other.baseUrl}/me`, { token: other.token });
   if (me.status !== 200) {
-    throw new Skip(`the key given to --other-store-token does not work under its store's prefix: GET ${other.baseUrl}/me answered ${me.status}`, "--other-store-token PREFIX=TOKEN");
+    throw new Skip(
+      `the key given to --other-store-token does not work under its store's prefix: GET ${other.baseUrl}/me answered ${me.status}`,
+      "--other-store-token PREFIX=TOKEN",
+    );
   }
   return other;
 }
@@ -76,7 +93,16 @@ export interface GivenClient {
 /** The OAuth client given with --oauth-client ID:SECRET; the token endpoint is `{api_root}/oauth/token` (spec, Endpoints). */
 export function givenClient(ctx: RuleContext): GivenClient {
   const c = ctx.run.credentials.oauthClient;
-  if (!c) throw new Skip("needs an OAuth client's credentials: --oauth-client ID:SECRET, or the target's control plane (--control)", "--oauth-client");
+  if (!c)
+    throw new Skip(
+      "needs an OAuth client's credentials: --oauth-client ID:SECRET, or the target's control plane (--control)",
+      "--oauth-client",
+    );
   secret(ctx, c.client_secret);
-  return { apiRoot: apiRootOf(ctx), clientId: c.client_id, clientSecret: c.client_secret, ...(c.redirect_uri ? { redirectUri: c.redirect_uri } : {}) };
+  return {
+    apiRoot: apiRootOf(ctx),
+    clientId: c.client_id,
+    clientSecret: c.client_secret,
+    ...(c.redirect_uri ? { redirectUri: c.redirect_uri } : {}),
+  };
 }

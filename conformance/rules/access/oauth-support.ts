@@ -20,11 +20,23 @@ export interface OAuthClient {
 export async function oauthClient(ctx: RuleContext): Promise<OAuthClient & { readonly prefix: string }> {
   const credentials = await controlOk(ctx, "GET", "/credentials");
   const prefix = prefixOfBaseUrl(ctx);
-  const user = (credentials?.users ?? []).find((u: any) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"));
-  const client = (credentials?.oauth_clients ?? []).find((c: any) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0);
-  if (!user || !client) throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
+  const user = (credentials?.users ?? []).find(
+    (u: any) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"),
+  );
+  const client = (credentials?.oauth_clients ?? []).find(
+    (c: any) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0,
+  );
+  if (!user || !client)
+    throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
   secret(ctx, client.client_secret);
-  return { apiRoot: apiRoot(ctx), prefix, userId: user.id, clientId: client.client_id, clientSecret: client.client_secret, redirectUri: client.redirect_uris[0] };
+  return {
+    apiRoot: apiRoot(ctx),
+    prefix,
+    userId: user.id,
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    redirectUri: client.redirect_uris[0],
+  };
 }
 
 /**
@@ -33,7 +45,13 @@ export async function oauthClient(ctx: RuleContext): Promise<OAuthClient & { rea
  */
 export function givenOAuthClient(ctx: RuleContext): OAuthClient {
   const c = givenClient(ctx);
-  return { apiRoot: c.apiRoot, userId: "", clientId: c.clientId, clientSecret: c.clientSecret, redirectUri: c.redirectUri ?? "" };
+  return {
+    apiRoot: c.apiRoot,
+    userId: "",
+    clientId: c.clientId,
+    clientSecret: c.clientSecret,
+    redirectUri: c.redirectUri ?? "",
+  };
 }
 
 export interface ConsentOptions {
@@ -74,7 +92,11 @@ export async function consent(ctx: RuleContext, o: OAuthClient, options: Consent
 export async function authorize(ctx: RuleContext, o: OAuthClient, options: ConsentOptions = {}): Promise<Consent> {
   const answer = await consent(ctx, o, options);
   if ((options.decision ?? "allow") === "allow") {
-    ctx.check(answer.code !== null && answer.params.get("state") === answer.state, `a redirect with a code and the echoed state ${answer.state}`, String(answer.redirectTo).replace(/code=[^&]*/, "code=<redacted>"));
+    ctx.check(
+      answer.code !== null && answer.params.get("state") === answer.state,
+      `a redirect with a code and the echoed state ${answer.state}`,
+      String(answer.redirectTo).replace(/code=[^&]*/, "code=<redacted>"),
+    );
   }
   return answer;
 }
@@ -85,7 +107,13 @@ export type ClientAuth = "body" | "basic" | "both";
  * POST {api_root}/oauth/token with a form body; the client's credentials as HTTP Basic, in the body,
  * or both (spec, Authentication 5). `unpaced` sends it past the Pacer (for rules that count 429s).
  */
-export async function token(ctx: RuleContext, o: OAuthClient, fields: Record<string, string>, how: ClientAuth = "body", unpaced = false): Promise<Reply> {
+export async function token(
+  ctx: RuleContext,
+  o: OAuthClient,
+  fields: Record<string, string>,
+  how: ClientAuth = "body",
+  unpaced = false,
+): Promise<Reply> {
   const form = new URLSearchParams(fields);
   const headers: Record<string, string> = {};
   if (how !== "basic") {
@@ -93,7 +121,8 @@ export async function token(ctx: RuleContext, o: OAuthClient, fields: Record<str
     form.set("client_secret", o.clientSecret);
   }
   // RFC 6749 2.3.1: Basic credentials are form-encoded before base64.
-  if (how !== "body") headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString("base64")}`;
+  if (how !== "body")
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(o.clientId)}:${encodeURIComponent(o.clientSecret)}`).toString("base64")}`;
   const options = { raw: form.toString(), contentType: "application/x-www-form-urlencoded", token: null, headers };
   const url = `${o.apiRoot}/oauth/token`;
   const reply = unpaced ? await sendUnpaced(ctx, "POST", url, options) : await ctx.send("POST", url, options);
@@ -102,12 +131,22 @@ export async function token(ctx: RuleContext, o: OAuthClient, fields: Record<str
 }
 
 /** Spec, Authentication 5: a code exchanged at the token endpoint (with the client's redirect URI, and any extra fields such as code_verifier). */
-export const exchange = (ctx: RuleContext, o: OAuthClient, code: string, extra: Record<string, string> = {}, how: ClientAuth = "body"): Promise<Reply> =>
+export const exchange = (
+  ctx: RuleContext,
+  o: OAuthClient,
+  code: string,
+  extra: Record<string, string> = {},
+  how: ClientAuth = "body",
+): Promise<Reply> =>
   token(ctx, o, { grant_type: "authorization_code", code, redirect_uri: o.redirectUri, ...extra }, how);
 
 /** Spec, Authentication 7: a refresh token exchanged for a new access token. */
-export const refreshGrant = (ctx: RuleContext, o: OAuthClient, refreshToken: string, how: ClientAuth = "body"): Promise<Reply> =>
-  token(ctx, o, { grant_type: "refresh_token", refresh_token: refreshToken }, how);
+export const refreshGrant = (
+  ctx: RuleContext,
+  o: OAuthClient,
+  refreshToken: string,
+  how: ClientAuth = "body",
+): Promise<Reply> => token(ctx, o, { grant_type: "refresh_token", refresh_token: refreshToken }, how);
 
 /** Spec, Authentication 8: a wrong, expired or used code or token answers invalid_grant, 400 (RFC 6749 5.2) or 401. */
 export const INVALID_GRANT_STATUSES = [400, 401];

@@ -3,7 +3,15 @@ import { Skip, type CallOptions, type Reply, type RuleContext } from "../../cont
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
 // the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.
 
-export const SCOPES = ["catalog:read", "catalog:write", "inventory:read", "inventory:write", "customers:read", "customers:write", "sales:read"] as const;
+export const SCOPES = [
+  "catalog:read",
+  "catalog:write",
+  "inventory:read",
+  "inventory:write",
+  "customers:read",
+  "customers:write",
+  "sales:read",
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Spec, Scopes: a `:write` scope satisfies the matching `:read`. */
@@ -29,7 +37,11 @@ export async function storePrefix(ctx: RuleContext): Promise<string> {
   const me = await ctx.call("GET", "/me");
   ctx.status(me, 200);
   const prefix = me.json?.data?.domain_prefix;
-  ctx.check(typeof prefix === "string" && prefix !== "", "GET /me data.domain_prefix, the store prefix", me.text.slice(0, 200));
+  ctx.check(
+    typeof prefix === "string" && prefix !== "",
+    "GET /me data.domain_prefix, the store prefix",
+    me.text.slice(0, 200),
+  );
   return prefix as string;
 }
 
@@ -64,9 +76,15 @@ export async function createKey(ctx: RuleContext, prefix: string, scopes: readon
   if (given) return { id: "", token: given.token, scopes };
   if (!ctx.hasControl) {
     const label = scopes.length === 0 ? "none" : scopes.join(",");
-    throw new Skip(`needs a key of the store with exactly the scopes ${label}: --key ${label}=TOKEN, or the target's control plane (--control)`, `--key ${label}=TOKEN`);
+    throw new Skip(
+      `needs a key of the store with exactly the scopes ${label}: --key ${label}=TOKEN, or the target's control plane (--control)`,
+      `--key ${label}=TOKEN`,
+    );
   }
-  const made = await ctx.control("POST", `/stores/${encodeURIComponent(prefix)}/keys`, { name: ctx.name("key"), scopes });
+  const made = await ctx.control("POST", `/stores/${encodeURIComponent(prefix)}/keys`, {
+    name: ctx.name("key"),
+    scopes,
+  });
   if ((made.status !== 200 && made.status !== 201) || typeof made.json?.token !== "string") {
     throw new Error(`the control plane did not create a key: status ${made.status} ${made.text.slice(0, 200)}`);
   }
@@ -76,13 +94,15 @@ export async function createKey(ctx: RuleContext, prefix: string, scopes: readon
 /** Moves the target's clock forward (control: POST /_sim/clock). */
 export async function advance(ctx: RuleContext, seconds: number): Promise<void> {
   const moved = await ctx.control("POST", "/clock", { advance_seconds: seconds });
-  if (moved.status !== 200) throw new Error(`the control plane did not move the clock: status ${moved.status} ${moved.text.slice(0, 200)}`);
+  if (moved.status !== 200)
+    throw new Error(`the control plane did not move the clock: status ${moved.status} ${moved.text.slice(0, 200)}`);
 }
 
 /** A control call that must succeed; its JSON answer. */
 export async function controlOk(ctx: RuleContext, method: string, path: string, body?: unknown): Promise<any> {
   const reply = await ctx.control(method, path, body);
-  if (reply.status < 200 || reply.status > 299) throw new Error(`control ${method} ${path} answered ${reply.status} ${reply.text.slice(0, 200)}`);
+  if (reply.status < 200 || reply.status > 299)
+    throw new Error(`control ${method} ${path} answered ${reply.status} ${reply.text.slice(0, 200)}`);
   return reply.json;
 }
 
@@ -102,14 +122,26 @@ export const is2xx = (reply: Reply): boolean => reply.status >= 200 && reply.sta
 /** JSON equality without regard to key order. */
 export function sameJson(a: unknown, b: unknown): boolean {
   const canon = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(canon) : v !== null && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(canon)
+      : v !== null && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
 /** `Retry-After` in seconds (spec, Limits: "A 429 carries Retry-After (seconds)"). */
 export function retryAfter(ctx: RuleContext, reply: Reply): number {
   const value = reply.headers["retry-after"];
-  ctx.check(value !== undefined && /^\s*\d+\s*$/.test(value), "a Retry-After header in seconds", JSON.stringify(value ?? null));
+  ctx.check(
+    value !== undefined && /^\s*\d+\s*$/.test(value),
+    "a Retry-After header in seconds",
+    JSON.stringify(value ?? null),
+  );
   return Number(value);
 }
 
@@ -120,7 +152,11 @@ export function oauthError(ctx: RuleContext, reply: Reply, error: string, status
     `${statuses.join(" or ")} with error ${error}`,
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
-  ctx.check(typeof reply.json?.error === "string" && typeof reply.json?.error_description === "string", "the OAuth error shape {error, error_description}", reply.text.slice(0, 200));
+  ctx.check(
+    typeof reply.json?.error === "string" && typeof reply.json?.error_description === "string",
+    "the OAuth error shape {error, error_description}",
+    reply.text.slice(0, 200),
+  );
 }
 
 /** A created resource's path, tracked for the run's cleanup, when a create answered 2xx. */

@@ -18,7 +18,10 @@ import {
 import { op } from "../operation.js";
 
 const ProductListQuery = Type.Object(
-  { ...ListQueryProps, sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Exact SKU lookup." })) },
+  {
+    ...ListQueryProps,
+    sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: "Exact SKU lookup." })),
+  },
   { additionalProperties: false },
 );
 const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
@@ -26,7 +29,19 @@ const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
 const CREATE_NOTE = "Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).";
 
 export const productOperations = [
-  op({ id: "listProducts", method: "GET", path: "/products", summary: "List products (full documents)", tag: "Products", scope: "catalog:read", kind: "list", query: ProductListQuery, response: Product, tombstones: true, note: "With include_deleted=true, deleted products are tombstones {id, deleted_at, version}." }),
+  op({
+    id: "listProducts",
+    method: "GET",
+    path: "/products",
+    summary: "List products (full documents)",
+    tag: "Products",
+    scope: "catalog:read",
+    kind: "list",
+    query: ProductListQuery,
+    response: Product,
+    tombstones: true,
+    note: "With include_deleted=true, deleted products are tombstones {id, deleted_at, version}.",
+  }),
   op({
     id: "createProduct",
     method: "POST",
@@ -42,7 +57,16 @@ export const productOperations = [
     errors: ["CONFLICT", "UNPROCESSABLE", "PRODUCT_LIMIT_REACHED", "IMAGE_FETCH_FAILED"],
     note: CREATE_NOTE,
   }),
-  op({ id: "getProduct", method: "GET", path: "/products/{id}", summary: "Read a product", tag: "Products", scope: "catalog:read", kind: "single", response: Product }),
+  op({
+    id: "getProduct",
+    method: "GET",
+    path: "/products/{id}",
+    summary: "Read a product",
+    tag: "Products",
+    scope: "catalog:read",
+    kind: "single",
+    response: Product,
+  }),
   op({
     id: "updateProduct",
     method: "PATCH",
@@ -55,7 +79,16 @@ export const productOperations = [
     response: Product,
     errors: ["STALE_VERSION", "CONFLICT", "UNPROCESSABLE", "IMAGE_FETCH_FAILED"],
   }),
-  op({ id: "deleteProduct", method: "DELETE", path: "/products/{id}", summary: "Delete a product (soft delete)", tag: "Products", scope: "catalog:write", kind: "empty", errors: ["CONFLICT", "UNPROCESSABLE"] }),
+  op({
+    id: "deleteProduct",
+    method: "DELETE",
+    path: "/products/{id}",
+    summary: "Delete a product (soft delete)",
+    tag: "Products",
+    scope: "catalog:write",
+    kind: "empty",
+    errors: ["CONFLICT", "UNPROCESSABLE"],
+  }),
   op({
     id: "createVariants",
     method: "POST",
@@ -79,11 +112,21 @@ function resourceOperations<const P extends string, const S extends string>(
   singular: S,
   path: string,
   schemas: { read: TObject; create: TObject; update: TObject },
-  deleteErrors: readonly ("CONFLICT")[] = [],
+  deleteErrors: readonly "CONFLICT"[] = [],
 ) {
   const tag = plural;
   return [
-    op({ id: `list${plural}`, method: "GET", path, summary: `List ${plural.toLowerCase()}`, tag, scope: "catalog:read", kind: "list", query: ListQuery, response: schemas.read }),
+    op({
+      id: `list${plural}`,
+      method: "GET",
+      path,
+      summary: `List ${plural.toLowerCase()}`,
+      tag,
+      scope: "catalog:read",
+      kind: "list",
+      query: ListQuery,
+      response: schemas.read,
+    }),
     op({
       id: `create${singular}`,
       method: "POST",
@@ -99,7 +142,16 @@ function resourceOperations<const P extends string, const S extends string>(
       errors: ["CONFLICT", "UNPROCESSABLE"],
       note: CREATE_NOTE,
     }),
-    op({ id: `get${singular}`, method: "GET", path: `${path}/{id}`, summary: `Read a ${singular.toLowerCase()}`, tag, scope: "catalog:read", kind: "single", response: schemas.read }),
+    op({
+      id: `get${singular}`,
+      method: "GET",
+      path: `${path}/{id}`,
+      summary: `Read a ${singular.toLowerCase()}`,
+      tag,
+      scope: "catalog:read",
+      kind: "single",
+      response: schemas.read,
+    }),
     op({
       id: `update${singular}`,
       method: "PATCH",
@@ -112,13 +164,32 @@ function resourceOperations<const P extends string, const S extends string>(
       response: schemas.read,
       errors: ["CONFLICT", "UNPROCESSABLE"],
     }),
-    op({ id: `delete${singular}`, method: "DELETE", path: `${path}/{id}`, summary: `Delete a ${singular.toLowerCase()}`, tag, scope: "catalog:write", kind: "empty", errors: deleteErrors }),
+    op({
+      id: `delete${singular}`,
+      method: "DELETE",
+      path: `${path}/{id}`,
+      summary: `Delete a ${singular.toLowerCase()}`,
+      tag,
+      scope: "catalog:write",
+      kind: "empty",
+      errors: deleteErrors,
+    }),
   ] as const;
 }
 
 export const taxonomyOperations = [
   ...resourceOperations("Brands", "Brand", "/brands", { read: Brand, create: BrandCreate, update: BrandUpdate }),
-  ...resourceOperations("Categories", "Category", "/categories", { read: Category, create: CategoryCreate, update: CategoryUpdate }, ["CONFLICT"]),
+  ...resourceOperations(
+    "Categories",
+    "Category",
+    "/categories",
+    { read: Category, create: CategoryCreate, update: CategoryUpdate },
+    ["CONFLICT"],
+  ),
   ...resourceOperations("Tags", "Tag", "/tags", { read: Named, create: NamedCreate, update: NamedUpdate }),
-  ...resourceOperations("Suppliers", "Supplier", "/suppliers", { read: Named, create: NamedCreate, update: NamedUpdate }),
+  ...resourceOperations("Suppliers", "Supplier", "/suppliers", {
+    read: Named,
+    create: NamedCreate,
+    update: NamedUpdate,
+  }),
 ] as const;

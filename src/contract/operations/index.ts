@@ -6,7 +6,14 @@ import { inventoryOperations } from "./inventory.js";
 import { saleOperations } from "./sales.js";
 
 /** The table of operations: routing, validation, the OpenAPI document and the conformance suite read it. */
-export const OPERATIONS = [...accountOperations, ...productOperations, ...taxonomyOperations, ...inventoryOperations, ...saleOperations, ...customerOperations] as const;
+export const OPERATIONS = [
+  ...accountOperations,
+  ...productOperations,
+  ...taxonomyOperations,
+  ...inventoryOperations,
+  ...saleOperations,
+  ...customerOperations,
+] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]["id"];
 

@@ -1,7 +1,21 @@
-import { AdjustmentBody, BatchBody, BatchLineResult, InventoryLevel, StockSetBody, StockWriteResult } from "../schemas/inventory.js";
+import {
+  AdjustmentBody,
+  BatchBody,
+  BatchLineResult,
+  InventoryLevel,
+  StockSetBody,
+  StockWriteResult,
+} from "../schemas/inventory.js";
 import { op } from "../operation.js";
 
-const STOCK_ERRORS = ["UNPROCESSABLE", "NOT_STOCK_TRACKED", "REASON_DIRECTION_MISMATCH", "INSUFFICIENT_STOCK", "REASON_NOT_ALLOWED", "OUTLET_DELETED"] as const;
+const STOCK_ERRORS = [
+  "UNPROCESSABLE",
+  "NOT_STOCK_TRACKED",
+  "REASON_DIRECTION_MISMATCH",
+  "INSUFFICIENT_STOCK",
+  "REASON_NOT_ALLOWED",
+  "OUTLET_DELETED",
+] as const;
 
 export const inventoryOperations = [
   op({

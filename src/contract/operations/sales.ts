@@ -14,5 +14,14 @@ export const saleOperations = [
     response: Sale,
     note: "status=open and include_deleted answer 400 VALIDATION_FAILED. Without parent_sale_id, originals and refunds both come back.",
   }),
-  op({ id: "getSale", method: "GET", path: "/sales/{id}", summary: "Read a sale (the same full document as the list)", tag: "Sales", scope: "sales:read", kind: "single", response: Sale }),
+  op({
+    id: "getSale",
+    method: "GET",
+    path: "/sales/{id}",
+    summary: "Read a sale (the same full document as the list)",
+    tag: "Sales",
+    scope: "sales:read",
+    kind: "single",
+    response: Sale,
+  }),
 ] as const;

@@ -64,7 +64,9 @@ export const AdjustmentReason = Type.Object(
   {
     id: Uuid,
     name: Type.String(),
-    type: StringEnum(REASON_TYPES, { description: "Direction of change the reason may record: increase, decrease or any." }),
+    type: StringEnum(REASON_TYPES, {
+      description: "Direction of change the reason may record: increase, decrease or any.",
+    }),
     is_system: Type.Boolean(),
     version: Version,
   },

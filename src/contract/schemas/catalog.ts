@@ -8,7 +8,8 @@ export const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"] as cons
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 /** Text that does not start or end with white space (SKUs, variant values: " S" is not a new size). */
-const Trimmed = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, pattern: "^\\S(.*\\S)?$", ...(description ? { description } : {}) });
+const Trimmed = (max: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength: max, pattern: "^\\S(.*\\S)?$", ...(description ? { description } : {}) });
 const Cents = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer minor units (cents)." });
 const Measure = Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }));
 
@@ -18,14 +19,22 @@ export const ProductCode = Type.Object(
 );
 export const ProductTag = Type.Object({ id: Uuid, name: Type.String() }, { additionalProperties: false });
 export const ProductSupplier = Type.Object(
-  { supplier_id: Uuid, is_primary: Type.Boolean(), supplier_code: Nullable(Type.String()), supplier_name: Type.String() },
+  {
+    supplier_id: Uuid,
+    is_primary: Type.Boolean(),
+    supplier_code: Nullable(Type.String()),
+    supplier_name: Type.String(),
+  },
   { additionalProperties: false, description: "Never carries a supply price." },
 );
 export const ProductAttribute = Type.Object(
   { id: Uuid, name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
   { additionalProperties: false },
 );
-export const ProductVariantOption = Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false });
+export const ProductVariantOption = Type.Object(
+  { attribute_id: Uuid, value: Text(255) },
+  { additionalProperties: false },
+);
 export const ProductComponent = Type.Object(
   { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, decimals: 3 }) },
   { additionalProperties: false },
@@ -131,16 +140,22 @@ const ignoredOnWrite = {
   is_gift_card: Type.Boolean(),
   is_composite: Type.Boolean(),
   variant_parent_id: Nullable(Uuid),
-  variant_options: Type.Array(Type.Object({ attribute_id: Uuid, value: Type.String() }, { additionalProperties: false })),
+  variant_options: Type.Array(
+    Type.Object({ attribute_id: Uuid, value: Type.String() }, { additionalProperties: false }),
+  ),
 };
 
 const optionalAll = <T extends TProperties>(props: T) =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
 
 const writeProps = {
   ...optionalAll(ignoredOnWrite),
   ...optionalAll(writableScalars),
-  image_url: Type.Optional(Nullable(Type.String({ maxLength: 2048, description: "On write, an https address to import." }))),
+  image_url: Type.Optional(
+    Nullable(Type.String({ maxLength: 2048, description: "On write, an https address to import." })),
+  ),
   ...optionalAll(collectionsWrite),
 };
 
@@ -159,7 +174,9 @@ export type ProductCreate = Static<typeof ProductCreate>;
 export const ProductUpdate = Type.Object(
   {
     ...writeProps,
-    version: Type.Optional(Type.String({ description: "Refuse the update with STALE_VERSION unless the product is at this version." })),
+    version: Type.Optional(
+      Type.String({ description: "Refuse the update with STALE_VERSION unless the product is at this version." }),
+    ),
     expected_version: Type.Optional(Type.String({ description: "Same as version; if both are sent they must agree." })),
   },
   { additionalProperties: false },
@@ -172,7 +189,10 @@ export const VariantsBody = Type.Object(
     variants: Type.Array(
       Type.Object(
         {
-          options: Type.Array(Type.Object({ attribute_id: Uuid, value: Trimmed(255) }, { additionalProperties: false }), { minItems: 1, maxItems: 3 }),
+          options: Type.Array(
+            Type.Object({ attribute_id: Uuid, value: Trimmed(255) }, { additionalProperties: false }),
+            { minItems: 1, maxItems: 3 },
+          ),
           name: Type.Optional(Text(255)),
           sku: Type.Optional(Trimmed(255)),
           retail_price: Type.Optional(Cents),
@@ -205,7 +225,10 @@ export const Category = Type.Object(
   { additionalProperties: false },
 );
 export type Category = Static<typeof Category>;
-export const CategoryCreate = Type.Object({ name: Text(255), parent_id: Type.Optional(Nullable(Uuid)) }, { additionalProperties: false });
+export const CategoryCreate = Type.Object(
+  { name: Text(255), parent_id: Type.Optional(Nullable(Uuid)) },
+  { additionalProperties: false },
+);
 export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalProperties: false });
 export type CategoryCreate = Static<typeof CategoryCreate>;
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
@@ -218,4 +241,7 @@ export const NamedUpdate = Type.Object({ name: Type.Optional(Text(255)) }, { add
 export type NamedCreate = Static<typeof NamedCreate>;
 export type NamedUpdate = Static<typeof NamedUpdate>;
 
-export const Tombstone = Type.Object({ id: Uuid, deleted_at: DateTime, version: Version }, { additionalProperties: false });
+export const Tombstone = Type.Object(
+  { id: Uuid, deleted_at: DateTime, version: Version },
+  { additionalProperties: false },
+);

@@ -11,8 +11,15 @@ export const Version = Type.String({
 /** Query of every paginated list (spec, Endpoints: common to list endpoints). */
 export const ListQueryProps = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "Page size, 1 to 200." })),
-  cursor: Type.Optional(Type.String({ minLength: 1, description: "Opaque cursor from a previous page's next_cursor." })),
-  order: Type.Optional(StringEnum(["asc", "desc"], { default: "asc", description: "asc (default) or desc; desc returns one first page only." })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, description: "Opaque cursor from a previous page's next_cursor." }),
+  ),
+  order: Type.Optional(
+    StringEnum(["asc", "desc"], {
+      default: "asc",
+      description: "asc (default) or desc; desc returns one first page only.",
+    }),
+  ),
   include_deleted: Type.Optional(Type.Boolean({ default: false, description: "Only with order=asc." })),
 };
 export const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
@@ -39,8 +46,7 @@ export const ErrorEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
-export const DataEnvelope = <T extends TSchema>(data: T) =>
-  Type.Object({ data }, { additionalProperties: false });
+export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data }, { additionalProperties: false });
 
 export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object(

@@ -23,7 +23,10 @@ export const ClockBody = Type.Union([
 export type ClockBody = Static<typeof ClockBody>;
 
 export const KeyBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }), scopes: Type.Array(StringEnum(SCOPES), { uniqueItems: true }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    scopes: Type.Array(StringEnum(SCOPES), { uniqueItems: true }),
+  },
   { additionalProperties: false },
 );
 export type KeyBody = Static<typeof KeyBody>;
@@ -46,8 +49,18 @@ export const FaultBody = Type.Object(
     code: Type.Optional(Type.String({ pattern: "^[A-Z_]+$" })),
     times: Type.Optional(Type.Integer({ minimum: 1 })),
     delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 600000 })),
-    after_commit: Type.Optional(Type.Boolean({ description: "Process the request in full (the write is committed), then answer status and code instead: the response is lost." })),
-    hold: Type.Optional(Type.Boolean({ description: "Hold matching requests mid-processing until POST /_sim/faults/{id}/release (or DELETE /_sim/faults)." })),
+    after_commit: Type.Optional(
+      Type.Boolean({
+        description:
+          "Process the request in full (the write is committed), then answer status and code instead: the response is lost.",
+      }),
+    ),
+    hold: Type.Optional(
+      Type.Boolean({
+        description:
+          "Hold matching requests mid-processing until POST /_sim/faults/{id}/release (or DELETE /_sim/faults).",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -56,7 +69,9 @@ export type FaultBody = Static<typeof FaultBody>;
 export const ImageBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048 }),
-    outcome: StringEnum(["ok", "fail", "busy"], { description: "ok: stored; fail: IMAGE_FETCH_FAILED; busy: 429 with nothing written." }),
+    outcome: StringEnum(["ok", "fail", "busy"], {
+      description: "ok: stored; fail: IMAGE_FETCH_FAILED; busy: 429 with nothing written.",
+    }),
   },
   { additionalProperties: false },
 );
@@ -73,7 +88,11 @@ export const SaleBody = Type.Object(
     customer_id: Type.Optional(Type.String({ format: "uuid", description: "Left out: the walk-in customer." })),
     lines: Type.Array(
       Type.Object(
-        { product_id: Type.String({ format: "uuid" }), quantity: ControlQuantity, unit_price: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }) },
+        {
+          product_id: Type.String({ format: "uuid" }),
+          quantity: ControlQuantity,
+          unit_price: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 500 },
@@ -89,7 +108,13 @@ export type SaleBody = Static<typeof SaleBody>;
 export const RefundBody = Type.Object(
   {
     lines: Type.Optional(
-      Type.Array(Type.Object({ product_id: Type.String({ format: "uuid" }), quantity: ControlQuantity }, { additionalProperties: false }), { minItems: 1, maxItems: 500 }),
+      Type.Array(
+        Type.Object(
+          { product_id: Type.String({ format: "uuid" }), quantity: ControlQuantity },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 500 },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -113,7 +138,10 @@ export const AuthorizeBody = Type.Object(
 export type AuthorizeBody = Static<typeof AuthorizeBody>;
 
 export const ClientBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }), redirect_uris: Type.Array(Type.String({ format: "uri", maxLength: 2000 }), { minItems: 1, maxItems: 20 }) },
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    redirect_uris: Type.Array(Type.String({ format: "uri", maxLength: 2000 }), { minItems: 1, maxItems: 20 }),
+  },
   { additionalProperties: false },
 );
 export type ClientBody = Static<typeof ClientBody>;

@@ -30,7 +30,11 @@ const writable = {
   custom_field_2: Str(255),
   custom_field_3: Str(255),
   custom_field_4: Str(255),
-  on_account_limit: Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Account credit limit in integer cents." }),
+  on_account_limit: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000_000_000,
+    description: "Account credit limit in integer cents.",
+  }),
   enable_loyalty: Type.Boolean(),
   dont_email: Type.Boolean(),
   dont_sms: Type.Boolean(),
@@ -39,7 +43,9 @@ const writable = {
 /** Read-only fields: accepted and ignored on write, so a read document can be sent back. */
 const readOnly = {
   id: Uuid,
-  do_not_sell_share: Type.Boolean({ description: "Read only: set through the admin UI or a privacy request, never through this API." }),
+  do_not_sell_share: Type.Boolean({
+    description: "Read only: set through the admin UI or a privacy request, never through this API.",
+  }),
   is_walk_in: Type.Boolean(),
   created_at: DateTime,
   updated_at: DateTime,
@@ -61,7 +67,9 @@ export const Customer = Type.Object(
 export type Customer = Static<typeof Customer>;
 
 const optionalAll = <T extends TProperties>(props: T) =>
-  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+  Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
 
 export const CustomerCreate = Type.Object(
   { ...optionalAll(readOnly), ...optionalAll(writable), first_name: writable.first_name },
@@ -69,8 +77,14 @@ export const CustomerCreate = Type.Object(
 );
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
-export const CustomerUpdate = Type.Object({ ...optionalAll(readOnly), ...optionalAll(writable) }, { additionalProperties: false });
+export const CustomerUpdate = Type.Object(
+  { ...optionalAll(readOnly), ...optionalAll(writable) },
+  { additionalProperties: false },
+);
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
-export const CustomerGroup = Type.Object({ id: Uuid, name: Type.String(), version: Version }, { additionalProperties: false });
+export const CustomerGroup = Type.Object(
+  { id: Uuid, name: Type.String(), version: Version },
+  { additionalProperties: false },
+);
 export type CustomerGroup = Static<typeof CustomerGroup>;

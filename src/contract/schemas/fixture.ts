@@ -21,7 +21,12 @@ export const FixtureKey = Type.Object(
 /** Stock at outlets named by name; `average_cost` in cents. */
 const FixtureStock = Type.Array(
   Type.Object(
-    { outlet: Name, on_hand: Type.Number({ minimum: 0, decimals: 3 }), average_cost: Type.Optional(Type.Integer({ minimum: 0 })), reorder_point: Type.Optional(Type.Number({ minimum: 0 })) },
+    {
+      outlet: Name,
+      on_hand: Type.Number({ minimum: 0, decimals: 3 }),
+      average_cost: Type.Optional(Type.Integer({ minimum: 0 })),
+      reorder_point: Type.Optional(Type.Number({ minimum: 0 })),
+    },
     { additionalProperties: false },
   ),
 );
@@ -38,16 +43,40 @@ const FixtureProduct = Type.Object(
     brand: Type.Optional(Name),
     category: Type.Optional(Name),
     tags: Type.Optional(Type.Array(Name)),
-    suppliers: Type.Optional(Type.Array(Type.Object({ name: Name, is_primary: Type.Optional(Type.Boolean()), supplier_code: Type.Optional(Type.String()) }, { additionalProperties: false }))),
-    codes: Type.Optional(Type.Array(Type.Object({ type: Lit(["upc", "isbn", "itf", "ean", "jan", "custom"] as const), code: Name }, { additionalProperties: false }))),
+    suppliers: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Name, is_primary: Type.Optional(Type.Boolean()), supplier_code: Type.Optional(Type.String()) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    codes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { type: Lit(["upc", "isbn", "itf", "ean", "jan", "custom"] as const), code: Name },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
     image: Type.Optional(Type.Boolean({ description: "Give the product a stored image." })),
     stock: Type.Optional(FixtureStock),
-    components: Type.Optional(Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false }))),
+    components: Type.Optional(
+      Type.Array(
+        Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0 }) }, { additionalProperties: false }),
+      ),
+    ),
     variant_attributes: Type.Optional(Type.Array(Name, { maxItems: 3 })),
     variants: Type.Optional(
       Type.Array(
         Type.Object(
-          { values: Type.Array(Name, { minItems: 1, maxItems: 3 }), sku: Name, retail_price: Type.Optional(Type.Integer({ minimum: 0 })), active: Type.Optional(Type.Boolean()), stock: Type.Optional(FixtureStock) },
+          {
+            values: Type.Array(Name, { minItems: 1, maxItems: 3 }),
+            sku: Name,
+            retail_price: Type.Optional(Type.Integer({ minimum: 0 })),
+            active: Type.Optional(Type.Boolean()),
+            stock: Type.Optional(FixtureStock),
+          },
           { additionalProperties: false },
         ),
       ),
@@ -58,8 +87,14 @@ const FixtureProduct = Type.Object(
 
 export const FixtureCatalog = Type.Object(
   {
-    brands: Type.Optional(Type.Array(Type.Object({ name: Name, description: Type.Optional(Type.String()) }, { additionalProperties: false }))),
-    categories: Type.Optional(Type.Array(Type.Object({ name: Name, parent: Type.Optional(Name) }, { additionalProperties: false }))),
+    brands: Type.Optional(
+      Type.Array(
+        Type.Object({ name: Name, description: Type.Optional(Type.String()) }, { additionalProperties: false }),
+      ),
+    ),
+    categories: Type.Optional(
+      Type.Array(Type.Object({ name: Name, parent: Type.Optional(Name) }, { additionalProperties: false })),
+    ),
     tags: Type.Optional(Type.Array(Name)),
     suppliers: Type.Optional(Type.Array(Name)),
     products: Type.Optional(Type.Array(FixtureProduct)),
@@ -84,14 +119,19 @@ export const FixtureCustomer = Type.Object(
     enable_loyalty: Type.Optional(Type.Boolean()),
     dont_email: Type.Optional(Type.Boolean()),
     dont_sms: Type.Optional(Type.Boolean()),
-    do_not_sell_share: Type.Optional(Type.Boolean({ description: "Set only through the admin UI or a privacy request: here, the fixture." })),
+    do_not_sell_share: Type.Optional(
+      Type.Boolean({ description: "Set only through the admin UI or a privacy request: here, the fixture." }),
+    ),
     on_account_limit: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
 export type FixtureCustomer = Static<typeof FixtureCustomer>;
 
-const SkuQuantity = Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }) }, { additionalProperties: false });
+const SkuQuantity = Type.Object(
+  { sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }) },
+  { additionalProperties: false },
+);
 
 /** A sale made `hours_ago` before the simulator starts; refunds and voids happen later, still in the past. */
 export const FixtureSale = Type.Object(
@@ -99,7 +139,17 @@ export const FixtureSale = Type.Object(
     outlet: Name,
     customer: Type.Optional(Name),
     hours_ago: Type.Number({ minimum: 0 }),
-    lines: Type.Array(Type.Object({ sku: Name, quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }), unit_price: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), { minItems: 1 }),
+    lines: Type.Array(
+      Type.Object(
+        {
+          sku: Name,
+          quantity: Type.Number({ exclusiveMinimum: 0, decimals: 3 }),
+          unit_price: Type.Optional(Type.Integer({ minimum: 0 })),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
     payment: Type.Optional(Name),
     refund: Type.Optional(Type.Union([Type.Literal("all"), Type.Array(SkuQuantity, { minItems: 1 })])),
     refund_hours_ago: Type.Optional(Type.Number({ minimum: 0 })),
@@ -119,9 +169,12 @@ export const FixtureStore = Type.Object(
     currency: Type.Optional(Type.String({ pattern: "^[A-Z]{3}$" })),
     timezone: Type.Optional(Name),
     country: Type.Optional(Type.String({ pattern: "^[A-Z]{2}$" })),
-    taxes: Type.Array(Type.Object({ name: Name, rate: Type.Number({ minimum: 0, maximum: 1 }) }, { additionalProperties: false }), {
-      minItems: 1,
-    }),
+    taxes: Type.Array(
+      Type.Object({ name: Name, rate: Type.Number({ minimum: 0, maximum: 1 }) }, { additionalProperties: false }),
+      {
+        minItems: 1,
+      },
+    ),
     outlets: Type.Array(
       Type.Object(
         {
@@ -134,7 +187,9 @@ export const FixtureStore = Type.Object(
       ),
       { minItems: 1 },
     ),
-    payment_types: Type.Array(Type.Object({ name: Name, enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false })),
+    payment_types: Type.Array(
+      Type.Object({ name: Name, enabled: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
     adjustment_reasons: Type.Array(
       Type.Object(
         { name: Name, type: Lit(["increase", "decrease", "any"] as const), enabled: Type.Optional(Type.Boolean()) },
@@ -159,7 +214,13 @@ export const FixtureSpec = Type.Object(
           email: Type.String({ minLength: 3, maxLength: 200 }),
           store_prefix: Type.String(),
           role: Lit(["admin", "user"] as const),
-          password: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "Sign-in password of the consent page; default retail-sim." })),
+          password: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 200,
+              description: "Sign-in password of the consent page; default retail-sim.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

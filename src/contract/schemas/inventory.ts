@@ -55,9 +55,15 @@ export const AdjustmentBody = Type.Object(
 );
 export type AdjustmentBody = Static<typeof AdjustmentBody>;
 
-const BatchSet = Type.Object({ on_hand: OnHand, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
+const BatchSet = Type.Object(
+  { on_hand: OnHand, reason_id: Type.Optional(Uuid), unit_cost: Type.Optional(UnitCost) },
+  { additionalProperties: false },
+);
 /** Mirrors POST /inventory/adjustments, where reason_id is required. */
-const BatchAdjust = Type.Object({ quantity: Quantity, reason_id: Uuid, unit_cost: Type.Optional(UnitCost) }, { additionalProperties: false });
+const BatchAdjust = Type.Object(
+  { quantity: Quantity, reason_id: Uuid, unit_cost: Type.Optional(UnitCost) },
+  { additionalProperties: false },
+);
 
 export const BatchLine = Type.Object(
   {
@@ -71,7 +77,10 @@ export const BatchLine = Type.Object(
 );
 export type BatchLine = Static<typeof BatchLine>;
 
-export const BatchBody = Type.Object({ lines: Type.Array(BatchLine, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+export const BatchBody = Type.Object(
+  { lines: Type.Array(BatchLine, { minItems: 1, maxItems: 100 }) },
+  { additionalProperties: false },
+);
 export type BatchBody = Static<typeof BatchBody>;
 
 export const BatchLineResult = Type.Object(

@@ -23,10 +23,22 @@ export const SaleLine = Type.Object(
   { additionalProperties: false },
 );
 
-export const SaleTax = Type.Object({ tax_id: Uuid, name: Type.String(), rate: Type.Number(), amount: Cents }, { additionalProperties: false });
-export const SalePayment = Type.Object({ id: Uuid, payment_type_id: Uuid, amount: Cents, paid_at: DateTime }, { additionalProperties: false });
-export const SaleDiscount = Type.Object({ id: Uuid, name: Type.String(), amount: Cents }, { additionalProperties: false });
-export const SaleAdjustment = Type.Object({ id: Uuid, name: Type.String(), amount: Cents }, { additionalProperties: false });
+export const SaleTax = Type.Object(
+  { tax_id: Uuid, name: Type.String(), rate: Type.Number(), amount: Cents },
+  { additionalProperties: false },
+);
+export const SalePayment = Type.Object(
+  { id: Uuid, payment_type_id: Uuid, amount: Cents, paid_at: DateTime },
+  { additionalProperties: false },
+);
+export const SaleDiscount = Type.Object(
+  { id: Uuid, name: Type.String(), amount: Cents },
+  { additionalProperties: false },
+);
+export const SaleAdjustment = Type.Object(
+  { id: Uuid, name: Type.String(), amount: Cents },
+  { additionalProperties: false },
+);
 
 export const Sale = Type.Object(
   {
@@ -54,7 +66,10 @@ export const Sale = Type.Object(
 export type Sale = Static<typeof Sale>;
 
 /** Spec, Sales list rules 1: UTC date-times ending in Z; an offset is refused. */
-const UtcDateTime = Type.String({ format: "utc-date-time", description: "ISO 8601 date-time in UTC, ending in Z; inclusive." });
+const UtcDateTime = Type.String({
+  format: "utc-date-time",
+  description: "ISO 8601 date-time in UTC, ending in Z; inclusive.",
+});
 
 export const SalesQuery = Type.Object(
   {

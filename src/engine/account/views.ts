@@ -46,7 +46,12 @@ export const paymentTypeView = ({ value: p, seq }: Row<PaymentTypeRecord>): Paym
   version: versionOf({ seq }),
 });
 
-export const taxView = ({ value: t, seq }: Row<TaxRecord>): Tax => ({ id: t.id, name: t.name, rate: t.rate, version: versionOf({ seq }) });
+export const taxView = ({ value: t, seq }: Row<TaxRecord>): Tax => ({
+  id: t.id,
+  name: t.name,
+  rate: t.rate,
+  version: versionOf({ seq }),
+});
 
 export const reasonView = ({ value: r, seq }: Row<ReasonRecord>): AdjustmentReason => ({
   id: r.id,

@@ -47,7 +47,9 @@ const BEARER = /^bearer +([\x21-\x7E]{1,512})$/i;
  * What a request's Authorization header presents: nothing, something malformed, or a bearer token;
  * never the plaintext, only its SHA-256 (for the lookup and for the failed-authentication windows).
  */
-export type Presented = { readonly kind: "missing" } | { readonly kind: "malformed" | "bearer"; readonly digest: string };
+export type Presented =
+  | { readonly kind: "missing" }
+  | { readonly kind: "malformed" | "bearer"; readonly digest: string };
 
 export function presented(header: string | undefined): Presented {
   if (header === undefined || header === "") return { kind: "missing" };
@@ -59,7 +61,8 @@ export function presented(header: string | undefined): Presented {
  * Spec, Limits: failed authentication counts "per address and credential". The credential is the
  * token however the header spells the scheme and spaces, so respelling it earns no fresh attempts.
  */
-export const failedPairKey = (address: string, p: Presented): string => `${address}\u0000${p.kind === "missing" ? "" : `${p.kind}:${p.digest}`}`;
+export const failedPairKey = (address: string, p: Presented): string =>
+  `${address}\u0000${p.kind === "missing" ? "" : `${p.kind}:${p.digest}`}`;
 
 /**
  * Every credential of a simulator, found by the digest of its token. The registry never holds a
@@ -92,7 +95,8 @@ export class CredentialRegistry {
     const credential = this.byDigest.get(given.digest);
     if (!credential) return { ok: false, why: "unknown" };
     // The key itself, or the connection behind an access token, carries the lifecycle state.
-    const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } = credential.connection ?? credential;
+    const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } =
+      credential.connection ?? credential;
     if (holder.state === "revoked" || credential.state === "revoked") return { ok: false, why: "revoked" };
     if (holder.state === "active" && isIdle(holder, now)) holder.state = "expired";
     if (holder.state === "expired") return { ok: false, why: "expired" };
@@ -109,7 +113,10 @@ function isIdle(holder: { lastUsedAt: number | null; readonly createdAt: number 
 }
 
 /** The state as it stands at `now`: an active credential idle over 90 days is expired even before its next use. */
-export function stateAt(holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number }, now: number): CredentialState {
+export function stateAt(
+  holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number },
+  now: number,
+): CredentialState {
   return holder.state === "active" && isIdle(holder, now) ? "expired" : holder.state;
 }
 

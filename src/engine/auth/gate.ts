@@ -15,6 +15,7 @@ const STATUS_ERRORS: Record<Exclude<StoreStatus, "active">, ApiError> = {
 /** The refusal a store's status or plan gives every API call, or undefined when calls may go on. */
 export function storeGate(settings: StoreSettings): ApiError | undefined {
   if (settings.status !== "active") return STATUS_ERRORS[settings.status];
-  if (settings.plan !== "growth") return apiError("PLAN_REQUIRED", "The store's plan lacks API access; it needs the Growth plan.");
+  if (settings.plan !== "growth")
+    return apiError("PLAN_REQUIRED", "The store's plan lacks API access; it needs the Growth plan.");
   return undefined;
 }

@@ -49,7 +49,14 @@ export interface AuthorizeParams {
 export type AuthorizeCheck =
   | { readonly kind: "page_error"; readonly message: string }
   | { readonly kind: "redirect"; readonly to: string }
-  | { readonly kind: "ok"; readonly client: OAuthClientRecord; readonly redirectUri: string; readonly scopes: readonly Scope[]; readonly state: string | undefined; readonly challenge: string | null };
+  | {
+      readonly kind: "ok";
+      readonly client: OAuthClientRecord;
+      readonly redirectUri: string;
+      readonly scopes: readonly Scope[];
+      readonly state: string | undefined;
+      readonly challenge: string | null;
+    };
 
 function withQuery(uri: string, params: Record<string, string | undefined>): string {
   const url = new URL(uri);
@@ -73,25 +80,40 @@ export function checkAuthorize(world: World, q: AuthorizeParams): AuthorizeCheck
   if (q.response_type === undefined) return fail("invalid_request", "response_type is required");
   if (q.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
   const requested = (q.scope ?? "").split(/[ +]+/).filter((s) => s !== "");
-  if (requested.length === 0 || !requested.every(isScope)) return fail("invalid_scope", "scope must name one or more of the API's scopes");
+  if (requested.length === 0 || !requested.every(isScope))
+    return fail("invalid_scope", "scope must name one or more of the API's scopes");
   let challenge: string | null = null;
   if (q.code_challenge !== undefined || q.code_challenge_method !== undefined) {
     if (q.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
-    if (q.code_challenge === undefined || !PKCE.test(q.code_challenge)) return fail("invalid_request", "code_challenge must be a base64url SHA-256 digest");
+    if (q.code_challenge === undefined || !PKCE.test(q.code_challenge))
+      return fail("invalid_request", "code_challenge must be a base64url SHA-256 digest");
     challenge = q.code_challenge;
   }
-  return { kind: "ok", client, redirectUri: q.redirect_uri, scopes: normalizeScopes(requested as Scope[]), state: q.state, challenge };
+  return {
+    kind: "ok",
+    client,
+    redirectUri: q.redirect_uri,
+    scopes: normalizeScopes(requested as Scope[]),
+    state: q.state,
+    challenge,
+  };
 }
 
 /** Spec, Authentication 3: only store admins on the Growth plan can connect an app. */
 export function userRefusal(world: World, user: UserRecord): string | undefined {
   if (user.role !== "admin") return "Only a store admin can connect an app. Ask an admin of your store.";
-  if (world.stores.get(user.storePrefix)?.settings.plan !== "growth") return "Connecting apps needs the Growth plan. The store's owner can change the plan in billing.";
+  if (world.stores.get(user.storePrefix)?.settings.plan !== "growth")
+    return "Connecting apps needs the Growth plan. The store's owner can change the plan in billing.";
   return undefined;
 }
 
 /** The merchant's decision: a redirect with a code and the echoed state, or with error=access_denied. */
-export function decide(world: World, checked: Extract<AuthorizeCheck, { kind: "ok" }>, user: UserRecord, allow: boolean): string {
+export function decide(
+  world: World,
+  checked: Extract<AuthorizeCheck, { kind: "ok" }>,
+  user: UserRecord,
+  allow: boolean,
+): string {
   if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
   const code = `rsc_code_${world.secrets.token(32)}`;
   world.oauth.codes.set(sha256(code), {
@@ -113,17 +135,27 @@ export interface TokenAnswer {
   readonly headers?: Record<string, string>;
 }
 
-const oauthError = (status: number, error: string, description: string, headers?: Record<string, string>): TokenAnswer => ({
+const oauthError = (
+  status: number,
+  error: string,
+  description: string,
+  headers?: Record<string, string>,
+): TokenAnswer => ({
   status,
   body: { error, error_description: description },
   headers,
 });
 
 /** Credentials of the client: HTTP Basic or client_id and client_secret in the body, never both. */
-function authenticateClient(world: World, form: URLSearchParams, authorization: string | undefined): OAuthClientRecord | TokenAnswer {
+function authenticateClient(
+  world: World,
+  form: URLSearchParams,
+  authorization: string | undefined,
+): OAuthClientRecord | TokenAnswer {
   const inBody = form.has("client_id") || form.has("client_secret");
   const basic = authorization !== undefined && /^basic /i.test(authorization);
-  if (inBody && basic) return oauthError(400, "invalid_request", "Send client credentials as HTTP Basic or in the body, never both.");
+  if (inBody && basic)
+    return oauthError(400, "invalid_request", "Send client credentials as HTTP Basic or in the body, never both.");
   let id: string | null = null;
   let secret: string | null = null;
   if (basic) {
@@ -139,7 +171,12 @@ function authenticateClient(world: World, form: URLSearchParams, authorization: 
   }
   const client = world.oauthClients.find((c) => c.clientId === id);
   if (!client || secret === null || !safeEqual(client.clientSecret, secret)) {
-    return oauthError(401, "invalid_client", "The client credentials are not valid.", basic ? { "www-authenticate": 'Basic realm="retail-sim"' } : undefined);
+    return oauthError(
+      401,
+      "invalid_client",
+      "The client credentials are not valid.",
+      basic ? { "www-authenticate": 'Basic realm="retail-sim"' } : undefined,
+    );
   }
   return client;
 }
@@ -153,19 +190,36 @@ function safeDecode(text: string): string {
 }
 
 /** `POST {api_root}/oauth/token`. Failures count per address; past 30 in 5 minutes they answer invalid_request. */
-export function tokenEndpoint(world: World, form: URLSearchParams | undefined, authorization: string | undefined, address: string, apiRoot: string): TokenAnswer {
+export function tokenEndpoint(
+  world: World,
+  form: URLSearchParams | undefined,
+  authorization: string | undefined,
+  address: string,
+  apiRoot: string,
+): TokenAnswer {
   const now = world.env.clock.now();
   const window = world.limits.peek(POLICIES.tokenFailures, address, now);
   if (window.used >= window.policy.limit) {
-    return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", { "retry-after": String(retryAfterSeconds(window)) });
+    return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", {
+      "retry-after": String(retryAfterSeconds(window)),
+    });
   }
-  const answer = form ? exchange(world, form, authorization, now, apiRoot) : oauthError(400, "invalid_request", "Send the form as application/x-www-form-urlencoded.");
+  const answer = form
+    ? exchange(world, form, authorization, now, apiRoot)
+    : oauthError(400, "invalid_request", "Send the form as application/x-www-form-urlencoded.");
   if (answer.status >= 400) world.limits.hit(POLICIES.tokenFailures, address, now);
   return answer;
 }
 
-function exchange(world: World, form: URLSearchParams, authorization: string | undefined, now: number, apiRoot: string): TokenAnswer {
-  for (const [name] of form) if (form.getAll(name).length > 1) return oauthError(400, "invalid_request", `${name} is given more than once.`);
+function exchange(
+  world: World,
+  form: URLSearchParams,
+  authorization: string | undefined,
+  now: number,
+  apiRoot: string,
+): TokenAnswer {
+  for (const [name] of form)
+    if (form.getAll(name).length > 1) return oauthError(400, "invalid_request", `${name} is given more than once.`);
   const client = authenticateClient(world, form, authorization);
   if ("status" in client) return client;
   const grant = form.get("grant_type");
@@ -175,10 +229,17 @@ function exchange(world: World, form: URLSearchParams, authorization: string | u
   return oauthError(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
 }
 
-function exchangeCode(world: World, client: OAuthClientRecord, form: URLSearchParams, now: number, apiRoot: string): TokenAnswer {
+function exchangeCode(
+  world: World,
+  client: OAuthClientRecord,
+  form: URLSearchParams,
+  now: number,
+  apiRoot: string,
+): TokenAnswer {
   const codeText = form.get("code");
   const redirectUri = form.get("redirect_uri");
-  if (codeText === null || redirectUri === null) return oauthError(400, "invalid_request", "code and redirect_uri are required.");
+  if (codeText === null || redirectUri === null)
+    return oauthError(400, "invalid_request", "code and redirect_uri are required.");
   const code = world.oauth.codes.get(sha256(codeText));
   if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
   if (code.used) {
@@ -187,12 +248,15 @@ function exchangeCode(world: World, client: OAuthClientRecord, form: URLSearchPa
     return oauthError(400, "invalid_grant", "The code has been used.");
   }
   if (now >= code.expiresAt) return oauthError(400, "invalid_grant", "The code has expired.");
-  if (redirectUri !== code.redirectUri) return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.");
+  if (redirectUri !== code.redirectUri)
+    return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.");
   const verifier = form.get("code_verifier");
   if (code.challenge !== null) {
-    if (verifier === null) return oauthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE.");
+    if (verifier === null)
+      return oauthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE.");
     const digest = createHash("sha256").update(verifier).digest("base64url");
-    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || digest !== code.challenge) return oauthError(400, "invalid_grant", "code_verifier does not match the code_challenge.");
+    if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier) || digest !== code.challenge)
+      return oauthError(400, "invalid_grant", "code_verifier does not match the code_challenge.");
   } else if (verifier !== null) {
     return oauthError(400, "invalid_grant", "code_verifier was sent, but the authorization did not use PKCE.");
   }
@@ -216,13 +280,25 @@ function exchangeCode(world: World, client: OAuthClientRecord, form: URLSearchPa
 }
 
 /** Spec, Authentication 7: refresh with grant_type=refresh_token; the refresh token does not rotate. */
-function refresh(world: World, client: OAuthClientRecord, form: URLSearchParams, now: number, apiRoot: string): TokenAnswer {
+function refresh(
+  world: World,
+  client: OAuthClientRecord,
+  form: URLSearchParams,
+  now: number,
+  apiRoot: string,
+): TokenAnswer {
   const token = form.get("refresh_token");
   if (token === null) return oauthError(400, "invalid_request", "refresh_token is required.");
   const connection = world.oauth.refresh.get(sha256(token));
-  if (!connection || connection.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The refresh token is not valid.");
+  if (!connection || connection.clientId !== client.clientId)
+    return oauthError(400, "invalid_grant", "The refresh token is not valid.");
   connection.state = stateAt(connection, now);
-  if (connection.state !== "active") return oauthError(400, "invalid_grant", `The connection is ${connection.state === "revoked" ? "disconnected" : "expired"}.`);
+  if (connection.state !== "active")
+    return oauthError(
+      400,
+      "invalid_grant",
+      `The connection is ${connection.state === "revoked" ? "disconnected" : "expired"}.`,
+    );
   connection.lastUsedAt = now;
   return issue(world, connection, token, now, apiRoot);
 }

@@ -13,7 +13,10 @@ export const GIFT_CARD_CATEGORY = "Gift Cards";
 
 /** Spec, Category: a system category (Other Products) and a reserved gift cards category exist in every store. */
 export function addSystemCategories(catalog: CatalogState, ids: Rng): void {
-  for (const [name, system] of [[OTHER_CATEGORY, "other"], [GIFT_CARD_CATEGORY, "gift_cards"]] as const) {
+  for (const [name, system] of [
+    [OTHER_CATEGORY, "other"],
+    [GIFT_CARD_CATEGORY, "gift_cards"],
+  ] as const) {
     const id = ids.uuid();
     catalog.categories.put(id, { id, name, parent_id: null, depth: 0, system });
     if (system === "other") catalog.otherCategoryId = id;
@@ -32,7 +35,8 @@ export function buildCatalog(
   storeImage: () => string,
   stock: (productId: string, levels: StockFixture) => void,
 ): void {
-  const byName = <T extends { id: string; name: string }>(rows: Iterable<{ value: T }>) => new Map([...rows].map((r) => [r.value.name, r.value.id]));
+  const byName = <T extends { id: string; name: string }>(rows: Iterable<{ value: T }>) =>
+    new Map([...rows].map((r) => [r.value.name, r.value.id]));
   for (const brand of spec.brands ?? []) {
     const id = ids.uuid();
     catalog.brands.put(id, { id, name: brand.name, description: brand.description ?? null });
@@ -42,7 +46,13 @@ export function buildCatalog(
     const parentId = category.parent === undefined ? undefined : byName(catalog.categories.all()).get(category.parent);
     const parent = parentId === undefined ? undefined : (catalog.categories.live(parentId) as CategoryRecord);
     const id = ids.uuid();
-    catalog.categories.put(id, { id, name: category.name, parent_id: parent?.id ?? null, depth: parent ? parent.depth + 1 : 0, system: null });
+    catalog.categories.put(id, {
+      id,
+      name: category.name,
+      parent_id: parent?.id ?? null,
+      depth: parent ? parent.depth + 1 : 0,
+      system: null,
+    });
     if (parent) catalog.subcategories.add(parent.id, id);
   }
   for (const name of spec.tags ?? []) {
@@ -68,13 +78,20 @@ export function buildCatalog(
       is_gift_card: p.is_gift_card ?? false,
       has_variants: (p.variant_attributes ?? []).length > 0,
       brand_id: p.brand === undefined ? null : (brands.get(p.brand) ?? null),
-      category_id: p.category !== undefined ? (categories.get(p.category) ?? base.category_id) : p.is_gift_card ? catalog.giftCardCategoryId : base.category_id,
+      category_id:
+        p.category !== undefined
+          ? (categories.get(p.category) ?? base.category_id)
+          : p.is_gift_card
+            ? catalog.giftCardCategoryId
+            : base.category_id,
       image_id: p.image ? storeImage() : null,
       codes: (p.codes ?? []).map((c) => ({ id: ids.uuid(), type: c.type, code: c.code })),
       tag_ids: (p.tags ?? []).flatMap((t) => tags.get(t) ?? []),
       suppliers: (p.suppliers ?? []).flatMap((s) => {
         const id = suppliers.get(s.name);
-        return id === undefined ? [] : [{ supplier_id: id, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
+        return id === undefined
+          ? []
+          : [{ supplier_id: id, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
       }),
       components: (p.components ?? []).flatMap((c) => {
         const component = catalog.productBySku(c.sku);
@@ -88,10 +105,23 @@ export function buildCatalog(
   }
 }
 
-function addFixtureVariants(catalog: CatalogState, parent: ProductRecord, spec: FixtureProduct, ids: Rng, now: number, stock: (productId: string, levels: StockFixture) => void): void {
+function addFixtureVariants(
+  catalog: CatalogState,
+  parent: ProductRecord,
+  spec: FixtureProduct,
+  ids: Rng,
+  now: number,
+  stock: (productId: string, levels: StockFixture) => void,
+): void {
   for (const variant of spec.variants ?? []) {
     const options = parent.variant_attributes.map((a, i) => ({ attribute_id: a.id, value: variant.values[i] ?? "" }));
-    const child = catalog.saveProduct(variantChild(parent, { id: ids.uuid(), sku: variant.sku, options, active: variant.active, retail_price: variant.retail_price }, now));
+    const child = catalog.saveProduct(
+      variantChild(
+        parent,
+        { id: ids.uuid(), sku: variant.sku, options, active: variant.active, retail_price: variant.retail_price },
+        now,
+      ),
+    );
     if (variant.stock) stock(child.id, variant.stock);
   }
 }

@@ -39,7 +39,8 @@ export class ImageRegistry {
   }
 }
 
-export const imageUrl = (apiRoot: string, imageId: string, size: "original" | "thumb") => `${apiRoot}/images/${imageId}/${size}.png`;
+export const imageUrl = (apiRoot: string, imageId: string, size: "original" | "thumb") =>
+  `${apiRoot}/images/${imageId}/${size}.png`;
 
 /** The image id in one of the simulator's own image URLs, whatever host it was read through. */
 export function ownImageId(url: string): string | undefined {
@@ -48,7 +49,10 @@ export function ownImageId(url: string): string | undefined {
 }
 
 /** What a write's image_url does: keep the current image, store a new copy, or fail the download. */
-export type ImageDecision = { readonly kind: "keep" } | { readonly kind: "stored"; readonly imageId: string } | { readonly kind: "failed" };
+export type ImageDecision =
+  | { readonly kind: "keep" }
+  | { readonly kind: "stored"; readonly imageId: string }
+  | { readonly kind: "failed" };
 
 export function decideImage(
   images: ImageRegistry,
@@ -69,13 +73,16 @@ export function decideImage(
   } catch {
     parsed = undefined;
   }
-  if (!parsed || parsed.protocol !== "https:") return fail(invalid("image_url", "must be an https address"));
+  if (parsed?.protocol !== "https:") return fail(invalid("image_url", "must be an https address"));
   // Spec, Limits: product writes including image_url, 10 per minute per credential.
   const limited = countWrite();
   if (limited) return fail(limited);
   const outcome = images.downloading >= IMAGE_DOWNLOAD_CAPACITY ? "busy" : images.outcomeOf(url);
   if (outcome === "busy") {
-    return fail({ ...apiError("RATE_LIMITED", "Too many image imports are running; retry shortly. Nothing was written."), retryAfter: 1 });
+    return fail({
+      ...apiError("RATE_LIMITED", "Too many image imports are running; retry shortly. Nothing was written."),
+      retryAfter: 1,
+    });
   }
   if (outcome === "fail") return ok({ kind: "failed" });
   const imageId = ids.uuid();

@@ -14,8 +14,10 @@ export const CAPS = { codes: 10, tags: 20, suppliers: 10, components: 50 } as co
 
 type Collections = Pick<ProductRecord, "codes" | "tag_ids" | "suppliers" | "variant_attributes" | "components">;
 
-const field = (name: string, message: string) => apiError("VALIDATION_FAILED", `${name}: ${message}`, [{ field: name, message }]);
-const unprocessable = (name: string, message: string) => apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
+const field = (name: string, message: string) =>
+  apiError("VALIDATION_FAILED", `${name}: ${message}`, [{ field: name, message }]);
+const unprocessable = (name: string, message: string) =>
+  apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
 
 /** The first index whose key repeats an earlier one, for "appears twice" refusals. */
 function firstDuplicate<T>(items: readonly T[], key: (item: T) => string): number {
@@ -67,7 +69,8 @@ export function mergeCollections(
   let suppliers: readonly SupplierLink[] = current.suppliers;
   if (body.suppliers) {
     const unknown = body.suppliers.findIndex((s) => !catalog.suppliers.live(s.supplier_id));
-    if (unknown !== -1) return fail(unprocessable(`suppliers.${unknown}.supplier_id`, "is not a supplier of this store"));
+    if (unknown !== -1)
+      return fail(unprocessable(`suppliers.${unknown}.supplier_id`, "is not a supplier of this store"));
     suppliers = body.suppliers.map((s) => ({
       supplier_id: s.supplier_id.toLowerCase(),
       is_primary: s.is_primary ?? false,
@@ -79,8 +82,10 @@ export function mergeCollections(
   if (body.components) {
     for (let i = 0; i < body.components.length; i++) {
       const c = body.components[i] as ComponentRecord;
-      if (c.product_id.toLowerCase() === productId) return fail(unprocessable(`components.${i}.product_id`, "a product cannot be its own component"));
-      if (!catalog.products.live(c.product_id)) return fail(unprocessable(`components.${i}.product_id`, "is not a product of this store"));
+      if (c.product_id.toLowerCase() === productId)
+        return fail(unprocessable(`components.${i}.product_id`, "a product cannot be its own component"));
+      if (!catalog.products.live(c.product_id))
+        return fail(unprocessable(`components.${i}.product_id`, "is not a product of this store"));
     }
     components = body.components.map((c) => ({ product_id: c.product_id.toLowerCase(), quantity: c.quantity }));
   }
@@ -88,7 +93,11 @@ export function mergeCollections(
   const variant_attributes: readonly AttributeRecord[] = body.variant_attributes
     ? [...body.variant_attributes]
         .sort((a, b) => a.position - b.position)
-        .map((a) => ({ id: current.variant_attributes.find((old) => old.position === a.position)?.id ?? ids.uuid(), name: a.name, position: a.position }))
+        .map((a) => ({
+          id: current.variant_attributes.find((old) => old.position === a.position)?.id ?? ids.uuid(),
+          name: a.name,
+          position: a.position,
+        }))
     : current.variant_attributes;
 
   return ok({ codes, tag_ids, suppliers, variant_attributes, components });
@@ -99,7 +108,11 @@ export function mergeCollections(
  * else an unmatched existing code of the same type, in order (so a changed value keeps its identity).
  * Several codes may share a type: with six types, the cap of 10 codes needs it.
  */
-function matchCodes(items: readonly { type: CodeRecord["type"]; code: string }[], current: readonly CodeRecord[], ids: Rng): CodeRecord[] {
+function matchCodes(
+  items: readonly { type: CodeRecord["type"]; code: string }[],
+  current: readonly CodeRecord[],
+  ids: Rng,
+): CodeRecord[] {
   const unused = new Set(current);
   const exact = items.map((item) => {
     const hit = current.find((old) => unused.has(old) && old.type === item.type && old.code === item.code);

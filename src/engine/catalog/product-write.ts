@@ -35,8 +35,10 @@ const SCALARS = [
   "dimension_unit",
 ] as const satisfies readonly (keyof ProductRecord & keyof ProductWrite)[];
 
-const unprocessable = (name: string, message: string) => apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
-const conflict = (name: string, message: string) => apiError("CONFLICT", `${name}: ${message}`, [{ field: name, message }]);
+const unprocessable = (name: string, message: string) =>
+  apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
+const conflict = (name: string, message: string) =>
+  apiError("CONFLICT", `${name}: ${message}`, [{ field: name, message }]);
 
 /** Spec, Product: "If left out at create, the service generates one that starts with PRD-". */
 export function generateSku(catalog: CatalogState, ids: Rng): string {
@@ -46,7 +48,14 @@ export function generateSku(catalog: CatalogState, ids: Rng): string {
   }
 }
 
-export function newProductRecord(id: string, sku: string, name: string, retailPrice: number, now: number, catalog: CatalogState): ProductRecord {
+export function newProductRecord(
+  id: string,
+  sku: string,
+  name: string,
+  retailPrice: number,
+  now: number,
+  catalog: CatalogState,
+): ProductRecord {
   return {
     id,
     sku,
@@ -82,7 +91,11 @@ export function newProductRecord(id: string, sku: string, name: string, retailPr
 }
 
 /** The product after applying `body` to `existing` (undefined for a create). Image import is separate. */
-export function planProduct(ctx: PlanContext, existing: ProductRecord | undefined, body: ProductWrite): Result<ProductRecord, ApiError> {
+export function planProduct(
+  ctx: PlanContext,
+  existing: ProductRecord | undefined,
+  body: ProductWrite,
+): Result<ProductRecord, ApiError> {
   const { catalog, ids, now } = ctx;
   const shape = checkCollectionShapes(body, catalog);
   if (shape) return fail(shape);
@@ -92,20 +105,31 @@ export function planProduct(ctx: PlanContext, existing: ProductRecord | undefine
   else {
     // Spec, Product write rules 1 and 8: create needs only name and retail_price; a SKU in use is CONFLICT.
     const sku = body.sku;
-    if (sku !== undefined && catalog.skuIndex.has(sku.toLowerCase())) return fail(conflict("sku", "is in use by another product"));
-    base = newProductRecord(ids.uuid(), sku ?? generateSku(catalog, ids), body.name as string, body.retail_price as number, now, catalog);
+    if (sku !== undefined && catalog.skuIndex.has(sku.toLowerCase()))
+      return fail(conflict("sku", "is in use by another product"));
+    base = newProductRecord(
+      ids.uuid(),
+      sku ?? generateSku(catalog, ids),
+      body.name as string,
+      body.retail_price as number,
+      now,
+      catalog,
+    );
   }
 
   const next: Record<string, unknown> = { ...base };
   for (const key of SCALARS) {
     const value = body[key];
     if (value === undefined) continue;
-    next[key] = typeof value === "string" && (key === "brand_id" || key === "category_id") ? value.toLowerCase() : value;
+    next[key] =
+      typeof value === "string" && (key === "brand_id" || key === "category_id") ? value.toLowerCase() : value;
   }
   const draft = next as unknown as ProductRecord;
 
-  if (draft.brand_id !== null && !catalog.brands.live(draft.brand_id)) return fail(unprocessable("brand_id", "is not a brand of this store"));
-  if (!catalog.categories.live(draft.category_id)) return fail(unprocessable("category_id", "is not a category of this store"));
+  if (draft.brand_id !== null && !catalog.brands.live(draft.brand_id))
+    return fail(unprocessable("brand_id", "is not a brand of this store"));
+  if (!catalog.categories.live(draft.category_id))
+    return fail(unprocessable("category_id", "is not a category of this store"));
   if (draft.category_id === catalog.giftCardCategoryId && !draft.is_gift_card) {
     return fail(unprocessable("category_id", "the gift cards category is reserved for gift cards"));
   }
@@ -116,9 +140,15 @@ export function planProduct(ctx: PlanContext, existing: ProductRecord | undefine
 
   const liveChildren = existing ? catalog.childrenOf.get(existing.id).size : 0;
   if (planned.variant_parent_id !== null && (planned.has_variants || planned.variant_attributes.length > 0)) {
-    return fail(unprocessable(planned.has_variants ? "has_variants" : "variant_attributes", "a variant child cannot have variants of its own"));
+    return fail(
+      unprocessable(
+        planned.has_variants ? "has_variants" : "variant_attributes",
+        "a variant child cannot have variants of its own",
+      ),
+    );
   }
-  if (liveChildren > 0 && !planned.has_variants) return fail(conflict("has_variants", "the product has live variant children"));
+  if (liveChildren > 0 && !planned.has_variants)
+    return fail(conflict("has_variants", "the product has live variant children"));
   if (!planned.has_variants && planned.variant_attributes.length > 0) {
     return fail(unprocessable("variant_attributes", "only a product with has_variants true has variant attributes"));
   }

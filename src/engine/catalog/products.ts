@@ -33,7 +33,11 @@ export function createProduct(ctx: CatalogContext, body: ProductCreate): Result<
 }
 
 /** Spec, Product write rules 2 to 7: partial update, optional version check, atomic. */
-export function updateProduct(ctx: CatalogContext, id: string, body: ProductUpdate): Result<ProductWriteResult, ApiError> {
+export function updateProduct(
+  ctx: CatalogContext,
+  id: string,
+  body: ProductUpdate,
+): Result<ProductWriteResult, ApiError> {
   const { store, world, now } = ctx;
   const catalog = store.catalog;
   const row = catalog.products.row(id);
@@ -64,7 +68,9 @@ export function deleteProduct(ctx: CatalogContext, id: string): Result<undefined
   if (catalog.compositesOf.get(product.id).size > 0) {
     return fail(apiError("CONFLICT", "The product is a component of a composite product."));
   }
-  const activeChildren = [...catalog.childrenOf.get(product.id)].filter((child) => catalog.products.live(child)?.active);
+  const activeChildren = [...catalog.childrenOf.get(product.id)].filter(
+    (child) => catalog.products.live(child)?.active,
+  );
   if (activeChildren.length > 0) return fail(apiError("CONFLICT", "The product has active variant children."));
   catalog.deleteProduct(product.id, ctx.now);
   return ok(undefined);

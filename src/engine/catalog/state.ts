@@ -1,4 +1,4 @@
-import { Feed, type Row, type SeqSource } from "../feed.js";
+import type { Feed, Row } from "../feed.js";
 import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
 
 /** Ids of one kind grouped by a key: which live products carry a tag, use a brand, and so on. */
@@ -51,9 +51,7 @@ export class CatalogState {
   otherCategoryId = "";
   giftCardCategoryId = "";
 
-  constructor(
-    feed: <T>(list: string) => Feed<T>,
-  ) {
+  constructor(feed: <T>(list: string) => Feed<T>) {
     this.products = feed("products");
     this.brands = feed("brands");
     this.categories = feed("categories");

@@ -1,6 +1,13 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
-import type { BrandCreate, BrandUpdate, CategoryCreate, CategoryUpdate, NamedCreate, NamedUpdate } from "../../contract/schemas/catalog.js";
+import type {
+  BrandCreate,
+  BrandUpdate,
+  CategoryCreate,
+  CategoryUpdate,
+  NamedCreate,
+  NamedUpdate,
+} from "../../contract/schemas/catalog.js";
 import type { Feed, Row } from "../feed.js";
 import type { CatalogContext } from "./context.js";
 import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
@@ -12,7 +19,11 @@ import type { CatalogState } from "./state.js";
 const conflict = (field: string, message: string) => apiError("CONFLICT", `${field}: ${message}`, [{ field, message }]);
 
 /** Re-saves each live product of `ids` after `change`: a new version even when only a joined name changed. */
-function touchProducts(ctx: CatalogContext, ids: ReadonlySet<string>, change: (p: ProductRecord) => ProductRecord): void {
+function touchProducts(
+  ctx: CatalogContext,
+  ids: ReadonlySet<string>,
+  change: (p: ProductRecord) => ProductRecord,
+): void {
   const catalog = ctx.store.catalog;
   // Copy first: saving re-indexes, which would move the ids inside the set being walked.
   for (const id of [...ids]) {
@@ -52,8 +63,13 @@ export function updateBrand(ctx: CatalogContext, id: string, body: BrandUpdate):
   const found = live(catalog.brands, id);
   if (!found.ok) return found;
   const old = found.value.value;
-  if (body.name !== undefined && nameTaken(catalog.brandNames, body.name, old.id)) return fail(conflict("name", "a brand with this name exists"));
-  const next: BrandRecord = { ...old, name: body.name ?? old.name, description: body.description === undefined ? old.description : body.description };
+  if (body.name !== undefined && nameTaken(catalog.brandNames, body.name, old.id))
+    return fail(conflict("name", "a brand with this name exists"));
+  const next: BrandRecord = {
+    ...old,
+    name: body.name ?? old.name,
+    description: body.description === undefined ? old.description : body.description,
+  };
   if (next.name === old.name && next.description === old.description) return ok(found.value);
   rename(catalog.brandNames, old.id, old.name, next.name);
   return ok(catalog.brands.put(old.id, next));
@@ -73,12 +89,24 @@ export function deleteBrand(ctx: CatalogContext, id: string): Result<undefined, 
 
 // Categories
 
-function parentFor(catalog: CatalogState, parentId: string | null | undefined): Result<CategoryRecord | null, ApiError> {
+function parentFor(
+  catalog: CatalogState,
+  parentId: string | null | undefined,
+): Result<CategoryRecord | null, ApiError> {
   if (parentId === undefined || parentId === null) return ok(null);
   const parent = catalog.categories.live(parentId);
-  if (!parent) return fail(apiError("UNPROCESSABLE", "parent_id: is not a category of this store", [{ field: "parent_id", message: "is not a category of this store" }]));
+  if (!parent)
+    return fail(
+      apiError("UNPROCESSABLE", "parent_id: is not a category of this store", [
+        { field: "parent_id", message: "is not a category of this store" },
+      ]),
+    );
   if (parent.system === "gift_cards") {
-    return fail(apiError("UNPROCESSABLE", "parent_id: the gift cards category is reserved", [{ field: "parent_id", message: "the gift cards category is reserved" }]));
+    return fail(
+      apiError("UNPROCESSABLE", "parent_id: the gift cards category is reserved", [
+        { field: "parent_id", message: "the gift cards category is reserved" },
+      ]),
+    );
   }
   return ok(parent);
 }
@@ -88,12 +116,22 @@ export function createCategory(ctx: CatalogContext, body: CategoryCreate): Resul
   const parent = parentFor(catalog, body.parent_id);
   if (!parent.ok) return parent;
   const id = ctx.world.env.ids.uuid();
-  const record: CategoryRecord = { id, name: body.name, parent_id: parent.value?.id ?? null, depth: parent.value ? parent.value.depth + 1 : 0, system: null };
+  const record: CategoryRecord = {
+    id,
+    name: body.name,
+    parent_id: parent.value?.id ?? null,
+    depth: parent.value ? parent.value.depth + 1 : 0,
+    system: null,
+  };
   if (record.parent_id) catalog.subcategories.add(record.parent_id, id);
   return ok(catalog.categories.put(id, record));
 }
 
-export function updateCategory(ctx: CatalogContext, id: string, body: CategoryUpdate): Result<Row<CategoryRecord>, ApiError> {
+export function updateCategory(
+  ctx: CatalogContext,
+  id: string,
+  body: CategoryUpdate,
+): Result<Row<CategoryRecord>, ApiError> {
   const catalog = ctx.store.catalog;
   const found = live(catalog.categories, id);
   if (!found.ok) return found;
@@ -104,12 +142,21 @@ export function updateCategory(ctx: CatalogContext, id: string, body: CategoryUp
     const wanted = parentFor(catalog, body.parent_id);
     if (!wanted.ok) return wanted;
     // A category cannot move under itself or one of its own subcategories.
-    for (let up = wanted.value; up !== null; up = up.parent_id === null ? null : (catalog.categories.live(up.parent_id) ?? null)) {
+    for (
+      let up = wanted.value;
+      up !== null;
+      up = up.parent_id === null ? null : (catalog.categories.live(up.parent_id) ?? null)
+    ) {
       if (up.id === old.id) return fail(conflict("parent_id", "would make the category its own ancestor"));
     }
     parent = wanted.value;
   }
-  const next: CategoryRecord = { ...old, name: body.name ?? old.name, parent_id: parent?.id ?? null, depth: parent ? parent.depth + 1 : 0 };
+  const next: CategoryRecord = {
+    ...old,
+    name: body.name ?? old.name,
+    parent_id: parent?.id ?? null,
+    depth: parent ? parent.depth + 1 : 0,
+  };
   if (next.name === old.name && next.parent_id === old.parent_id) return ok(found.value);
   if (old.parent_id !== next.parent_id) {
     if (old.parent_id) catalog.subcategories.remove(old.parent_id, old.id);
@@ -139,7 +186,8 @@ export function deleteCategory(ctx: CatalogContext, id: string): Result<undefine
   const category = found.value.value;
   if (category.system === "other") return fail(apiError("CONFLICT", "The system category cannot be deleted."));
   if (category.system === "gift_cards") return fail(apiError("CONFLICT", "The gift cards category cannot be deleted."));
-  if (catalog.subcategories.get(category.id).size > 0) return fail(apiError("CONFLICT", "The category has live subcategories."));
+  if (catalog.subcategories.get(category.id).size > 0)
+    return fail(apiError("CONFLICT", "The category has live subcategories."));
   touchProducts(ctx, catalog.byCategory.get(category.id), (p) => ({ ...p, category_id: catalog.otherCategoryId }));
   if (category.parent_id) catalog.subcategories.remove(category.parent_id, category.id);
   catalog.categories.markDeleted(category.id, ctx.now);
@@ -172,7 +220,11 @@ export const SUPPLIERS: NamedKind = {
   label: "supplier",
 };
 
-export function createNamed(ctx: CatalogContext, kind: NamedKind, body: NamedCreate): Result<Row<NamedRecord>, ApiError> {
+export function createNamed(
+  ctx: CatalogContext,
+  kind: NamedKind,
+  body: NamedCreate,
+): Result<Row<NamedRecord>, ApiError> {
   const catalog = ctx.store.catalog;
   const names = kind.names?.(catalog);
   if (names && nameTaken(names, body.name)) return fail(conflict("name", `a ${kind.label} with this name exists`));
@@ -181,14 +233,20 @@ export function createNamed(ctx: CatalogContext, kind: NamedKind, body: NamedCre
   return ok(kind.feed(catalog).put(id, { id, name: body.name }));
 }
 
-export function updateNamed(ctx: CatalogContext, kind: NamedKind, id: string, body: NamedUpdate): Result<Row<NamedRecord>, ApiError> {
+export function updateNamed(
+  ctx: CatalogContext,
+  kind: NamedKind,
+  id: string,
+  body: NamedUpdate,
+): Result<Row<NamedRecord>, ApiError> {
   const catalog = ctx.store.catalog;
   const found = live(kind.feed(catalog), id);
   if (!found.ok) return found;
   const old = found.value.value;
   if (body.name === undefined || body.name === old.name) return ok(found.value);
   const names = kind.names?.(catalog);
-  if (names && nameTaken(names, body.name, old.id)) return fail(conflict("name", `a ${kind.label} with this name exists`));
+  if (names && nameTaken(names, body.name, old.id))
+    return fail(conflict("name", `a ${kind.label} with this name exists`));
   if (names) rename(names, old.id, old.name, body.name);
   const row = kind.feed(catalog).put(old.id, { ...old, name: body.name });
   // Spec, Product: the version also changes when an attached tag or supplier is renamed.

@@ -14,19 +14,31 @@ const refuse = (code: "VALIDATION_FAILED" | "CONFLICT" | "UNPROCESSABLE", field:
   fail(apiError(code, `${field}: ${message}`, [{ field, message } satisfies FieldError]));
 
 /** A combination's identity: values in attribute order, compared without regard to case. */
-const combinationKey = (options: readonly OptionRecord[]) => options.map((o) => `${o.attribute_id}=${o.value.toLowerCase()}`).join("\u0000");
+const combinationKey = (options: readonly OptionRecord[]) =>
+  options.map((o) => `${o.attribute_id}=${o.value.toLowerCase()}`).join("\u0000");
 
-export function addVariants(ctx: CatalogContext, parentId: string, body: VariantsBody): Result<Row<ProductRecord>[], ApiError> {
+export function addVariants(
+  ctx: CatalogContext,
+  parentId: string,
+  body: VariantsBody,
+): Result<Row<ProductRecord>[], ApiError> {
   const { store, world, now } = ctx;
   const catalog = store.catalog;
   const parent = catalog.products.live(parentId);
   if (!parent) return fail(notFound("product"));
   if (!parent.has_variants || parent.variant_attributes.length === 0) {
-    return fail(apiError("UNPROCESSABLE", "The product is not a variant parent: it needs has_variants true and its variant_attributes."));
+    return fail(
+      apiError(
+        "UNPROCESSABLE",
+        "The product is not a variant parent: it needs has_variants true and its variant_attributes.",
+      ),
+    );
   }
   const limit = store.settings.productLimit;
   if (limit !== null && catalog.liveProducts + body.variants.length > limit) {
-    return fail(apiError("PRODUCT_LIMIT_REACHED", `The variants would take the store past its plan's product limit (${limit}).`));
+    return fail(
+      apiError("PRODUCT_LIMIT_REACHED", `The variants would take the store past its plan's product limit (${limit}).`),
+    );
   }
   const attributes = parent.variant_attributes;
   const taken = new Set<string>();
@@ -43,13 +55,22 @@ export function addVariants(ctx: CatalogContext, parentId: string, body: Variant
       const option = variant.options[j] as OptionRecord;
       const attributeId = option.attribute_id.toLowerCase();
       if (!attributes.some((a) => a.id === attributeId)) {
-        return refuse("VALIDATION_FAILED", `variants.${i}.options.${j}.attribute_id`, "is not an attribute of the parent product");
+        return refuse(
+          "VALIDATION_FAILED",
+          `variants.${i}.options.${j}.attribute_id`,
+          "is not an attribute of the parent product",
+        );
       }
-      if (byAttribute.has(attributeId)) return refuse("VALIDATION_FAILED", `variants.${i}.options.${j}.attribute_id`, "is given twice");
+      if (byAttribute.has(attributeId))
+        return refuse("VALIDATION_FAILED", `variants.${i}.options.${j}.attribute_id`, "is given twice");
       byAttribute.set(attributeId, option.value);
     }
     if (byAttribute.size !== attributes.length) {
-      return refuse("VALIDATION_FAILED", `variants.${i}.options`, "must give one value for each of the parent's variant attributes");
+      return refuse(
+        "VALIDATION_FAILED",
+        `variants.${i}.options`,
+        "must give one value for each of the parent's variant attributes",
+      );
     }
     const options = attributes.map((a) => ({ attribute_id: a.id, value: byAttribute.get(a.id) as string }));
     const key = combinationKey(options);
@@ -57,7 +78,8 @@ export function addVariants(ctx: CatalogContext, parentId: string, body: Variant
     taken.add(key);
     if (variant.sku !== undefined) {
       const lower = variant.sku.toLowerCase();
-      if (catalog.skuIndex.has(lower) || skus.has(lower)) return refuse("CONFLICT", `variants.${i}.sku`, "is in use by another product");
+      if (catalog.skuIndex.has(lower) || skus.has(lower))
+        return refuse("CONFLICT", `variants.${i}.sku`, "is in use by another product");
       skus.add(lower);
     }
     planned.push({ options, sku: variant.sku });
@@ -67,8 +89,24 @@ export function addVariants(ctx: CatalogContext, parentId: string, body: Variant
   body.variants.forEach((variant, i) => {
     const { options, sku } = planned[i] as (typeof planned)[number];
     let childSku = sku;
-    while (childSku === undefined || (sku === undefined && skus.has(childSku.toLowerCase()))) childSku = generateSku(catalog, world.env.ids);
-    rows.push(catalog.saveProduct(variantChild(parent, { id: world.env.ids.uuid(), sku: childSku, options, name: variant.name, retail_price: variant.retail_price, active: variant.active }, now)));
+    while (childSku === undefined || (sku === undefined && skus.has(childSku.toLowerCase())))
+      childSku = generateSku(catalog, world.env.ids);
+    rows.push(
+      catalog.saveProduct(
+        variantChild(
+          parent,
+          {
+            id: world.env.ids.uuid(),
+            sku: childSku,
+            options,
+            name: variant.name,
+            retail_price: variant.retail_price,
+            active: variant.active,
+          },
+          now,
+        ),
+      ),
+    );
   });
   return ok(rows);
 }

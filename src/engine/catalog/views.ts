@@ -52,7 +52,12 @@ export function productView(catalog: CatalogState, row: Row<ProductRecord>, apiR
   };
 }
 
-export const brandView = ({ value: b, seq }: Row<BrandRecord>): Brand => ({ id: b.id, name: b.name, description: b.description, version: versionOf({ seq }) });
+export const brandView = ({ value: b, seq }: Row<BrandRecord>): Brand => ({
+  id: b.id,
+  name: b.name,
+  description: b.description,
+  version: versionOf({ seq }),
+});
 
 export const categoryView = ({ value: c, seq }: Row<CategoryRecord>): Category => ({
   id: c.id,
@@ -62,7 +67,11 @@ export const categoryView = ({ value: c, seq }: Row<CategoryRecord>): Category =
   version: versionOf({ seq }),
 });
 
-export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({ id: n.id, name: n.name, version: versionOf({ seq }) });
+export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({
+  id: n.id,
+  name: n.name,
+  version: versionOf({ seq }),
+});
 
 /** Product rows' JSON text by version and the API root of their image URLs. */
 const serialized = new JsonCache<Row<ProductRecord>>(50_000);

@@ -38,7 +38,16 @@ const WRITABLE = [
 ] as const satisfies readonly (keyof CustomerRecord & keyof CustomerUpdate)[];
 
 /** Personal details scrubbed by erasure (spec, Delete rules: customer): every nullable personal field. */
-const PERSONAL = WRITABLE.filter((k) => k !== "customer_group_id" && k !== "customer_code" && k !== "first_name" && k !== "on_account_limit" && k !== "enable_loyalty" && k !== "dont_email" && k !== "dont_sms");
+const PERSONAL = WRITABLE.filter(
+  (k) =>
+    k !== "customer_group_id" &&
+    k !== "customer_code" &&
+    k !== "first_name" &&
+    k !== "on_account_limit" &&
+    k !== "enable_loyalty" &&
+    k !== "dont_email" &&
+    k !== "dont_sms",
+);
 
 export interface CustomerContext {
   readonly store: StoreState;
@@ -47,9 +56,16 @@ export interface CustomerContext {
 }
 
 const conflict = (field: string, message: string) => apiError("CONFLICT", `${field}: ${message}`, [{ field, message }]);
-const unprocessable = (field: string, message: string) => apiError("UNPROCESSABLE", `${field}: ${message}`, [{ field, message }]);
+const unprocessable = (field: string, message: string) =>
+  apiError("UNPROCESSABLE", `${field}: ${message}`, [{ field, message }]);
 
-export function newCustomerRecord(id: string, code: string, firstName: string, groupId: string, now: number): CustomerRecord {
+export function newCustomerRecord(
+  id: string,
+  code: string,
+  firstName: string,
+  groupId: string,
+  now: number,
+): CustomerRecord {
   const nulls = Object.fromEntries(PERSONAL.map((k) => [k, null])) as Record<(typeof PERSONAL)[number], null>;
   return {
     id,
@@ -82,21 +98,33 @@ function plan(ctx: CustomerContext, base: CustomerRecord, body: CustomerUpdate):
   for (const key of WRITABLE) if (body[key] !== undefined) next[key] = body[key];
   const record = next as unknown as CustomerRecord;
   const holder = state.codes.get(record.customer_code.toLowerCase());
-  if (holder !== undefined && holder !== record.id) return fail(conflict("customer_code", "is in use by another customer"));
-  if (!state.groups.live(record.customer_group_id)) return fail(unprocessable("customer_group_id", "is not a customer group of this store"));
+  if (holder !== undefined && holder !== record.id)
+    return fail(conflict("customer_code", "is in use by another customer"));
+  if (!state.groups.live(record.customer_group_id))
+    return fail(unprocessable("customer_group_id", "is not a customer group of this store"));
   return ok({ ...record, customer_group_id: record.customer_group_id.toLowerCase() });
 }
 
 export function createCustomer(ctx: CustomerContext, body: CustomerCreate): Result<Row<CustomerRecord>, ApiError> {
   const state = ctx.store.customers;
-  const base = newCustomerRecord(ctx.ids.uuid(), body.customer_code ?? generateCode(state, ctx.ids), body.first_name, state.defaultGroupId, ctx.now);
+  const base = newCustomerRecord(
+    ctx.ids.uuid(),
+    body.customer_code ?? generateCode(state, ctx.ids),
+    body.first_name,
+    state.defaultGroupId,
+    ctx.now,
+  );
   const planned = plan(ctx, base, body);
   if (!planned.ok) return planned;
   state.save(planned.value);
   return ok(state.customers.row(planned.value.id) as Row<CustomerRecord>);
 }
 
-export function updateCustomer(ctx: CustomerContext, id: string, body: CustomerUpdate): Result<Row<CustomerRecord>, ApiError> {
+export function updateCustomer(
+  ctx: CustomerContext,
+  id: string,
+  body: CustomerUpdate,
+): Result<Row<CustomerRecord>, ApiError> {
   const state = ctx.store.customers;
   const row = state.customers.row(id);
   if (!row || row.deletedAt !== null) return fail(notFound("customer"));
@@ -116,11 +144,25 @@ export function eraseCustomer(ctx: CustomerContext, id: string): Result<undefine
   const customer = state.customers.live(id);
   if (!customer) return fail(notFound("customer"));
   if (customer.is_walk_in) return fail(apiError("CONFLICT", "The walk-in customer cannot be deleted."));
-  const scrubbed = newCustomerRecord(customer.id, `ERASED-${ctx.ids.token(10).toUpperCase()}`, "Erased", customer.customer_group_id, customer.created_at);
+  const scrubbed = newCustomerRecord(
+    customer.id,
+    `ERASED-${ctx.ids.token(10).toUpperCase()}`,
+    "Erased",
+    customer.customer_group_id,
+    customer.created_at,
+  );
   state.codes.delete(customer.customer_code.toLowerCase());
   // Kept: the group, the account limit and the flags (a privacy preference is never flipped by erasure).
   const { on_account_limit, enable_loyalty, dont_email, dont_sms, do_not_sell_share } = customer;
-  state.customers.put(customer.id, { ...scrubbed, on_account_limit, enable_loyalty, dont_email, dont_sms, do_not_sell_share, updated_at: ctx.now });
+  state.customers.put(customer.id, {
+    ...scrubbed,
+    on_account_limit,
+    enable_loyalty,
+    dont_email,
+    dont_sms,
+    do_not_sell_share,
+    updated_at: ctx.now,
+  });
   state.customers.markDeleted(customer.id, ctx.now);
   return ok(undefined);
 }
@@ -161,4 +203,8 @@ export const customerView = ({ value: c, seq }: Row<CustomerRecord>): Customer =
   version: versionOf({ seq }),
 });
 
-export const customerGroupView = ({ value: g, seq }: Row<CustomerGroupRecord>): CustomerGroup => ({ id: g.id, name: g.name, version: versionOf({ seq }) });
+export const customerGroupView = ({ value: g, seq }: Row<CustomerGroupRecord>): CustomerGroup => ({
+  id: g.id,
+  name: g.name,
+  version: versionOf({ seq }),
+});

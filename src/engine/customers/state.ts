@@ -56,7 +56,8 @@ export class CustomerState {
   /** Commits a customer and keeps the code index in step. */
   save(record: CustomerRecord): void {
     const old = this.customers.live(record.id);
-    if (old && this.codes.get(old.customer_code.toLowerCase()) === old.id) this.codes.delete(old.customer_code.toLowerCase());
+    if (old && this.codes.get(old.customer_code.toLowerCase()) === old.id)
+      this.codes.delete(old.customer_code.toLowerCase());
     this.codes.set(record.customer_code.toLowerCase(), record.id);
     this.customers.put(record.id, record);
   }

@@ -1,10 +1,24 @@
 import { fromMilli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
-import type { AdjustmentBody, BatchBody, BatchLineResult, InventoryLevel, StockSetBody, StockWriteResult } from "../../contract/schemas/inventory.js";
+import type {
+  AdjustmentBody,
+  BatchBody,
+  BatchLineResult,
+  InventoryLevel,
+  StockSetBody,
+  StockWriteResult,
+} from "../../contract/schemas/inventory.js";
 import type { StoreState } from "../store.js";
 import type { World } from "../world.js";
-import { applyStockChange, planStockChange, stockRefusal, type AppliedChange, type PlannedChange, type StockChange } from "./stock.js";
+import {
+  applyStockChange,
+  planStockChange,
+  stockRefusal,
+  type AppliedChange,
+  type PlannedChange,
+  type StockChange,
+} from "./stock.js";
 
 // The inventory operations of the spec's endpoint table, on top of the planner in stock.ts.
 
@@ -44,8 +58,21 @@ export function productInventory(store: StoreState, productId: string): Result<I
 }
 
 /** `PUT /products/{id}/inventory/{outlet_id}`: an absolute set (spec, Inventory rules 1). */
-export function setStock(ctx: InventoryContext, productId: string, outletId: string, body: StockSetBody): Result<StockWriteResult, ApiError> {
-  const change: StockChange = { product: { id: productId }, outletId, kind: "set", quantity: body.on_hand, reasonId: body.reason_id, unitCost: body.unit_cost, source: "path" };
+export function setStock(
+  ctx: InventoryContext,
+  productId: string,
+  outletId: string,
+  body: StockSetBody,
+): Result<StockWriteResult, ApiError> {
+  const change: StockChange = {
+    product: { id: productId },
+    outletId,
+    kind: "set",
+    quantity: body.on_hand,
+    reasonId: body.reason_id,
+    unitCost: body.unit_cost,
+    source: "path",
+  };
   const planned = planStockChange(ctx.store, change);
   if (!planned.ok) return fail(stockRefusal(planned.error));
   return ok(writeResult(applyStockChange(ctx.world, ctx.store, planned.value, ctx.now)));
@@ -55,7 +82,9 @@ export function setStock(ctx: InventoryContext, productId: string, outletId: str
 function productRef(line: { product_id?: string; sku?: string }, at: string): ApiError | undefined {
   if ((line.product_id === undefined) === (line.sku === undefined)) {
     const field = at === "" ? "product_id" : `${at}.product_id`;
-    return apiError("VALIDATION_FAILED", `${field}: give exactly one of product_id or sku`, [{ field, message: "give exactly one of product_id or sku" }]);
+    return apiError("VALIDATION_FAILED", `${field}: give exactly one of product_id or sku`, [
+      { field, message: "give exactly one of product_id or sku" },
+    ]);
   }
   return undefined;
 }
@@ -64,7 +93,10 @@ function productRef(line: { product_id?: string; sku?: string }, at: string): Ap
 export function adjustStock(ctx: InventoryContext, body: AdjustmentBody): Result<StockWriteResult, ApiError> {
   const refError = productRef(body, "");
   if (refError) return fail(refError);
-  if (body.quantity === 0) return fail(apiError("VALIDATION_FAILED", "quantity: must not be 0", [{ field: "quantity", message: "must not be 0" }]));
+  if (body.quantity === 0)
+    return fail(
+      apiError("VALIDATION_FAILED", "quantity: must not be 0", [{ field: "quantity", message: "must not be 0" }]),
+    );
   const planned = planStockChange(ctx.store, {
     product: { id: body.product_id, sku: body.sku },
     outletId: body.outlet_id,
@@ -90,11 +122,21 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
     const refError = productRef(line, at);
     if (refError) return fail(refError);
     if ((line.set === undefined) === (line.adjust === undefined)) {
-      return fail(apiError("VALIDATION_FAILED", `${at}: give exactly one of set or adjust`, [{ field: at, message: "give exactly one of set or adjust" }]));
+      return fail(
+        apiError("VALIDATION_FAILED", `${at}: give exactly one of set or adjust`, [
+          { field: at, message: "give exactly one of set or adjust" },
+        ]),
+      );
     }
-    const op = line.set ? { kind: "set" as const, quantity: line.set.on_hand, ...line.set } : { kind: "adjust" as const, ...(line.adjust as NonNullable<typeof line.adjust>) };
+    const op = line.set
+      ? { kind: "set" as const, quantity: line.set.on_hand, ...line.set }
+      : { kind: "adjust" as const, ...(line.adjust as NonNullable<typeof line.adjust>) };
     if (op.kind === "adjust" && op.quantity === 0) {
-      return fail(apiError("VALIDATION_FAILED", `${at}.adjust.quantity: must not be 0`, [{ field: `${at}.adjust.quantity`, message: "must not be 0" }]));
+      return fail(
+        apiError("VALIDATION_FAILED", `${at}.adjust.quantity: must not be 0`, [
+          { field: `${at}.adjust.quantity`, message: "must not be 0" },
+        ]),
+      );
     }
     const planned = planStockChange(ctx.store, {
       product: { id: line.product_id, sku: line.sku },
@@ -106,11 +148,16 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
       source: "body",
     });
     // Fields of the set or adjust object are named inside it: lines.2.adjust.reason_id.
-    if (!planned.ok) return fail(stockRefusal(planned.error, NESTED.has(planned.error.field ?? "") ? `${at}.${op.kind}` : at));
+    if (!planned.ok)
+      return fail(stockRefusal(planned.error, NESTED.has(planned.error.field ?? "") ? `${at}.${op.kind}` : at));
     // Spec, Inventory rules 3: a product and outlet pair may appear only once per batch.
     const pair = `${planned.value.product.id}/${planned.value.outletId}`;
     if (pairs.has(pair)) {
-      return fail(apiError("VALIDATION_FAILED", `${at}: this product and outlet pair appears earlier in the batch`, [{ field: at, message: "this product and outlet pair appears earlier in the batch" }]));
+      return fail(
+        apiError("VALIDATION_FAILED", `${at}: this product and outlet pair appears earlier in the batch`, [
+          { field: at, message: "this product and outlet pair appears earlier in the batch" },
+        ]),
+      );
     }
     pairs.add(pair);
     plans.push(planned.value);

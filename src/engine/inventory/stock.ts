@@ -41,7 +41,8 @@ export interface StockRefusal {
   readonly field?: string;
 }
 
-const refuse = (code: ErrorCode, message: string, field?: string): { ok: false; error: StockRefusal } => fail({ code, message, field });
+const refuse = (code: ErrorCode, message: string, field?: string): { ok: false; error: StockRefusal } =>
+  fail({ code, message, field });
 
 export function planStockChange(store: StoreState, change: StockChange): Result<PlannedChange, StockRefusal> {
   const { catalog, inventory } = store;
@@ -57,15 +58,22 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
   }
   const outletRow = store.outlets.row(change.outletId);
   if (!outletRow) return refuse(missing, "The outlet was not found.", "outlet_id");
-  if (outletRow.deletedAt !== null) return refuse("OUTLET_DELETED", "The outlet is deleted; nothing was written.", "outlet_id");
-  if (!product.has_inventory) return refuse("NOT_STOCK_TRACKED", "The product does not track stock.", change.source === "body" ? (change.product.sku !== undefined ? "sku" : "product_id") : undefined);
+  if (outletRow.deletedAt !== null)
+    return refuse("OUTLET_DELETED", "The outlet is deleted; nothing was written.", "outlet_id");
+  if (!product.has_inventory)
+    return refuse(
+      "NOT_STOCK_TRACKED",
+      "The product does not track stock.",
+      change.source === "body" ? (change.product.sku !== undefined ? "sku" : "product_id") : undefined,
+    );
 
   let reasonId = store.systemReasonId;
   if (change.reasonId !== undefined) {
     const reason = store.reasons.live(change.reasonId);
     if (!reason) return refuse("UNPROCESSABLE", "The adjustment reason was not found.", "reason_id");
     // Spec, Inventory rules 5: REASON_NOT_ALLOWED for the system reason or a disabled reason.
-    if (reason.is_system || !reason.enabled) return refuse("REASON_NOT_ALLOWED", `The reason "${reason.name}" cannot be used here.`, "reason_id");
+    if (reason.is_system || !reason.enabled)
+      return refuse("REASON_NOT_ALLOWED", `The reason "${reason.name}" cannot be used here.`, "reason_id");
     reasonId = reason.id;
   }
 
@@ -73,12 +81,25 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
   const previous = level?.on_hand ?? 0;
   const amount = toMilli(change.quantity);
   const next = change.kind === "set" ? amount : previous + amount;
-  if (next < 0) return refuse("INSUFFICIENT_STOCK", `Stock would go below zero (${fromMilli(previous)} on hand).`, change.kind === "set" ? "on_hand" : "quantity");
+  if (next < 0)
+    return refuse(
+      "INSUFFICIENT_STOCK",
+      `Stock would go below zero (${fromMilli(previous)} on hand).`,
+      change.kind === "set" ? "on_hand" : "quantity",
+    );
   const delta = next - previous;
   const reason = store.reasons.live(reasonId);
   // Spec, Inventory rules 5: a reason whose direction does not match the change.
-  if (reason && delta !== 0 && ((reason.type === "increase" && delta < 0) || (reason.type === "decrease" && delta > 0))) {
-    return refuse("REASON_DIRECTION_MISMATCH", `The reason "${reason.name}" records ${reason.type}s only.`, "reason_id");
+  if (
+    reason &&
+    delta !== 0 &&
+    ((reason.type === "increase" && delta < 0) || (reason.type === "decrease" && delta > 0))
+  ) {
+    return refuse(
+      "REASON_DIRECTION_MISMATCH",
+      `The reason "${reason.name}" records ${reason.type}s only.`,
+      "reason_id",
+    );
   }
 
   // Spec, Inventory rules 4: on a set, unit_cost becomes the average; on an adjustment it is blended in
@@ -105,8 +126,19 @@ export function applyStockChange(world: World, store: StoreState, planned: Plann
   const delta = planned.next - planned.previous;
   if (delta === 0) return { planned, changed: false, adjustmentId: null, movementId: null };
   const ids = world.env.ids;
-  const base = planned.level ?? { outlet_id: planned.outletId, reorder_method: "none", reorder_point: null, reorder_amount: null, reorder_target: null };
-  store.inventory.put(planned.product.id, { ...base, on_hand: planned.next, average_cost: planned.average, seq: store.nextSeq() });
+  const base = planned.level ?? {
+    outlet_id: planned.outletId,
+    reorder_method: "none",
+    reorder_point: null,
+    reorder_amount: null,
+    reorder_target: null,
+  };
+  store.inventory.put(planned.product.id, {
+    ...base,
+    on_hand: planned.next,
+    average_cost: planned.average,
+    seq: store.nextSeq(),
+  });
   const record = {
     id: ids.uuid(),
     movement_id: ids.uuid(),
@@ -124,5 +156,7 @@ export function applyStockChange(world: World, store: StoreState, planned: Plann
 /** The refusal as the spec's error; a batch names the line (`lines.2.sku`). A path 404 names no field. */
 export function stockRefusal(r: StockRefusal, linePrefix?: string): ApiError {
   const field = linePrefix === undefined ? r.field : r.field === undefined ? linePrefix : `${linePrefix}.${r.field}`;
-  return field === undefined || (r.code === "NOT_FOUND" && linePrefix === undefined) ? apiError(r.code, r.message) : apiError(r.code, r.message, [{ field, message: r.message }]);
+  return field === undefined || (r.code === "NOT_FOUND" && linePrefix === undefined)
+    ? apiError(r.code, r.message)
+    : apiError(r.code, r.message, [{ field, message: r.message }]);
 }

@@ -30,11 +30,24 @@ export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids
     const at = now - spec.hours_ago * HOUR;
     const lines = spec.lines.map((l) => {
       const product = productOf(l.sku);
-      return { product_id: product?.id ?? "", quantity: l.quantity, unit_price: l.unit_price ?? product?.retail_price ?? 0 };
+      return {
+        product_id: product?.id ?? "",
+        quantity: l.quantity,
+        unit_price: l.unit_price ?? product?.retail_price ?? 0,
+      };
     });
     const customerId = spec.customer === undefined ? undefined : customerOf(spec.customer);
     const payment = spec.payment === undefined ? firstEnabled : payments.get(spec.payment);
-    const sale = createSale({ store, ids, now: at }, { outlet_id: outlets.get(spec.outlet) ?? "", customer_id: customerId, lines, payment_type_id: payment, completed_at: at });
+    const sale = createSale(
+      { store, ids, now: at },
+      {
+        outlet_id: outlets.get(spec.outlet) ?? "",
+        customer_id: customerId,
+        lines,
+        payment_type_id: payment,
+        completed_at: at,
+      },
+    );
     if (!sale.ok) throw new Error(`fixture sale at ${spec.outlet}: ${sale.error.message}`);
     return sale.value.id;
   };
@@ -57,7 +70,13 @@ export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids
           const saleId = made.get(spec) as string;
           if (spec.void) voidSale(ctx, saleId);
           if (spec.refund === undefined) return;
-          const wanted = spec.refund === "all" ? undefined : spec.refund.map((r) => ({ product_id: store.catalog.productBySku(r.sku)?.id ?? "", quantity: r.quantity }));
+          const wanted =
+            spec.refund === "all"
+              ? undefined
+              : spec.refund.map((r) => ({
+                  product_id: store.catalog.productBySku(r.sku)?.id ?? "",
+                  quantity: r.quantity,
+                }));
           const refunded = refundSale(ctx, saleId, wanted);
           if (!refunded.ok) throw new Error(`fixture refund: ${refunded.error.message}`);
         },
@@ -73,7 +92,8 @@ export function buildSales(store: StoreState, sales: readonly FixtureSale[], ids
 export function needsReplay(sales: readonly FixtureSale[]): boolean {
   for (let i = 0; i < sales.length; i++) {
     const s = sales[i] as FixtureSale;
-    if (s.void || s.refund !== undefined || (i > 0 && s.hours_ago > (sales[i - 1] as FixtureSale).hours_ago)) return true;
+    if (s.void || s.refund !== undefined || (i > 0 && s.hours_ago > (sales[i - 1] as FixtureSale).hours_ago))
+      return true;
   }
   return false;
 }

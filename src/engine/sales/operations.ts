@@ -34,10 +34,14 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
   const outlet = store.outlets.live(input.outlet_id);
   if (!outlet) return refuse("UNPROCESSABLE", "outlet_id", "is not a live outlet of this store");
   const customerId = input.customer_id ?? store.customers.walkInId;
-  if (!store.customers.customers.live(customerId)) return refuse("UNPROCESSABLE", "customer_id", "is not a customer of this store");
+  if (!store.customers.customers.live(customerId))
+    return refuse("UNPROCESSABLE", "customer_id", "is not a customer of this store");
   const paymentType =
-    input.payment_type_id === undefined ? [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.value : store.paymentTypes.live(input.payment_type_id);
-  if (!paymentType || !paymentType.enabled) return refuse("UNPROCESSABLE", "payment_type_id", "is not an enabled payment type of this store");
+    input.payment_type_id === undefined
+      ? [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.value
+      : store.paymentTypes.live(input.payment_type_id);
+  if (!paymentType?.enabled)
+    return refuse("UNPROCESSABLE", "payment_type_id", "is not an enabled payment type of this store");
   const completedAt = input.completed_at ?? now;
   if (completedAt > now) return refuse("VALIDATION_FAILED", "completed_at", "is later than the simulator's now");
   const tax = store.taxes.live(outlet.default_tax_id);
@@ -50,7 +54,17 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     if (!product) return refuse("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store");
     const quantity = toMilli(line.quantity);
     const subtotal = extend(line.unit_price, quantity);
-    lines.push({ id: ids.uuid(), product_id: product.id, name: product.name, quantity, unit_price: line.unit_price, subtotal, tax_id: tax.id, tax_total: applyRate(subtotal, tax.rate), source_line_id: null });
+    lines.push({
+      id: ids.uuid(),
+      product_id: product.id,
+      name: product.name,
+      quantity,
+      unit_price: line.unit_price,
+      subtotal,
+      tax_id: tax.id,
+      tax_total: applyRate(subtotal, tax.rate),
+      source_line_id: null,
+    });
   }
   const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
   const id = ids.uuid();
@@ -63,7 +77,9 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     created_at: completedAt,
     completed_at: completedAt,
     lines,
-    payments: input.parked ? [] : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
+    payments: input.parked
+      ? []
+      : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
     tax_rates: taxTable(tax),
   };
   return { ok: true, value: store.sales.sales.put(id, sale) };
@@ -71,7 +87,11 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
 
 /** Sales share one frozen rate table per tax version: 200,000 sales need not carry 200,000 copies. */
 const taxTables = new WeakMap<object, Readonly<Record<string, { name: string; rate: number }>>>();
-function taxTable(tax: { id: string; name: string; rate: number }): Readonly<Record<string, { name: string; rate: number }>> {
+function taxTable(tax: {
+  id: string;
+  name: string;
+  rate: number;
+}): Readonly<Record<string, { name: string; rate: number }>> {
   let table = taxTables.get(tax);
   if (!table) {
     table = Object.freeze({ [tax.id]: Object.freeze({ name: tax.name, rate: tax.rate }) });
@@ -81,7 +101,10 @@ function taxTable(tax: { id: string; name: string; rate: number }): Readonly<Rec
 }
 
 /** What is left to refund of each line of an original sale. */
-function remaining(store: StoreState, sale: SaleRecord): Map<string, { quantity: Milli; subtotal: number; tax: number }> {
+function remaining(
+  store: StoreState,
+  sale: SaleRecord,
+): Map<string, { quantity: Milli; subtotal: number; tax: number }> {
   const left = new Map(sale.lines.map((l) => [l.id, { quantity: l.quantity, subtotal: l.subtotal, tax: l.tax_total }]));
   for (const refundId of store.sales.refundsOf.get(sale.id) ?? []) {
     for (const line of store.sales.sales.live(refundId)?.lines ?? []) {
@@ -99,12 +122,17 @@ function remaining(store: StoreState, sale: SaleRecord): Map<string, { quantity:
  * A refund is a sale with parent_sale_id set. The original gets a new version and its new status
  * (spec, States: sale), partially_refunded or refunded. Without lines, everything left is refunded.
  */
-export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly { product_id: string; quantity: number }[]): Result<Row<SaleRecord>, ApiError> {
+export function refundSale(
+  ctx: SaleContext,
+  saleId: string,
+  wanted?: readonly { product_id: string; quantity: number }[],
+): Result<Row<SaleRecord>, ApiError> {
   const { store, ids, now } = ctx;
   const original = store.sales.sales.live(saleId);
   if (!original || original.status === "open") return fail(notFound("sale"));
   if (original.parent_sale_id !== null) return refuse("CONFLICT", undefined, "A refund cannot be refunded.");
-  if (original.status !== "completed" && original.status !== "partially_refunded") return refuse("CONFLICT", undefined, `A ${original.status} sale cannot be refunded.`);
+  if (original.status !== "completed" && original.status !== "partially_refunded")
+    return refuse("CONFLICT", undefined, `A ${original.status} sale cannot be refunded.`);
   const left = remaining(store, original);
   const take = new Map<string, Milli>();
   if (wanted === undefined) for (const [lineId, entry] of left) take.set(lineId, entry.quantity);
@@ -119,7 +147,12 @@ export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly {
         if (part > 0) take.set(line.id, (take.get(line.id) ?? 0) + part);
         quantity -= part;
       }
-      if (quantity > 0) return refuse("UNPROCESSABLE", `lines.${i}.quantity`, "is more than is left to refund of this product in the sale");
+      if (quantity > 0)
+        return refuse(
+          "UNPROCESSABLE",
+          `lines.${i}.quantity`,
+          "is more than is left to refund of this product in the sale",
+        );
     }
   }
   const lines: SaleLineRecord[] = [];
@@ -130,7 +163,14 @@ export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly {
     const all = quantity === entry.quantity;
     const subtotal = all ? entry.subtotal : share(line.subtotal, quantity, line.quantity);
     const tax = all ? entry.tax : share(line.tax_total, quantity, line.quantity);
-    lines.push({ ...line, id: ids.uuid(), quantity: -quantity, subtotal: -subtotal, tax_total: -tax, source_line_id: line.id });
+    lines.push({
+      ...line,
+      id: ids.uuid(),
+      quantity: -quantity,
+      subtotal: -subtotal,
+      tax_total: -tax,
+      source_line_id: line.id,
+    });
   }
   if (lines.length === 0) return refuse("CONFLICT", undefined, "Nothing is left to refund.");
   const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
@@ -143,7 +183,9 @@ export function refundSale(ctx: SaleContext, saleId: string, wanted?: readonly {
     created_at: now,
     completed_at: now,
     lines,
-    payments: [{ id: ids.uuid(), payment_type_id: original.payments[0]?.payment_type_id ?? "", amount: total, paid_at: now }],
+    payments: [
+      { id: ids.uuid(), payment_type_id: original.payments[0]?.payment_type_id ?? "", amount: total, paid_at: now },
+    ],
   };
   const row = store.sales.sales.put(id, refund);
   store.sales.refundsOf.set(original.id, [...(store.sales.refundsOf.get(original.id) ?? []), id]);
@@ -157,7 +199,11 @@ export function voidSale(ctx: SaleContext, saleId: string): Result<Row<SaleRecor
   const { store } = ctx;
   const sale = store.sales.sales.live(saleId);
   if (!sale || sale.status === "open") return fail(notFound("sale"));
-  if (sale.status !== "completed" || sale.parent_sale_id !== null || (store.sales.refundsOf.get(sale.id) ?? []).length > 0) {
+  if (
+    sale.status !== "completed" ||
+    sale.parent_sale_id !== null ||
+    (store.sales.refundsOf.get(sale.id) ?? []).length > 0
+  ) {
     return refuse("CONFLICT", undefined, "Only a completed sale without refunds can be voided.");
   }
   return ok(store.sales.sales.put(sale.id, { ...sale, status: "voided" }));

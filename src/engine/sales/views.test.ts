@@ -38,7 +38,10 @@ function salesOf(n: number): SalesState {
   const state = new SalesState((name) => new Feed(name, { nextSeq: () => ++seq }));
   for (let i = 0; i < n; i++) state.sales.put(`sale-${i}`, sale(i));
   for (let i = 0; i < n; i += 100) {
-    state.sales.put(`refund-${i}`, sale(n + i, { id: `refund-${i}`, parent_sale_id: `sale-${i}`, completed_at: START + (n + i) * MINUTE }));
+    state.sales.put(
+      `refund-${i}`,
+      sale(n + i, { id: `refund-${i}`, parent_sale_id: `sale-${i}`, completed_at: START + (n + i) * MINUTE }),
+    );
     state.sales.put(`sale-${i}`, { ...sale(i), status: "refunded" });
   }
   return state;
@@ -46,7 +49,14 @@ function salesOf(n: number): SalesState {
 
 function page(state: SalesState, query: SalesQuery, afterSeq = 0, indexed = true, limit = 50): Page<SaleRecord> {
   const sources = indexed ? saleSources(state, query) : undefined;
-  return state.sales.page({ afterSeq, limit, order: "asc", includeDeleted: false, filter: saleFilter(query), ...(sources ? { sources } : {}) });
+  return state.sales.page({
+    afterSeq,
+    limit,
+    order: "asc",
+    includeDeleted: false,
+    filter: saleFilter(query),
+    ...(sources ? { sources } : {}),
+  });
 }
 
 /** Every page of a query, following the cursor: the ids in order and the most slots any page visited. */
@@ -76,14 +86,17 @@ describe("Issue 9: a selective sales filter visits its own rows, not the feed (s
     ["customer_id in upper case (ids match case-insensitively)", { customer_id: "CUSTOMER-17" }],
   ];
 
-  it.each(selective)("%s: every page of 50 visits at most 51 slots among 100,000 sales, and the rows are the filtered feed's", (_, query) => {
-    const indexed = walk(large, query);
-    expect(indexed.ids).toEqual(walk(large, query, false).ids);
-    expect(indexed.ids.length).toBeGreaterThan(0);
-    // customer_id with outlet_id walks the customer's list and drops the other outlets' rows.
-    const bound = query.outlet_id ? 51 * OUTLETS.length : 51;
-    expect(indexed.maxVisited).toBeLessThanOrEqual(bound);
-  });
+  it.each(selective)(
+    "%s: every page of 50 visits at most 51 slots among 100,000 sales, and the rows are the filtered feed's",
+    (_, query) => {
+      const indexed = walk(large, query);
+      expect(indexed.ids).toEqual(walk(large, query, false).ids);
+      expect(indexed.ids.length).toBeGreaterThan(0);
+      // customer_id with outlet_id walks the customer's list and drops the other outlets' rows.
+      const bound = query.outlet_id ? 51 * OUTLETS.length : 51;
+      expect(indexed.maxVisited).toBeLessThanOrEqual(bound);
+    },
+  );
 
   it("a page from a cursor deep in a customer's sales costs what the first page costs", () => {
     const query = { customer_id: "customer-17" };
@@ -108,7 +121,10 @@ describe("Issue 9: a selective sales filter visits its own rows, not the feed (s
 
   it("a completed_at range visits only the days it touches: at most a page and the two boundary days' sales", () => {
     // Days 10 to 12 of 100,000 minutes (about 69 days), starting and ending mid-day.
-    const query = { completed_from: iso(START + 10 * DAY_MS + 12 * 3_600_000), completed_to: iso(START + 12 * DAY_MS + 6 * 3_600_000) };
+    const query = {
+      completed_from: iso(START + 10 * DAY_MS + 12 * 3_600_000),
+      completed_to: iso(START + 12 * DAY_MS + 6 * 3_600_000),
+    };
     const indexed = walk(large, query);
     expect(indexed.ids).toEqual(walk(large, query, false).ids);
     expect(indexed.ids.length).toBe([...large.sales.all()].filter(saleFilter(query)).length);
@@ -148,13 +164,39 @@ describe("Issue 9: indexed sales pages equal the filtered feed for any query (pr
     );
     fc.assert(
       fc.property(query, fc.integer({ min: 1, max: 200 }), fc.integer({ min: 0, max: 3_200 }), (q, limit, after) => {
-        const whole = state.sales.page({ afterSeq: after, limit, order: "asc", includeDeleted: false, filter: saleFilter(q as SalesQuery) });
+        const whole = state.sales.page({
+          afterSeq: after,
+          limit,
+          order: "asc",
+          includeDeleted: false,
+          filter: saleFilter(q as SalesQuery),
+        });
         const sources = saleSources(state, q as SalesQuery);
-        const narrow = state.sales.page({ afterSeq: after, limit, order: "asc", includeDeleted: false, filter: saleFilter(q as SalesQuery), ...(sources ? { sources } : {}) });
+        const narrow = state.sales.page({
+          afterSeq: after,
+          limit,
+          order: "asc",
+          includeDeleted: false,
+          filter: saleFilter(q as SalesQuery),
+          ...(sources ? { sources } : {}),
+        });
         expect(narrow.rows.map((r) => r.id)).toEqual(whole.rows.map((r) => r.id));
         expect(narrow.hasMore).toBe(whole.hasMore);
-        const desc = state.sales.page({ afterSeq: 0, limit, order: "desc", includeDeleted: false, filter: saleFilter(q as SalesQuery), ...(sources ? { sources } : {}) });
-        const descWhole = state.sales.page({ afterSeq: 0, limit, order: "desc", includeDeleted: false, filter: saleFilter(q as SalesQuery) });
+        const desc = state.sales.page({
+          afterSeq: 0,
+          limit,
+          order: "desc",
+          includeDeleted: false,
+          filter: saleFilter(q as SalesQuery),
+          ...(sources ? { sources } : {}),
+        });
+        const descWhole = state.sales.page({
+          afterSeq: 0,
+          limit,
+          order: "desc",
+          includeDeleted: false,
+          filter: saleFilter(q as SalesQuery),
+        });
         expect(desc.rows.map((r) => r.id)).toEqual(descWhole.rows.map((r) => r.id));
       }),
       { numRuns: 300 },

@@ -38,8 +38,18 @@ export function saleView(row: Row<SaleRecord>): Sale {
     })),
     discounts: [],
     adjustments: [],
-    taxes: [...taxes].map(([taxId, amount]) => ({ tax_id: taxId, name: s.tax_rates[taxId]?.name ?? "", rate: s.tax_rates[taxId]?.rate ?? 0, amount })),
-    payments: s.payments.map((p) => ({ id: p.id, payment_type_id: p.payment_type_id, amount: p.amount, paid_at: iso(p.paid_at) })),
+    taxes: [...taxes].map(([taxId, amount]) => ({
+      tax_id: taxId,
+      name: s.tax_rates[taxId]?.name ?? "",
+      rate: s.tax_rates[taxId]?.rate ?? 0,
+      amount,
+    })),
+    payments: s.payments.map((p) => ({
+      id: p.id,
+      payment_type_id: p.payment_type_id,
+      amount: p.amount,
+      paid_at: iso(p.paid_at),
+    })),
     version: versionOf(row),
   };
 }
@@ -105,10 +115,15 @@ function listsOf(index: FeedIndex<SaleRecord>, keys: Iterable<string>): SlotList
 
 /** The day lists a completed_at range touches: by counting days, or by the days that have sales if fewer. */
 function dayLists(byDay: FeedIndex<SaleRecord>, query: SalesQuery): SlotList<SaleRecord>[] {
-  const from = query.completed_from === undefined ? -Infinity : saleDay(parseUtcDateTime(query.completed_from) ?? -Infinity);
+  const from =
+    query.completed_from === undefined ? -Infinity : saleDay(parseUtcDateTime(query.completed_from) ?? -Infinity);
   const to = query.completed_to === undefined ? Infinity : saleDay(parseUtcDateTime(query.completed_to) ?? Infinity);
   if (to < from) return [];
-  if (to - from <= byDay.size) return listsOf(byDay, Array.from({ length: to - from + 1 }, (_, i) => String(from + i)));
+  if (to - from <= byDay.size)
+    return listsOf(
+      byDay,
+      Array.from({ length: to - from + 1 }, (_, i) => String(from + i)),
+    );
   const keys: string[] = [];
   for (const key of byDay.keys()) if (Number(key) >= from && Number(key) <= to) keys.push(key);
   return listsOf(byDay, keys);

@@ -28,16 +28,21 @@ const catalogContext = (ctx: HandlerContext): CatalogContext => ({
   countImageWrite: () => ctx.limit(POLICIES.imageWrites),
 });
 
-const present = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) => productView(ctx.store.catalog, row, ctx.apiRoot);
+const present = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) =>
+  productView(ctx.store.catalog, row, ctx.apiRoot);
 /** Reads answer the cached JSON of each row. */
-const presentJson = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) => productJson(ctx.store.catalog, row, ctx.apiRoot);
+const presentJson = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) =>
+  productJson(ctx.store.catalog, row, ctx.apiRoot);
 
 /** Spec, Product write rules 7: a failed image download still saves; 422 IMAGE_FETCH_FAILED carries the product. */
 function productWritten(ctx: HandlerContext, result: Result<ProductWriteResult, ApiError>): Result<unknown, ApiError> {
   if (!result.ok) return result;
   const view = present(ctx)(result.value.row);
   if (!result.value.imageFailed) return ok(view);
-  return fail({ ...apiError("IMAGE_FETCH_FAILED", "The product was saved, but its image could not be downloaded."), data: view });
+  return fail({
+    ...apiError("IMAGE_FETCH_FAILED", "The product was saved, but its image could not be downloaded."),
+    data: view,
+  });
 }
 
 function readLive<T, O>(feed: Feed<T>, id: string, view: (row: Row<T>) => O): Result<O, ApiError> {
@@ -53,7 +58,10 @@ export const productHandlers = {
     const sku = ctx.query.sku as string | undefined;
     // `sku` is an exact lookup through the SKU index: one row at most, never a scan.
     const match = sku === undefined ? undefined : catalog.productBySku(sku);
-    const source = sku === undefined ? catalog.products : singleRow(catalog.products.name, match?.sku === sku ? catalog.products.row(match.id) : undefined);
+    const source =
+      sku === undefined
+        ? catalog.products
+        : singleRow(catalog.products.name, match?.sku === sku ? catalog.products.row(match.id) : undefined);
     return listFeed(source, listParams(ctx.query), withTombstones(presentJson(ctx)));
   },
   createProduct: (ctx) => productWritten(ctx, createProduct(catalogContext(ctx), ctx.body as ProductCreate)),
@@ -66,7 +74,8 @@ export const productHandlers = {
   },
 } satisfies Record<string, Handler>;
 
-const map = <T, O>(result: Result<Row<T>, ApiError>, view: (row: Row<T>) => O): Result<O, ApiError> => (result.ok ? ok(view(result.value)) : result);
+const map = <T, O>(result: Result<Row<T>, ApiError>, view: (row: Row<T>) => O): Result<O, ApiError> =>
+  result.ok ? ok(view(result.value)) : result;
 
 export const taxonomyHandlers = {
   listBrands: (ctx) => listFeed(ctx.store.catalog.brands, listParams(ctx.query), brandView),
@@ -78,18 +87,22 @@ export const taxonomyHandlers = {
   listCategories: (ctx) => listFeed(ctx.store.catalog.categories, listParams(ctx.query), categoryView),
   createCategory: (ctx) => map(taxonomy.createCategory(catalogContext(ctx), ctx.body as CategoryCreate), categoryView),
   getCategory: (ctx) => readLive(ctx.store.catalog.categories, idOf(ctx), categoryView),
-  updateCategory: (ctx) => map(taxonomy.updateCategory(catalogContext(ctx), idOf(ctx), ctx.body as CategoryUpdate), categoryView),
+  updateCategory: (ctx) =>
+    map(taxonomy.updateCategory(catalogContext(ctx), idOf(ctx), ctx.body as CategoryUpdate), categoryView),
   deleteCategory: (ctx) => taxonomy.deleteCategory(catalogContext(ctx), idOf(ctx)),
 
   listTags: (ctx) => listFeed(ctx.store.catalog.tags, listParams(ctx.query), namedView),
   createTag: (ctx) => map(taxonomy.createNamed(catalogContext(ctx), taxonomy.TAGS, ctx.body as NamedCreate), namedView),
   getTag: (ctx) => readLive(ctx.store.catalog.tags, idOf(ctx), namedView),
-  updateTag: (ctx) => map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.TAGS, idOf(ctx), ctx.body as NamedUpdate), namedView),
+  updateTag: (ctx) =>
+    map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.TAGS, idOf(ctx), ctx.body as NamedUpdate), namedView),
   deleteTag: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.TAGS, idOf(ctx)),
 
   listSuppliers: (ctx) => listFeed(ctx.store.catalog.suppliers, listParams(ctx.query), namedView),
-  createSupplier: (ctx) => map(taxonomy.createNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.body as NamedCreate), namedView),
+  createSupplier: (ctx) =>
+    map(taxonomy.createNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.body as NamedCreate), namedView),
   getSupplier: (ctx) => readLive(ctx.store.catalog.suppliers, idOf(ctx), namedView),
-  updateSupplier: (ctx) => map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.SUPPLIERS, idOf(ctx), ctx.body as NamedUpdate), namedView),
+  updateSupplier: (ctx) =>
+    map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.SUPPLIERS, idOf(ctx), ctx.body as NamedUpdate), namedView),
   deleteSupplier: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.SUPPLIERS, idOf(ctx)),
 } satisfies Record<string, Handler>;

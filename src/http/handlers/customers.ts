@@ -1,11 +1,22 @@
 import { fail, ok } from "../../kernel/result.js";
 import { notFound } from "../../contract/errors.js";
 import type { CustomerCreate, CustomerUpdate } from "../../contract/schemas/customers.js";
-import { createCustomer, customerGroupView, customerView, eraseCustomer, updateCustomer, type CustomerContext } from "../../engine/customers/operations.js";
+import {
+  createCustomer,
+  customerGroupView,
+  customerView,
+  eraseCustomer,
+  updateCustomer,
+  type CustomerContext,
+} from "../../engine/customers/operations.js";
 import { listFeed, listParams, withTombstones } from "../../engine/listing.js";
 import type { Handler, HandlerContext } from "./types.js";
 
-const customerContext = (ctx: HandlerContext): CustomerContext => ({ store: ctx.store, ids: ctx.world.env.ids, now: ctx.now });
+const customerContext = (ctx: HandlerContext): CustomerContext => ({
+  store: ctx.store,
+  ids: ctx.world.env.ids,
+  now: ctx.now,
+});
 const idOf = (ctx: HandlerContext) => ctx.params.id as string;
 
 export const customerHandlers = {

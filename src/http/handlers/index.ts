@@ -7,4 +7,11 @@ import { inventoryHandlers } from "./inventory.js";
 import type { Handler } from "./types.js";
 
 /** One handler per operation of the table; the compiler refuses a missing or unknown one. */
-export const HANDLERS = { ...accountHandlers, ...productHandlers, ...taxonomyHandlers, ...inventoryHandlers, ...saleHandlers, ...customerHandlers } satisfies Record<OperationId, Handler>;
+export const HANDLERS = {
+  ...accountHandlers,
+  ...productHandlers,
+  ...taxonomyHandlers,
+  ...inventoryHandlers,
+  ...saleHandlers,
+  ...customerHandlers,
+} satisfies Record<OperationId, Handler>;

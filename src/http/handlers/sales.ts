@@ -8,9 +8,15 @@ import type { Handler } from "./types.js";
 export const saleHandlers = {
   listSales: (ctx) => {
     // Spec, Sales list rules 3: include_deleted on sales answers 400 (sales are never deleted).
-    if (ctx.query.include_deleted !== undefined) return fail(invalid("include_deleted", "is not accepted on sales: sales are never deleted"));
+    if (ctx.query.include_deleted !== undefined)
+      return fail(invalid("include_deleted", "is not accepted on sales: sales are never deleted"));
     const query = ctx.query as SalesQuery;
-    return listFeed(through(ctx.store.sales.sales, saleSources(ctx.store.sales, query)), listParams(ctx.query), saleJson, saleFilter(query));
+    return listFeed(
+      through(ctx.store.sales.sales, saleSources(ctx.store.sales, query)),
+      listParams(ctx.query),
+      saleJson,
+      saleFilter(query),
+    );
   },
   getSale: (ctx) => {
     const row = ctx.store.sales.sales.row(ctx.params.id as string);

@@ -56,7 +56,10 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   const base = fc.oneof(
     { weight: 4, arbitrary: fc.string({ minLength: min, maxLength: Math.max(min, max) }) },
     { weight: 2, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
-    { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: min, maxLength: Math.max(min, Math.min(max, 12)) }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ unit: "grapheme", minLength: min, maxLength: Math.max(min, Math.min(max, 12)) }),
+    },
   );
   // The schema's pattern as ajv reads it (unicode mode: `.` matches no line terminator such as U+2028).
   const pattern = s.pattern === undefined ? undefined : new RegExp(s.pattern, "u");
@@ -75,10 +78,22 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
 function numberArb(s: Schema, integer: boolean): fc.Arbitrary<number> {
   const scale = integer ? 1 : 10 ** (s.decimals ?? 3);
   // Bounds in units of the smallest step (1, or 10^-decimals); exclusive bounds one step inside.
-  const lo = Math.max(s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 / scale : -1_000_000), -1_000_000);
-  const hi = Math.min(s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 / scale : 1_000_000), 1_000_000);
+  const lo = Math.max(
+    s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 / scale : -1_000_000),
+    -1_000_000,
+  );
+  const hi = Math.min(
+    s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 / scale : 1_000_000),
+    1_000_000,
+  );
   const bounds = [s.minimum, s.maximum].filter((n): n is number => n !== undefined);
-  if (integer) return bounds.length === 0 ? fc.integer({ min: lo, max: hi }) : fc.oneof({ weight: 4, arbitrary: fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.constantFrom(...bounds) });
+  if (integer)
+    return bounds.length === 0
+      ? fc.integer({ min: lo, max: hi })
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.integer({ min: lo, max: hi }) },
+          { weight: 1, arbitrary: fc.constantFrom(...bounds) },
+        );
   return fc.integer({ min: Math.round(lo * scale), max: Math.round(hi * scale) }).map((n) => n / scale);
 }
 
@@ -108,7 +123,12 @@ export function valueArb(schema: Schema, ctx: FuzzContext, depth = 0, hint = "",
   switch (schema.type) {
     case "string":
       if (schema.format === "uuid") return uuidArb(ctx, ID_HINTS[hint]);
-      if (hint === "sku" && schema.minLength !== undefined) return fc.oneof(fc.constantFrom(...ctx.skus), fc.constantFrom(...ctx.skus).map((s) => s.toLowerCase()), stringArb(schema));
+      if (hint === "sku" && schema.minLength !== undefined)
+        return fc.oneof(
+          fc.constantFrom(...ctx.skus),
+          fc.constantFrom(...ctx.skus).map((s) => s.toLowerCase()),
+          stringArb(schema),
+        );
       if (schema.format === "date-time") return fc.constantFrom("2026-01-01T00:00:00Z", "2025-12-31T23:59:59.999Z");
       if (schema.format === "date") return fc.constantFrom("1990-02-03", "2000-02-29");
       if (schema.format === "email") return fc.constantFrom("fuzz@example.com", "a.b+c@example.org");
@@ -125,18 +145,25 @@ export function valueArb(schema: Schema, ctx: FuzzContext, depth = 0, hint = "",
       const min = schema.minItems ?? 0;
       const max = Math.min(schema.maxItems ?? 3, Math.max(min, depth > 1 ? 1 : 3));
       // `full`: every property present and every array holding an item, so that every field path is reached.
-      return schema.items ? fc.array(valueArb(schema.items, ctx, depth + 1, hint, full), { minLength: full ? Math.max(1, min) : min, maxLength: Math.max(max, full ? 1 : 0) }) : fc.constant([]);
+      return schema.items
+        ? fc.array(valueArb(schema.items, ctx, depth + 1, hint, full), {
+            minLength: full ? Math.max(1, min) : min,
+            maxLength: Math.max(max, full ? 1 : 0),
+          })
+        : fc.constant([]);
     }
     case "object": {
       const props = schema.properties ?? {};
       const required = schema.required ?? [];
       const optional = Object.keys(props).filter((k) => !required.includes(k));
-      return (full ? fc.constant(optional) : fc.subarray(optional, { maxLength: Math.min(3, optional.length) })).chain((chosen) => {
-        const keys = [...required, ...chosen];
-        const model: Record<string, fc.Arbitrary<unknown>> = {};
-        for (const k of keys) model[k] = valueArb(props[k] as Schema, ctx, depth + 1, k === "id" ? hint : k, full);
-        return fc.record(model);
-      });
+      return (full ? fc.constant(optional) : fc.subarray(optional, { maxLength: Math.min(3, optional.length) })).chain(
+        (chosen) => {
+          const keys = [...required, ...chosen];
+          const model: Record<string, fc.Arbitrary<unknown>> = {};
+          for (const k of keys) model[k] = valueArb(props[k] as Schema, ctx, depth + 1, k === "id" ? hint : k, full);
+          return fc.record(model);
+        },
+      );
     }
     default:
       return fc.constant(null);
@@ -145,7 +172,11 @@ export function valueArb(schema: Schema, ctx: FuzzContext, depth = 0, hint = "",
 
 function uuidArb(ctx: FuzzContext, kind: IdKind | undefined): fc.Arbitrary<string> {
   const all = fc.constantFrom(...Object.values(ctx.ids).flat());
-  const others = [{ weight: 3, arbitrary: all }, { weight: 1, arbitrary: fc.constantFrom(...ctx.foreignIds) }, { weight: 1, arbitrary: fc.uuid() }];
+  const others = [
+    { weight: 3, arbitrary: all },
+    { weight: 1, arbitrary: fc.constantFrom(...ctx.foreignIds) },
+    { weight: 1, arbitrary: fc.uuid() },
+  ];
   return kind ? fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...ctx.ids[kind]) }, ...others) : fc.oneof(...others);
 }
 
@@ -153,7 +184,11 @@ function uuidArb(ctx: FuzzContext, kind: IdKind | undefined): fc.Arbitrary<strin
 export function acceptedTypes(schema: Schema): Set<string> {
   if (schema.anyOf) return new Set(schema.anyOf.flatMap((s) => [...acceptedTypes(s)]));
   if (schema.enum) return new Set(schema.enum.map((v) => (v === null ? "null" : typeof v)));
-  return new Set(schema.type ? [schema.type === "integer" ? "number" : schema.type] : ["string", "number", "boolean", "null", "array", "object"]);
+  return new Set(
+    schema.type
+      ? [schema.type === "integer" ? "number" : schema.type]
+      : ["string", "number", "boolean", "null", "array", "object"],
+  );
 }
 
 /** Values of every JSON type, each with the type a validator sees (1e400 parses to Infinity, a number). */
@@ -175,7 +210,11 @@ export const WRONG_TYPED: readonly { readonly type: string; readonly value: unkn
 ];
 
 /** Every (path, schema) of a value generated from `schema`: present properties and array items, and absent top-level properties. */
-export function fieldPaths(schema: Schema, value: unknown, path: (string | number)[] = []): { path: (string | number)[]; schema: Schema }[] {
+export function fieldPaths(
+  schema: Schema,
+  value: unknown,
+  path: (string | number)[] = [],
+): { path: (string | number)[]; schema: Schema }[] {
   const out: { path: (string | number)[]; schema: Schema }[] = [];
   if (schema.type === "object" && value !== null && typeof value === "object" && !Array.isArray(value)) {
     for (const [k, sub] of Object.entries(schema.properties ?? {})) {
@@ -203,8 +242,14 @@ export function wrongTypeBodyArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<
   const schema = op.body as Schema;
   return valueArb(schema, ctx).chain((value) => {
     const paths = fieldPaths(schema, value);
-    const targets = paths.map(({ path, schema: sub }) => ({ path, wrong: WRONG_TYPED.filter((w) => !acceptedTypes(sub).has(w.type)) })).filter((t) => t.wrong.length > 0);
-    return fc.constantFrom(...targets).chain(({ path, wrong }) => fc.constantFrom(...wrong).map((w) => ({ text: jsonText(withAt(value, path, w.value)), field: path.join(".") })));
+    const targets = paths
+      .map(({ path, schema: sub }) => ({ path, wrong: WRONG_TYPED.filter((w) => !acceptedTypes(sub).has(w.type)) }))
+      .filter((t) => t.wrong.length > 0);
+    return fc
+      .constantFrom(...targets)
+      .chain(({ path, wrong }) =>
+        fc.constantFrom(...wrong).map((w) => ({ text: jsonText(withAt(value, path, w.value)), field: path.join(".") })),
+      );
   });
 }
 
@@ -228,11 +273,14 @@ export interface ProtoKeyBody {
 export function protoKeyBodyArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<ProtoKeyBody> {
   const schema = op.body as Schema;
   return valueArb(schema, ctx).chain((value) => {
-    const objects = [{ path: [] as (string | number)[] }, ...fieldPaths(schema, value).filter(({ path }) => {
-      let v: unknown = value;
-      for (const p of path) v = (v as Record<string | number, unknown>)?.[p];
-      return v !== null && typeof v === "object" && !Array.isArray(v);
-    })];
+    const objects = [
+      { path: [] as (string | number)[] },
+      ...fieldPaths(schema, value).filter(({ path }) => {
+        let v: unknown = value;
+        for (const p of path) v = (v as Record<string | number, unknown>)?.[p];
+        return v !== null && typeof v === "object" && !Array.isArray(v);
+      }),
+    ];
     return fc.tuple(fc.constantFrom(...objects), fc.constantFrom(...PROTO_KEYS)).map(([{ path }, key]) => {
       let target: unknown = value;
       for (const p of path) target = (target as Record<string | number, unknown>)[p];
@@ -267,7 +315,16 @@ export interface FuzzBody {
   readonly field?: string;
 }
 
-export const INVALID_UTF8: readonly number[][] = [[0xff], [0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xfe, 0xfe, 0xff, 0xff]];
+export const INVALID_UTF8: readonly number[][] = [
+  [0xff],
+  [0xc3, 0x28],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0x80],
+  [0xfe, 0xfe, 0xff, 0xff],
+];
 
 /** Bytes of a valid JSON body with a malformed UTF-8 sequence inside its first string. */
 export function withInvalidUtf8(text: string, bad: readonly number[]): Uint8Array {
@@ -276,7 +333,20 @@ export function withInvalidUtf8(text: string, bad: readonly number[]): Uint8Arra
   return new Uint8Array(Buffer.concat([bytes.subarray(0, at), Buffer.from(bad), bytes.subarray(at)]));
 }
 
-export const NOT_JSON = ["hello", "<product><name>x</name></product>", "name=x&retail_price=1", "NaN", "undefined", "{'name':'x'}", '{"name":"x"}{"name":"y"}', "[", "{", '{"name":"x",}', "\u0000", "{\"name\":\"x\"}\u0000"] as const;
+export const NOT_JSON = [
+  "hello",
+  "<product><name>x</name></product>",
+  "name=x&retail_price=1",
+  "NaN",
+  "undefined",
+  "{'name':'x'}",
+  '{"name":"x"}{"name":"y"}',
+  "[",
+  "{",
+  '{"name":"x",}',
+  "\u0000",
+  '{"name":"x"}\u0000',
+] as const;
 
 /** Depths of nesting: the issue's 10,000 levels, and deeper (JSON.parse may overflow its stack on those). */
 export const NESTING_DEPTHS = [10_000, 100_000] as const;
@@ -286,7 +356,18 @@ export function nested(depth: number, open: string, close: string, inner = ""): 
 }
 
 /** Huge, tiny and precise number literals put where the body has a number (or anywhere). */
-export const NUMBER_LITERALS = ["1e400", "-1e400", "-0", "9007199254740993", "1e-400", "123456789012345678901234567890", "0.1e1", "1E2", "-9007199254740993.5", "4.9e-324"] as const;
+export const NUMBER_LITERALS = [
+  "1e400",
+  "-1e400",
+  "-0",
+  "9007199254740993",
+  "1e-400",
+  "123456789012345678901234567890",
+  "0.1e1",
+  "1E2",
+  "-9007199254740993.5",
+  "4.9e-324",
+] as const;
 
 /** Pads a JSON text with spaces to exactly `size` bytes. */
 export function padded(text: string, size: number): Uint8Array {
@@ -299,34 +380,84 @@ export function padded(text: string, size: number): Uint8Array {
 export function bodyArb(op: Operation, ctx: FuzzContext): fc.Arbitrary<FuzzBody> {
   const schema = (op.body ?? { type: "object", properties: { name: { type: "string" } } }) as Schema;
   const valid = valueArb(schema, ctx).map((v) => jsonText(v));
-  const json = (kind: BodyKind) => (text: string): FuzzBody => ({ kind, bytes: utf8(text), tooLarge: false });
-  const wrong = op.body ? wrongTypeBodyArb(op, ctx).map((w) => ({ ...json("wrong-type")(w.text), field: w.field })) : valid.map(json("wrong-type"));
-  const proto = op.body ? protoKeyBodyArb(op, ctx).map((p) => ({ ...json("proto-key")(p.text), field: p.field })) : fc.constant(json("proto-key")('{"__proto__":{"polluted":true}}'));
+  const json =
+    (kind: BodyKind) =>
+    (text: string): FuzzBody => ({ kind, bytes: utf8(text), tooLarge: false });
+  const wrong = op.body
+    ? wrongTypeBodyArb(op, ctx).map((w) => ({ ...json("wrong-type")(w.text), field: w.field }))
+    : valid.map(json("wrong-type"));
+  const proto = op.body
+    ? protoKeyBodyArb(op, ctx).map((p) => ({ ...json("proto-key")(p.text), field: p.field }))
+    : fc.constant(json("proto-key")('{"__proto__":{"polluted":true}}'));
   const numberLiteral = fc.tuple(valueArb(schema, ctx), fc.constantFrom(...NUMBER_LITERALS)).map(([value, literal]) => {
     const paths = fieldPaths(schema, value).filter(({ schema: s }) => acceptedTypes(s).has("number"));
     const target = paths[0]?.path ?? ["number"];
     return json("number-literal")(jsonText(withAt(value, target, new RawJson(literal))));
   });
-  const deep = fc.tuple(fc.constantFrom(...NESTING_DEPTHS), fc.constantFrom("root", "field", "extra"), fc.constantFrom(["[", "]"], ['{"a":', "}"])).map(([depth, where, [open, close]]) => {
-    const deepValue = nested(depth, open as string, close as string, open === "[" ? "" : "1");
-    const text = where === "root" ? deepValue : where === "field" ? `{"${Object.keys(schema.properties ?? { name: 0 })[0]}":${deepValue}}` : `{"nested":${deepValue}}`;
-    return json("deep-nesting")(text);
-  });
+  const deep = fc
+    .tuple(
+      fc.constantFrom(...NESTING_DEPTHS),
+      fc.constantFrom("root", "field", "extra"),
+      fc.constantFrom(["[", "]"], ['{"a":', "}"]),
+    )
+    .map(([depth, where, [open, close]]) => {
+      const deepValue = nested(depth, open as string, close as string, open === "[" ? "" : "1");
+      const text =
+        where === "root"
+          ? deepValue
+          : where === "field"
+            ? `{"${Object.keys(schema.properties ?? { name: 0 })[0]}":${deepValue}}`
+            : `{"nested":${deepValue}}`;
+      return json("deep-nesting")(text);
+    });
   return fc.oneof(
     { weight: 8, arbitrary: valid.map(json("valid")) },
     { weight: 4, arbitrary: wrong },
-    { weight: 1, arbitrary: fc.tuple(valueArb(schema, ctx), fc.constantFrom("extra", "id ", "NAME", "", "lines.0", ...NASTY_STRINGS)).map(([v, k]) => json("extra-property")(jsonText(withAt(v, [k], 1)))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valueArb(schema, ctx), fc.constantFrom("extra", "id ", "NAME", "", "lines.0", ...NASTY_STRINGS))
+        .map(([v, k]) => json("extra-property")(jsonText(withAt(v, [k], 1)))),
+    },
     { weight: 3, arbitrary: proto },
     { weight: 1, arbitrary: deep },
     { weight: 2, arbitrary: numberLiteral },
-    { weight: 2, arbitrary: fc.tuple(valid, fc.constantFrom(...INVALID_UTF8)).map(([text, bad]) => ({ kind: "invalid-utf8" as const, bytes: withInvalidUtf8(text, bad), tooLarge: false, field: "body" })) },
-    { weight: 2, arbitrary: valid.chain((text) => fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((n) => ({ ...json("truncated")(text.slice(0, n)), field: "body" }))) },
-    { weight: 1, arbitrary: fc.constant<FuzzBody>({ kind: "empty", bytes: new Uint8Array(0), tooLarge: false, field: "body" }) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(valid, fc.constantFrom(...INVALID_UTF8)).map(([text, bad]) => ({
+        kind: "invalid-utf8" as const,
+        bytes: withInvalidUtf8(text, bad),
+        tooLarge: false,
+        field: "body",
+      })),
+    },
+    {
+      weight: 2,
+      arbitrary: valid.chain((text) =>
+        fc
+          .integer({ min: 1, max: Math.max(1, text.length - 1) })
+          .map((n) => ({ ...json("truncated")(text.slice(0, n)), field: "body" })),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constant<FuzzBody>({ kind: "empty", bytes: new Uint8Array(0), tooLarge: false, field: "body" }),
+    },
     { weight: 1, arbitrary: fc.constant<FuzzBody>({ kind: "absent", bytes: null, tooLarge: false, field: "body" }) },
     { weight: 1, arbitrary: fc.constantFrom(...NOT_JSON).map((t) => ({ ...json("not-json")(t), field: "body" })) },
-    { weight: 1, arbitrary: valid.map((text) => ({ kind: "at-size-cap" as const, bytes: padded(text, MAX_BODY_BYTES), tooLarge: false })) },
+    {
+      weight: 1,
+      arbitrary: valid.map((text) => ({
+        kind: "at-size-cap" as const,
+        bytes: padded(text, MAX_BODY_BYTES),
+        tooLarge: false,
+      })),
+    },
     // What both adapters hand over for a body past the cap: not read, flagged.
-    { weight: 1, arbitrary: fc.constant<FuzzBody>({ kind: "over-size-cap", bytes: null, tooLarge: true, field: "body" }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant<FuzzBody>({ kind: "over-size-cap", bytes: null, tooLarge: true, field: "body" }),
+    },
   );
 }
 

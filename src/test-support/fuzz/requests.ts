@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { encodeCursor } from "../../engine/cursor.js";
 import { Feed } from "../../engine/feed.js";
-import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "../../http/types.js";
+import type { SimRequest, SimResponse } from "../../http/types.js";
 import type { StoreState } from "../../engine/store.js";
 import type { Simulator } from "../../simulator.js";
 
@@ -68,7 +68,8 @@ export function fuzzContext(sim: Simulator): FuzzContext {
     taxes: rowIds(demo.taxes),
     "payment-types": rowIds(demo.paymentTypes),
   };
-  for (const [kind, list] of Object.entries(ids)) if (list.length === 0) throw new Error(`the demo store has no ${kind}`);
+  for (const [kind, list] of Object.entries(ids))
+    if (list.length === 0) throw new Error(`the demo store has no ${kind}`);
   const foreignIds = feedsOf(other).flatMap((feed) => rowIds(feed));
   const cursors: Record<string, string> = {};
   for (const feed of feedsOf(demo)) {
@@ -111,16 +112,29 @@ export const REMOTE_ADDRESS = "203.0.113.7";
 export const FUZZ_ORIGIN = "http://sim.test";
 
 export function toSimRequest(r: FuzzRequest): SimRequest {
-  return { method: r.method, path: r.path, query: r.query, headers: r.headers, body: r.body, bodyTooLarge: r.bodyTooLarge, remoteAddress: REMOTE_ADDRESS, origin: FUZZ_ORIGIN };
+  return {
+    method: r.method,
+    path: r.path,
+    query: r.query,
+    headers: r.headers,
+    body: r.body,
+    bodyTooLarge: r.bodyTooLarge,
+    remoteAddress: REMOTE_ADDRESS,
+    origin: FUZZ_ORIGIN,
+  };
 }
 
-export const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}…(${text.length} chars)`);
+export const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max)}…(${text.length} chars)`;
 
 /** Bytes shown as text, with anything outside printable ASCII escaped. */
 export function previewBytes(bytes: Uint8Array | null, max = 160): string {
   if (bytes === null) return "null";
   const head = Buffer.from(bytes.subarray(0, max)).toString("latin1");
-  const shown = JSON.stringify(head).replace(/[\u007f-\u00ff]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  const shown = JSON.stringify(head).replace(
+    /[\u007f-\u00ff]/g,
+    (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
   return bytes.length > max ? `${shown}…(${bytes.length} bytes)` : shown;
 }
 

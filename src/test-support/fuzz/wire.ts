@@ -4,7 +4,7 @@ import net from "node:net";
 import fc from "fast-check";
 import { MAX_BODY_BYTES } from "../../http/types.js";
 import { INVALID_UTF8, type Schema, padded, valueArb, withInvalidUtf8 } from "./bodies.js";
-import { type FuzzContext, clip, jsonText, latin1, previewBytes, utf8 } from "./requests.js";
+import { type FuzzContext, clip, jsonText, latin1, previewBytes } from "./requests.js";
 import { opPath, operationArb, paramsArb } from "./routes.js";
 
 // Raw HTTP over a socket: the bytes on the wire are exactly the ones given.
@@ -33,7 +33,8 @@ function parseReply(data: Buffer, ended: boolean): RawReply | undefined {
     if (rest.length < Number(length)) return undefined;
     return { status: Number(status[1]), headers, body: rest.subarray(0, Number(length)).toString("utf8") };
   }
-  if (headers["transfer-encoding"] !== undefined) throw new Error("chunked responses are not expected from the simulator");
+  if (headers["transfer-encoding"] !== undefined)
+    throw new Error("chunked responses are not expected from the simulator");
   return ended ? { status: Number(status[1]), headers, body: rest.toString("utf8") } : undefined;
 }
 
@@ -41,7 +42,11 @@ function parseReply(data: Buffer, ended: boolean): RawReply | undefined {
  * Sends `bytes` on a fresh connection and reads one response. `halfClose` ends the client's side after
  * sending (a body cut short then reaches the server as a closed connection, not a stall).
  */
-export function rawExchange(port: number, bytes: Uint8Array, options: { halfClose?: boolean; timeoutMs?: number } = {}): Promise<RawReply> {
+export function rawExchange(
+  port: number,
+  bytes: Uint8Array,
+  options: { halfClose?: boolean; timeoutMs?: number } = {},
+): Promise<RawReply> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     const chunks: Buffer[] = [];
@@ -54,12 +59,25 @@ export function rawExchange(port: number, bytes: Uint8Array, options: { halfClos
       if (reply) resolve(reply);
       else reject(error ?? new Error("no response"));
     };
-    const timer = setTimeout(() => finish(new Error(`no complete response within ${options.timeoutMs ?? 5000} ms; got ${clip(JSON.stringify(Buffer.concat(chunks).toString("latin1")), 300)}`)), options.timeoutMs ?? 5000);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new Error(
+            `no complete response within ${options.timeoutMs ?? 5000} ms; got ${clip(JSON.stringify(Buffer.concat(chunks).toString("latin1")), 300)}`,
+          ),
+        ),
+      options.timeoutMs ?? 5000,
+    );
     const attempt = (ended: boolean) => {
       try {
         const reply = parseReply(Buffer.concat(chunks), ended);
         if (reply) finish(undefined, reply);
-        else if (ended) finish(new Error(`the connection closed without a complete response; got ${clip(JSON.stringify(Buffer.concat(chunks).toString("latin1")), 300)}`));
+        else if (ended)
+          finish(
+            new Error(
+              `the connection closed without a complete response; got ${clip(JSON.stringify(Buffer.concat(chunks).toString("latin1")), 300)}`,
+            ),
+          );
       } catch (error) {
         finish(error as Error);
       }
@@ -117,12 +135,28 @@ function rawDescribed(r: RawRequest): RawRequest {
 export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
   const writes = operationArb((op) => op.body !== undefined);
   const target = writes.chain((op) =>
-    fc.tuple(fc.constant(op), paramsArb(ctx, op, "valid"), valueArb(op.body as Schema, ctx), fc.stringMatching(/^[\x21-\x7E]{1,40}$/)),
+    fc.tuple(
+      fc.constant(op),
+      paramsArb(ctx, op, "valid"),
+      valueArb(op.body as Schema, ctx),
+      fc.stringMatching(/^[\x21-\x7E]{1,40}$/),
+    ),
   );
   return fc
     .tuple(
       target,
-      fc.constantFrom<RawKind>("invalid-utf8", "truncated-json", "short-body", "over-cap", "over-cap-chunked", "huge-headers", "bad-request-line", "bad-chunked", "smuggling", "odd-header-bytes"),
+      fc.constantFrom<RawKind>(
+        "invalid-utf8",
+        "truncated-json",
+        "short-body",
+        "over-cap",
+        "over-cap-chunked",
+        "huge-headers",
+        "bad-request-line",
+        "bad-chunked",
+        "smuggling",
+        "odd-header-bytes",
+      ),
       fc.nat(),
       fc.constantFrom(...INVALID_UTF8),
     )
@@ -131,7 +165,11 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
       const text = jsonText(value);
       const head = (method: string, extra: string) =>
         `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nIdempotency-Key: ${key}\r\nConnection: close\r\n${extra}`;
-      const withLength = (body: Uint8Array, extra = "") => Buffer.concat([latin1(head(op.method, `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n`)), body]);
+      const withLength = (body: Uint8Array, extra = "") =>
+        Buffer.concat([
+          latin1(head(op.method, `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n${extra}\r\n`)),
+          body,
+        ]);
       let bytes: Uint8Array;
       let halfClose = false;
       let refused = true;
@@ -148,7 +186,10 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
         case "short-body": {
           const body = Buffer.from(text, "utf8");
           const announced = body.length + 1 + (n % 1000);
-          bytes = Buffer.concat([latin1(head(op.method, `Content-Type: application/json\r\nContent-Length: ${announced}\r\n\r\n`)), body]);
+          bytes = Buffer.concat([
+            latin1(head(op.method, `Content-Type: application/json\r\nContent-Length: ${announced}\r\n\r\n`)),
+            body,
+          ]);
           halfClose = true;
           note += `, announced ${announced} bytes, sent ${body.length}`;
           break;
@@ -163,7 +204,9 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
           const size = MAX_BODY_BYTES + 1 + (n % 65_536);
           const body = padded(text, size);
           const chunk = 256 * 1024;
-          const parts: Buffer[] = [latin1(head(op.method, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"))];
+          const parts: Buffer[] = [
+            latin1(head(op.method, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")),
+          ];
           for (let at = 0; at < body.length; at += chunk) {
             const piece = body.subarray(at, at + chunk);
             parts.push(latin1(`${piece.length.toString(16)}\r\n`), Buffer.from(piece), latin1("\r\n"));
@@ -177,7 +220,9 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
           // Well over the 16 KiB cap however it is counted (Node counts names and values, not the separators).
           const size = 20_000 + (n % 48_000);
           const many = n % 2 === 0;
-          const extra = many ? Array.from({ length: Math.ceil(size / 100) }, (_, i) => `X-Fuzz-${i}: ${"v".repeat(88)}\r\n`).join("") : `X-Fuzz: ${"v".repeat(size)}\r\n`;
+          const extra = many
+            ? Array.from({ length: Math.ceil(size / 100) }, (_, i) => `X-Fuzz-${i}: ${"v".repeat(88)}\r\n`).join("")
+            : `X-Fuzz: ${"v".repeat(size)}\r\n`;
           bytes = withLength(Buffer.from(text, "utf8"), extra);
           note += `, ${many ? "many headers" : "one header"} of ${size} bytes`;
           break;
@@ -199,14 +244,25 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
           ];
           const [line, mustRefuse] = lines[n % lines.length] as [string, boolean];
           refused = mustRefuse;
-          bytes = latin1(`${line}\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nConnection: close\r\n\r\n`);
+          bytes = latin1(
+            `${line}\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ctx.tokens.full}\r\nConnection: close\r\n\r\n`,
+          );
           note = `request line ${clip(JSON.stringify(line), 80)}`;
           break;
         }
         case "bad-chunked": {
-          const bodies = ["zz\r\nabc\r\n0\r\n\r\n", "5\r\nab\r\n0\r\n\r\n", "-1\r\nx\r\n0\r\n\r\n", `ffffffffffffffffff\r\n${text}\r\n0\r\n\r\n`, `${Buffer.byteLength(text).toString(16)}\r\n${text}0\r\n\r\n`];
+          const bodies = [
+            "zz\r\nabc\r\n0\r\n\r\n",
+            "5\r\nab\r\n0\r\n\r\n",
+            "-1\r\nx\r\n0\r\n\r\n",
+            `ffffffffffffffffff\r\n${text}\r\n0\r\n\r\n`,
+            `${Buffer.byteLength(text).toString(16)}\r\n${text}0\r\n\r\n`,
+          ];
           // The body text goes out as UTF-8 (the chunk sizes count its UTF-8 bytes).
-          bytes = Buffer.concat([latin1(head(op.method, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")), Buffer.from(bodies[n % bodies.length] as string, "utf8")]);
+          bytes = Buffer.concat([
+            latin1(head(op.method, "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")),
+            Buffer.from(bodies[n % bodies.length] as string, "utf8"),
+          ]);
           break;
         }
         case "smuggling": {
@@ -217,12 +273,21 @@ export function rawRequestArb(ctx: FuzzContext): fc.Arbitrary<RawRequest> {
             `Content-Length: 1e3\r\n`,
             `Transfer-Encoding: gzip, chunked, identity\r\n`,
           ];
-          bytes = Buffer.concat([latin1(head(op.method, `Content-Type: application/json\r\n${variants[n % variants.length]}\r\n`)), Buffer.from(text, "utf8")]);
+          bytes = Buffer.concat([
+            latin1(head(op.method, `Content-Type: application/json\r\n${variants[n % variants.length]}\r\n`)),
+            Buffer.from(text, "utf8"),
+          ]);
           break;
         }
         case "odd-header-bytes": {
           // Bytes above 0x7F in header values, header names a JS object would treat specially: any answer but a 5xx.
-          const extras = ["X-Name: caf\xe9\xff\r\n", "Idempotency-Key: \xd0\xba\xd0\xbb\xd1\x8e\xd1\x87\r\n", "__proto__: {\"polluted\":true}\r\n", "constructor: x\r\nprototype: y\r\n", "Content-Type: application/json; charset=\xff\r\n"];
+          const extras = [
+            "X-Name: caf\xe9\xff\r\n",
+            "Idempotency-Key: \xd0\xba\xd0\xbb\xd1\x8e\xd1\x87\r\n",
+            '__proto__: {"polluted":true}\r\n',
+            "constructor: x\r\nprototype: y\r\n",
+            "Content-Type: application/json; charset=\xff\r\n",
+          ];
           bytes = withLength(Buffer.from(text, "utf8"), extras[n % extras.length]);
           refused = false;
           break;
