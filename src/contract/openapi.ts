@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "./errors.js";
 import type { Operation } from "./operation.js";
-import { pathParams } from "./operation.js";
+import { pathParams } from "./path.js";
 import { OPERATIONS } from "./operations/index.js";
 import { SCOPE_TEXT } from "./scopes.js";
 import { ErrorEnvelope } from "./schemas/common.js";

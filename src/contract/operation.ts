@@ -63,7 +63,4 @@ export function op<const Id extends string>(input: OperationInput<Id>): Operatio
   };
 }
 
-/** Path parameter names, in order: `/products/{id}/inventory/{outlet_id}` gives `["id", "outlet_id"]`. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
-}
+export { pathParams } from "./path.js";

@@ -1,4 +1,4 @@
-import { pathParams } from "./operation.js";
+import { pathParams } from "./path.js";
 
 // A segment trie built from the operations table: static segments first, then a parameter.
 // It replaces any switch on method and path (architecture, anti-patterns).
