@@ -66,6 +66,27 @@ export function withTombstones<T, O>(present: (row: Row<T>) => O): (row: Row<T>)
     row.deletedAt === null ? present(row) : { id: row.id, deleted_at: iso(row.deletedAt), version: versionOf(row) };
 }
 
+/**
+ * What a list operation's handler answers: where the rows come from and how each is presented.
+ * The pipeline pages it with the request's list parameters and the operation's declaration
+ * (tombstones or not), so no handler applies those rules itself.
+ */
+export interface Listing<O> {
+  page(params: ListParams, tombstones: boolean): Result<ListPage<O | Tombstone>, ApiError>;
+}
+
+/** A listing over a feed (or a narrower source), with an optional filter every row must pass. */
+export function listing<T, O>(
+  source: Pageable<T>,
+  present: (row: Row<T>) => O,
+  filter?: (row: Row<T>) => boolean,
+): Listing<O> {
+  return {
+    page: (params, tombstones) =>
+      listFeed<T, O | Tombstone>(source, params, tombstones ? withTombstones(present) : present, filter),
+  };
+}
+
 /** Pages a feed by every rule under "Pagination and polling rules" of the spec. */
 export function listFeed<T, O>(
   feed: Pageable<T>,

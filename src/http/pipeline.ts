@@ -16,6 +16,7 @@ import {
 import { storeGate } from "../engine/auth/gate.js";
 import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
 import { wouldDownload } from "../engine/catalog/images.js";
+import { listParams, type Listing } from "../engine/listing.js";
 import {
   POLICIES,
   policyHeader,
@@ -27,7 +28,7 @@ import {
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
-import type { Handler } from "./handlers/types.js";
+import { SavedDespite, type AnyHandler } from "./handlers/types.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
 import { Router, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
@@ -39,7 +40,9 @@ const STORE_PATH = /^\/([^/]+)\/v1(\/.*)$/;
 
 interface Caller {
   readonly router: Router<Operation>;
-  readonly handlers: Readonly<Record<string, Handler>>;
+  readonly handlers: Readonly<Record<string, AnyHandler>>;
+  /** What an empty query string gives each operation's query schema: worked out once, not per request. */
+  readonly emptyQueries: ReadonlyMap<Operation, QueryRead>;
   readonly world: World;
   readonly req: SimRequest;
   readonly now: number;
@@ -58,12 +61,15 @@ export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>
 /** The pipeline over an operation table and its handlers (tests build one over test-only operations). */
 export function createApiHandler(
   operations: readonly Operation[],
-  handlers: Readonly<Record<string, Handler>>,
+  handlers: Readonly<Record<string, AnyHandler>>,
 ): ApiHandler {
   const router = new Router<Operation>();
+  const emptyQueries = new Map<Operation, QueryRead>();
   for (const op of operations) {
     if (!Object.hasOwn(handlers, op.id)) throw new Error(`operation ${op.id} has no handler`);
     router.add(op.method, op.path, op);
+    const value = Object.create(null) as Record<string, unknown>;
+    emptyQueries.set(op, { value, errors: validatorFor(op.query, "query")(value) });
   }
   return (world, req) => {
     const given = presented(req.headers.authorization);
@@ -71,6 +77,7 @@ export function createApiHandler(
     return pipeline({
       router,
       handlers,
+      emptyQueries,
       world,
       req,
       now,
@@ -211,7 +218,7 @@ async function execute(
   const { world, req, now } = caller;
   // Spec, Errors: a non-UUID id answers NOT_FOUND.
   for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
-  const query = readQuery(req.query, op);
+  const query = readQuery(caller, op);
   if (query.errors.length > 0) return errorResponse(validationFailed(query.errors));
   const body = readBody(req, op);
   if (!body.ok) return errorResponse(body.error);
@@ -219,7 +226,7 @@ async function execute(
 
   let result;
   try {
-    const handler = caller.handlers[op.id] as Handler;
+    const handler = caller.handlers[op.id] as AnyHandler;
     const limit = (policy: Policy): ApiError | undefined => countOrRefuse(caller, policy, principalOf(credential).id);
     result = await handler({
       world,
@@ -237,29 +244,44 @@ async function execute(
     return errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
   }
   if (!result.ok) return errorResponse(result.error);
+  return envelope(op, query.value, result.value);
+}
+
+/**
+ * The answer of a handler's value, by what the operation declares: its response kind, the list rules
+ * (cursors and, where declared, tombstones) and the error a saved write may answer with its document.
+ */
+function envelope(op: Operation, query: Record<string, unknown>, value: unknown): SimResponse {
+  if (value instanceof SavedDespite) {
+    // Spec, Product write rules 7: the write is saved; the declared error carries the saved document.
+    if (!op.savedDespite) throw new Error(`operation ${op.id} declares no error for a saved write`);
+    return errorResponse({ ...apiError(op.savedDespite.code, op.savedDespite.message), data: value.document });
+  }
   switch (op.kind) {
     case "empty":
       return emptyResponse(op.successStatus);
-    case "list":
-      return jsonResponse(op.successStatus, result.value);
+    case "list": {
+      // Spec, Pagination and polling: the pipeline pages every list by the same rules.
+      const page = (value as Listing<unknown>).page(listParams(query), op.tombstones === true);
+      return page.ok ? jsonResponse(op.successStatus, page.value) : errorResponse(page.error);
+    }
     case "document":
-      return jsonResponse(op.successStatus, result.value);
+      return jsonResponse(op.successStatus, value);
     default:
-      return jsonResponse(op.successStatus, { data: result.value });
+      return jsonResponse(op.successStatus, { data: value });
   }
 }
 
-/** What an empty query string gives each operation's query schema: worked out once, not per request. */
-const emptyQueries = new WeakMap<Operation, { value: Record<string, unknown>; errors: FieldError[] }>();
+interface QueryRead {
+  readonly value: Record<string, unknown>;
+  readonly errors: FieldError[];
+}
 
 /** The query string as typed values, and its field errors (spec, Errors: 400 VALIDATION_FAILED). */
-function readQuery(text: string, op: Operation): { value: Record<string, unknown>; errors: FieldError[] } {
-  if (text === "") {
-    let empty = emptyQueries.get(op);
-    if (!empty) {
-      const value = Object.create(null) as Record<string, unknown>;
-      emptyQueries.set(op, (empty = { value, errors: validatorFor(op.query, "query")(value) }));
-    }
+function readQuery(caller: Caller, op: Operation): QueryRead {
+  const text = caller.req.query;
+  const empty = text === "" ? caller.emptyQueries.get(op) : undefined;
+  if (empty) {
     // A fresh object each time: a handler may keep or change what it is given.
     return { value: Object.assign(Object.create(null) as Record<string, unknown>, empty.value), errors: empty.errors };
   }

@@ -12,6 +12,7 @@ import { grants, SCOPES, type Scope } from "../contract/scopes.js";
 import { createHash } from "node:crypto";
 import type { Simulator } from "../simulator.js";
 import { HANDLERS } from "./handlers/index.js";
+import type { OperationOf } from "../contract/operations/index.js";
 import type { Handler } from "./handlers/types.js";
 import { createApiHandler } from "./pipeline.js";
 import type { SimRequest } from "./types.js";
@@ -1312,7 +1313,7 @@ describe("Issue (Robustness and security): no credential or personal detail appe
       });
 
       // An internal error: the real pipeline and handlers, with createCustomer failing after it ran.
-      const crashing: Handler = async (ctx) => {
+      const crashing: Handler<OperationOf<"createCustomer">> = async (ctx) => {
         const result = (await HANDLERS.createCustomer(ctx)) as unknown as { value: { missing: { deeper: unknown } } };
         return result.value.missing.deeper as never;
       };

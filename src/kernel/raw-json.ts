@@ -1,8 +1,13 @@
-/** JSON text already serialized (a row's document cached by its version), embedded as is in a response. */
-export class RawJson {
+/**
+ * JSON text already serialized (a row's document cached by its version), embedded as is in a response.
+ * `T` is the type of the document the text holds.
+ */
+export class RawJson<T = unknown> {
+  /** Never set: carries the document's type, so a cached `Product` is not mistaken for a `Sale`. */
+  declare readonly document?: T;
   constructor(readonly text: string) {}
-  toJSON(): unknown {
-    return JSON.parse(this.text);
+  toJSON(): T {
+    return JSON.parse(this.text) as T;
   }
 }
 
@@ -21,10 +26,10 @@ export class JsonCache<K extends object> {
     return this.entries.size;
   }
 
-  get(key: K, version: number, variant: string, make: () => unknown): RawJson {
+  get<T>(key: K, version: number, variant: string, make: () => T): RawJson<T> {
     const hit = this.entries.get(key);
-    if (hit && hit.version === version && hit.variant === variant) return hit.json;
-    const json = new RawJson(JSON.stringify(make()));
+    if (hit && hit.version === version && hit.variant === variant) return hit.json as RawJson<T>;
+    const json = new RawJson<T>(JSON.stringify(make()));
     if (hit) this.entries.delete(key);
     else if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
     this.entries.set(key, { version, variant, json });

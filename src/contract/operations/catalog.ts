@@ -26,6 +26,12 @@ const ProductListQuery = Type.Object(
 );
 const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
 
+/** Spec, Product write rules 7: a failed image download still saves the product; the 422 carries it. */
+const IMAGE_FAILED = {
+  code: "IMAGE_FETCH_FAILED",
+  message: "The product was saved, but its image could not be downloaded.",
+} as const;
+
 const CREATE_NOTE = "Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).";
 
 export const productOperations = [
@@ -55,6 +61,7 @@ export const productOperations = [
     response: Product,
     successStatus: 201,
     errors: ["CONFLICT", "UNPROCESSABLE", "PRODUCT_LIMIT_REACHED", "IMAGE_FETCH_FAILED"],
+    savedDespite: IMAGE_FAILED,
     note: CREATE_NOTE,
   }),
   op({
@@ -78,6 +85,7 @@ export const productOperations = [
     kind: "single",
     response: Product,
     errors: ["STALE_VERSION", "CONFLICT", "UNPROCESSABLE", "IMAGE_FETCH_FAILED"],
+    savedDespite: IMAGE_FAILED,
   }),
   op({
     id: "deleteProduct",
@@ -107,17 +115,24 @@ export const productOperations = [
 ] as const;
 
 /** The five operations of a taxonomy resource; list and update paths are the natural ones (spec: not shown). */
-function resourceOperations<const P extends string, const S extends string>(
+function resourceOperations<
+  const P extends string,
+  const S extends string,
+  const Path extends string,
+  Read extends TObject,
+  Create extends TObject,
+  Update extends TObject,
+>(
   plural: P,
   singular: S,
-  path: string,
-  schemas: { read: TObject; create: TObject; update: TObject },
+  path: Path,
+  schemas: { read: Read; create: Create; update: Update },
   deleteErrors: readonly "CONFLICT"[] = [],
 ) {
   const tag = plural;
   return [
     op({
-      id: `list${plural}`,
+      id: `list${plural}` as const,
       method: "GET",
       path,
       summary: `List ${plural.toLowerCase()}`,
@@ -128,7 +143,7 @@ function resourceOperations<const P extends string, const S extends string>(
       response: schemas.read,
     }),
     op({
-      id: `create${singular}`,
+      id: `create${singular}` as const,
       method: "POST",
       path,
       summary: `Create a ${singular.toLowerCase()}`,
@@ -143,9 +158,9 @@ function resourceOperations<const P extends string, const S extends string>(
       note: CREATE_NOTE,
     }),
     op({
-      id: `get${singular}`,
+      id: `get${singular}` as const,
       method: "GET",
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       summary: `Read a ${singular.toLowerCase()}`,
       tag,
       scope: "catalog:read",
@@ -153,9 +168,9 @@ function resourceOperations<const P extends string, const S extends string>(
       response: schemas.read,
     }),
     op({
-      id: `update${singular}`,
+      id: `update${singular}` as const,
       method: "PATCH",
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       summary: `Update a ${singular.toLowerCase()}`,
       tag,
       scope: "catalog:write",
@@ -165,9 +180,9 @@ function resourceOperations<const P extends string, const S extends string>(
       errors: ["CONFLICT", "UNPROCESSABLE"],
     }),
     op({
-      id: `delete${singular}`,
+      id: `delete${singular}` as const,
       method: "DELETE",
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       summary: `Delete a ${singular.toLowerCase()}`,
       tag,
       scope: "catalog:write",

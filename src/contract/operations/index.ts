@@ -17,4 +17,7 @@ export const OPERATIONS = [
 
 export type OperationId = (typeof OPERATIONS)[number]["id"];
 
+/** The declaration of one operation, with its schemas' static types. */
+export type OperationOf<Id extends OperationId> = Extract<(typeof OPERATIONS)[number], { readonly id: Id }>;
+
 export const OPERATIONS_BY_ID: ReadonlyMap<string, Operation> = new Map(OPERATIONS.map((o) => [o.id, o]));

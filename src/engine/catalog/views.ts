@@ -77,6 +77,6 @@ export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({
 const serialized = new JsonCache<Row<ProductRecord>>(50_000);
 
 /** The product document as cached JSON: serialization, not lookup, is the cost of a read. */
-export function productJson(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): RawJson {
+export function productJson(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): RawJson<Product> {
   return serialized.get(row, row.seq, apiRoot, () => productView(catalog, row, apiRoot));
 }

@@ -58,7 +58,7 @@ export function saleView(row: Row<SaleRecord>): Sale {
 const serialized = new JsonCache<Row<SaleRecord>>(50_000);
 
 /** The sale document as cached JSON. */
-export function saleJson(row: Row<SaleRecord>): RawJson {
+export function saleJson(row: Row<SaleRecord>): RawJson<Sale> {
   return serialized.get(row, row.seq, "", () => saleView(row));
 }
 

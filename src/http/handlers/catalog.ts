@@ -1,48 +1,34 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, notFound, type ApiError } from "../../contract/errors.js";
-import type {
-  BrandCreate,
-  BrandUpdate,
-  CategoryCreate,
-  CategoryUpdate,
-  NamedCreate,
-  NamedUpdate,
-  ProductCreate,
-  ProductUpdate,
-  VariantsBody,
-} from "../../contract/schemas/catalog.js";
+import { notFound, type ApiError } from "../../contract/errors.js";
+import type { productOperations, taxonomyOperations } from "../../contract/operations/catalog.js";
 import type { CatalogContext } from "../../engine/catalog/context.js";
 import { createProduct, deleteProduct, updateProduct, type ProductWriteResult } from "../../engine/catalog/products.js";
+import type { ProductRecord } from "../../engine/catalog/records.js";
 import * as taxonomy from "../../engine/catalog/taxonomy.js";
 import { addVariants } from "../../engine/catalog/variants.js";
 import { brandView, categoryView, namedView, productJson, productView } from "../../engine/catalog/views.js";
 import type { Feed, Row } from "../../engine/feed.js";
 import { POLICIES } from "../../engine/limits.js";
-import { listFeed, listParams, singleRow, withTombstones } from "../../engine/listing.js";
-import type { Handler, HandlerContext } from "./types.js";
+import { listing, singleRow } from "../../engine/listing.js";
+import { SavedDespite, type HandlerMap, type RequestContext } from "./types.js";
 
-const catalogContext = (ctx: HandlerContext): CatalogContext => ({
+const catalogContext = (ctx: RequestContext): CatalogContext => ({
   world: ctx.world,
   store: ctx.store,
   now: ctx.now,
   countImageWrite: () => ctx.limit(POLICIES.imageWrites),
 });
 
-const present = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) =>
-  productView(ctx.store.catalog, row, ctx.apiRoot);
+const present = (ctx: RequestContext) => (row: Row<ProductRecord>) => productView(ctx.store.catalog, row, ctx.apiRoot);
 /** Reads answer the cached JSON of each row. */
-const presentJson = (ctx: HandlerContext) => (row: Row<Parameters<typeof productView>[1]["value"]>) =>
+const presentJson = (ctx: RequestContext) => (row: Row<ProductRecord>) =>
   productJson(ctx.store.catalog, row, ctx.apiRoot);
 
-/** Spec, Product write rules 7: a failed image download still saves; 422 IMAGE_FETCH_FAILED carries the product. */
-function productWritten(ctx: HandlerContext, result: Result<ProductWriteResult, ApiError>): Result<unknown, ApiError> {
+/** Spec, Product write rules 7: a failed image download still saves; the operation declares the 422 that carries it. */
+function productWritten(ctx: RequestContext, result: Result<ProductWriteResult, ApiError>) {
   if (!result.ok) return result;
   const view = present(ctx)(result.value.row);
-  if (!result.value.imageFailed) return ok(view);
-  return fail({
-    ...apiError("IMAGE_FETCH_FAILED", "The product was saved, but its image could not be downloaded."),
-    data: view,
-  });
+  return ok(result.value.imageFailed ? new SavedDespite(view) : view);
 }
 
 function readLive<T, O>(feed: Feed<T>, id: string, view: (row: Row<T>) => O): Result<O, ApiError> {
@@ -50,59 +36,54 @@ function readLive<T, O>(feed: Feed<T>, id: string, view: (row: Row<T>) => O): Re
   return row && row.deletedAt === null ? ok(view(row)) : fail(notFound());
 }
 
-const idOf = (ctx: HandlerContext) => ctx.params.id as string;
-
 export const productHandlers = {
   listProducts: (ctx) => {
     const catalog = ctx.store.catalog;
-    const sku = ctx.query.sku as string | undefined;
+    const sku = ctx.query.sku;
     // `sku` is an exact lookup through the SKU index: one row at most, never a scan.
     const match = sku === undefined ? undefined : catalog.productBySku(sku);
     const source =
       sku === undefined
         ? catalog.products
         : singleRow(catalog.products.name, match?.sku === sku ? catalog.products.row(match.id) : undefined);
-    return listFeed(source, listParams(ctx.query), withTombstones(presentJson(ctx)));
+    return ok(listing(source, presentJson(ctx)));
   },
-  createProduct: (ctx) => productWritten(ctx, createProduct(catalogContext(ctx), ctx.body as ProductCreate)),
-  getProduct: (ctx) => readLive(ctx.store.catalog.products, idOf(ctx), presentJson(ctx)),
-  updateProduct: (ctx) => productWritten(ctx, updateProduct(catalogContext(ctx), idOf(ctx), ctx.body as ProductUpdate)),
-  deleteProduct: (ctx) => deleteProduct(catalogContext(ctx), idOf(ctx)),
+  createProduct: (ctx) => productWritten(ctx, createProduct(catalogContext(ctx), ctx.body)),
+  getProduct: (ctx) => readLive(ctx.store.catalog.products, ctx.params.id, presentJson(ctx)),
+  updateProduct: (ctx) => productWritten(ctx, updateProduct(catalogContext(ctx), ctx.params.id, ctx.body)),
+  deleteProduct: (ctx) => deleteProduct(catalogContext(ctx), ctx.params.id),
   createVariants: (ctx) => {
-    const result = addVariants(catalogContext(ctx), idOf(ctx), ctx.body as VariantsBody);
+    const result = addVariants(catalogContext(ctx), ctx.params.id, ctx.body);
     return result.ok ? ok(result.value.map(present(ctx))) : result;
   },
-} satisfies Record<string, Handler>;
+} satisfies HandlerMap<typeof productOperations>;
 
 const map = <T, O>(result: Result<Row<T>, ApiError>, view: (row: Row<T>) => O): Result<O, ApiError> =>
   result.ok ? ok(view(result.value)) : result;
 
 export const taxonomyHandlers = {
-  listBrands: (ctx) => listFeed(ctx.store.catalog.brands, listParams(ctx.query), brandView),
-  createBrand: (ctx) => map(taxonomy.createBrand(catalogContext(ctx), ctx.body as BrandCreate), brandView),
-  getBrand: (ctx) => readLive(ctx.store.catalog.brands, idOf(ctx), brandView),
-  updateBrand: (ctx) => map(taxonomy.updateBrand(catalogContext(ctx), idOf(ctx), ctx.body as BrandUpdate), brandView),
-  deleteBrand: (ctx) => taxonomy.deleteBrand(catalogContext(ctx), idOf(ctx)),
+  listBrands: (ctx) => ok(listing(ctx.store.catalog.brands, brandView)),
+  createBrand: (ctx) => map(taxonomy.createBrand(catalogContext(ctx), ctx.body), brandView),
+  getBrand: (ctx) => readLive(ctx.store.catalog.brands, ctx.params.id, brandView),
+  updateBrand: (ctx) => map(taxonomy.updateBrand(catalogContext(ctx), ctx.params.id, ctx.body), brandView),
+  deleteBrand: (ctx) => taxonomy.deleteBrand(catalogContext(ctx), ctx.params.id),
 
-  listCategories: (ctx) => listFeed(ctx.store.catalog.categories, listParams(ctx.query), categoryView),
-  createCategory: (ctx) => map(taxonomy.createCategory(catalogContext(ctx), ctx.body as CategoryCreate), categoryView),
-  getCategory: (ctx) => readLive(ctx.store.catalog.categories, idOf(ctx), categoryView),
-  updateCategory: (ctx) =>
-    map(taxonomy.updateCategory(catalogContext(ctx), idOf(ctx), ctx.body as CategoryUpdate), categoryView),
-  deleteCategory: (ctx) => taxonomy.deleteCategory(catalogContext(ctx), idOf(ctx)),
+  listCategories: (ctx) => ok(listing(ctx.store.catalog.categories, categoryView)),
+  createCategory: (ctx) => map(taxonomy.createCategory(catalogContext(ctx), ctx.body), categoryView),
+  getCategory: (ctx) => readLive(ctx.store.catalog.categories, ctx.params.id, categoryView),
+  updateCategory: (ctx) => map(taxonomy.updateCategory(catalogContext(ctx), ctx.params.id, ctx.body), categoryView),
+  deleteCategory: (ctx) => taxonomy.deleteCategory(catalogContext(ctx), ctx.params.id),
 
-  listTags: (ctx) => listFeed(ctx.store.catalog.tags, listParams(ctx.query), namedView),
-  createTag: (ctx) => map(taxonomy.createNamed(catalogContext(ctx), taxonomy.TAGS, ctx.body as NamedCreate), namedView),
-  getTag: (ctx) => readLive(ctx.store.catalog.tags, idOf(ctx), namedView),
-  updateTag: (ctx) =>
-    map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.TAGS, idOf(ctx), ctx.body as NamedUpdate), namedView),
-  deleteTag: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.TAGS, idOf(ctx)),
+  listTags: (ctx) => ok(listing(ctx.store.catalog.tags, namedView)),
+  createTag: (ctx) => map(taxonomy.createNamed(catalogContext(ctx), taxonomy.TAGS, ctx.body), namedView),
+  getTag: (ctx) => readLive(ctx.store.catalog.tags, ctx.params.id, namedView),
+  updateTag: (ctx) => map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.TAGS, ctx.params.id, ctx.body), namedView),
+  deleteTag: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.TAGS, ctx.params.id),
 
-  listSuppliers: (ctx) => listFeed(ctx.store.catalog.suppliers, listParams(ctx.query), namedView),
-  createSupplier: (ctx) =>
-    map(taxonomy.createNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.body as NamedCreate), namedView),
-  getSupplier: (ctx) => readLive(ctx.store.catalog.suppliers, idOf(ctx), namedView),
+  listSuppliers: (ctx) => ok(listing(ctx.store.catalog.suppliers, namedView)),
+  createSupplier: (ctx) => map(taxonomy.createNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.body), namedView),
+  getSupplier: (ctx) => readLive(ctx.store.catalog.suppliers, ctx.params.id, namedView),
   updateSupplier: (ctx) =>
-    map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.SUPPLIERS, idOf(ctx), ctx.body as NamedUpdate), namedView),
-  deleteSupplier: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.SUPPLIERS, idOf(ctx)),
-} satisfies Record<string, Handler>;
+    map(taxonomy.updateNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.params.id, ctx.body), namedView),
+  deleteSupplier: (ctx) => taxonomy.deleteNamed(catalogContext(ctx), taxonomy.SUPPLIERS, ctx.params.id),
+} satisfies HandlerMap<typeof taxonomyOperations>;

@@ -1,6 +1,6 @@
 import { fail, ok } from "../../kernel/result.js";
 import { notFound } from "../../contract/errors.js";
-import type { CustomerCreate, CustomerUpdate } from "../../contract/schemas/customers.js";
+import type { customerOperations } from "../../contract/operations/customers.js";
 import {
   createCustomer,
   customerGroupView,
@@ -9,34 +9,33 @@ import {
   updateCustomer,
   type CustomerContext,
 } from "../../engine/customers/operations.js";
-import { listFeed, listParams, withTombstones } from "../../engine/listing.js";
-import type { Handler, HandlerContext } from "./types.js";
+import { listing } from "../../engine/listing.js";
+import type { HandlerMap, RequestContext } from "./types.js";
 
-const customerContext = (ctx: HandlerContext): CustomerContext => ({
+const customerContext = (ctx: RequestContext): CustomerContext => ({
   store: ctx.store,
   ids: ctx.world.env.ids,
   now: ctx.now,
 });
-const idOf = (ctx: HandlerContext) => ctx.params.id as string;
 
 export const customerHandlers = {
-  listCustomers: (ctx) => listFeed(ctx.store.customers.customers, listParams(ctx.query), withTombstones(customerView)),
+  listCustomers: (ctx) => ok(listing(ctx.store.customers.customers, customerView)),
   createCustomer: (ctx) => {
-    const result = createCustomer(customerContext(ctx), ctx.body as CustomerCreate);
+    const result = createCustomer(customerContext(ctx), ctx.body);
     return result.ok ? ok(customerView(result.value)) : result;
   },
   getCustomer: (ctx) => {
-    const row = ctx.store.customers.customers.row(idOf(ctx));
+    const row = ctx.store.customers.customers.row(ctx.params.id);
     return row && row.deletedAt === null ? ok(customerView(row)) : fail(notFound("customer"));
   },
   updateCustomer: (ctx) => {
-    const result = updateCustomer(customerContext(ctx), idOf(ctx), ctx.body as CustomerUpdate);
+    const result = updateCustomer(customerContext(ctx), ctx.params.id, ctx.body);
     return result.ok ? ok(customerView(result.value)) : result;
   },
-  deleteCustomer: (ctx) => eraseCustomer(customerContext(ctx), idOf(ctx)),
-  listCustomerGroups: (ctx) => listFeed(ctx.store.customers.groups, listParams(ctx.query), customerGroupView),
+  deleteCustomer: (ctx) => eraseCustomer(customerContext(ctx), ctx.params.id),
+  listCustomerGroups: (ctx) => ok(listing(ctx.store.customers.groups, customerGroupView)),
   getCustomerGroup: (ctx) => {
-    const row = ctx.store.customers.groups.row(idOf(ctx));
+    const row = ctx.store.customers.groups.row(ctx.params.id);
     return row && row.deletedAt === null ? ok(customerGroupView(row)) : fail(notFound("customer group"));
   },
-} satisfies Record<string, Handler>;
+} satisfies HandlerMap<typeof customerOperations>;

@@ -1,4 +1,4 @@
-import type { AdjustmentBody, BatchBody, StockSetBody } from "../../contract/schemas/inventory.js";
+import type { inventoryOperations } from "../../contract/operations/inventory.js";
 import {
   adjustStock,
   batchStock,
@@ -6,18 +6,17 @@ import {
   setStock,
   type InventoryContext,
 } from "../../engine/inventory/operations.js";
-import type { Handler, HandlerContext } from "./types.js";
+import type { HandlerMap, RequestContext } from "./types.js";
 
-const inventoryContext = (ctx: HandlerContext): InventoryContext => ({
+const inventoryContext = (ctx: RequestContext): InventoryContext => ({
   world: ctx.world,
   store: ctx.store,
   now: ctx.now,
 });
 
 export const inventoryHandlers = {
-  getProductInventory: (ctx) => productInventory(ctx.store, ctx.params.id as string),
-  setStock: (ctx) =>
-    setStock(inventoryContext(ctx), ctx.params.id as string, ctx.params.outlet_id as string, ctx.body as StockSetBody),
-  createAdjustment: (ctx) => adjustStock(inventoryContext(ctx), ctx.body as AdjustmentBody),
-  stockBatch: (ctx) => batchStock(inventoryContext(ctx), ctx.body as BatchBody),
-} satisfies Record<string, Handler>;
+  getProductInventory: (ctx) => productInventory(ctx.store, ctx.params.id),
+  setStock: (ctx) => setStock(inventoryContext(ctx), ctx.params.id, ctx.params.outlet_id, ctx.body),
+  createAdjustment: (ctx) => adjustStock(inventoryContext(ctx), ctx.body),
+  stockBatch: (ctx) => batchStock(inventoryContext(ctx), ctx.body),
+} satisfies HandlerMap<typeof inventoryOperations>;
