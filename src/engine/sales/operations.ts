@@ -1,20 +1,17 @@
 import { applyRate, extend, share } from "../../kernel/money.js";
 import { toMilli, type Milli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
-import type { Rng } from "../../kernel/random.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
 import type { Row } from "../feed.js";
+import type { AreaContext } from "../context.js";
 import type { StoreState } from "../store.js";
 import type { SaleLineRecord, SaleRecord } from "./state.js";
 
 // Sales are made through the control plane (the public API reads them only). Every amount is integer
 // cents, rounded half away from zero; refunds give back exactly what remains, so cents always add up.
 
-export interface SaleContext {
-  readonly store: StoreState;
-  readonly ids: Rng;
-  readonly now: number;
-}
+/** A sale operation needs its store, the id stream and the time it happens at. */
+export type SaleContext = AreaContext;
 
 export interface SaleInput {
   readonly outlet_id: string;

@@ -22,8 +22,9 @@ import { listFeed, listParams, singleRow, withTombstones } from "../../engine/li
 import type { Handler, HandlerContext } from "./types.js";
 
 const catalogContext = (ctx: HandlerContext): CatalogContext => ({
-  world: ctx.world,
   store: ctx.store,
+  ids: ctx.world.env.ids,
+  images: ctx.world.images,
   now: ctx.now,
   countImageWrite: () => ctx.limit(POLICIES.imageWrites),
 });

@@ -9,8 +9,8 @@ import {
 import type { Handler, HandlerContext } from "./types.js";
 
 const inventoryContext = (ctx: HandlerContext): InventoryContext => ({
-  world: ctx.world,
   store: ctx.store,
+  ids: ctx.world.env.ids,
   now: ctx.now,
 });
 
