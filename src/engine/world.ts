@@ -1,6 +1,7 @@
 import type { Env } from "../kernel/env.js";
 import type { Rng } from "../kernel/random.js";
 import { normalizeScopes, type Scope } from "../contract/scopes.js";
+import type { OAuthClientRecord, UserRecord } from "./auth/accounts.js";
 import { CredentialRegistry, type Credential } from "./auth/credentials.js";
 import { OAuthState } from "./auth/oauth.js";
 import { ImageRegistry } from "./catalog/images.js";
@@ -9,21 +10,7 @@ import { IdempotencyStore } from "./idempotency.js";
 import { RateLimiter } from "./limits.js";
 import type { StoreState } from "./store.js";
 
-export interface UserRecord {
-  readonly id: string;
-  readonly email: string;
-  readonly storePrefix: string;
-  readonly role: "admin" | "user";
-  /** For the consent page's sign-in form; not a secret in a simulator (listed by /_sim/credentials). */
-  readonly password: string;
-}
-
-export interface OAuthClientRecord {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly name: string;
-  readonly redirectUris: readonly string[];
-}
+export type { OAuthClientRecord, UserRecord } from "./auth/accounts.js";
 
 /** The whole simulated service: every store, credential and limit. build-world.ts fills it from a seed and a fixture. */
 export class World {
