@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { manualClock } from "../kernel/clock.js";
 import { createRng } from "../kernel/random.js";
 import type { FixtureSpec } from "../contract/schemas/fixture.js";
+import { demoFixture } from "../../scenarios/fixtures/demo.js";
 import { buildWorld, DEFAULT_USER_PASSWORD, SYSTEM_REASON_NAME } from "./build-world.js";
+import { productJson } from "./catalog/views.js";
+import { saleJson } from "./sales/views.js";
 
 const fixture: FixtureSpec = {
   stores: [
@@ -70,5 +73,19 @@ describe("docs/architecture.md, State: a world draws its ids and tokens from two
     expect(a.stores.get("shop")).not.toBe(b.stores.get("shop"));
     expect(a.env.ids.uuid()).toBe(b.env.ids.uuid());
     expect(build(4).stores.get("shop")!.settings.id).not.toBe(a.stores.get("shop")!.settings.id);
+  });
+
+  it("row JSON caches belong to the store whose rows they hold: a read in one world fills no other's", () => {
+    const time = { clock: manualClock(), sleep: () => Promise.resolve() };
+    const [a, b] = [buildWorld(demoFixture(), 1, time), buildWorld(demoFixture(), 1, time)];
+    const [storeA, storeB] = [a.stores.get("demo")!, b.stores.get("demo")!];
+    const product = [...storeA.catalog.products.all()][0]!;
+    const sale = [...storeA.sales.sales.all()][0]!;
+    expect(productJson(storeA.catalog, product, "http://sim.test")).toBe(
+      productJson(storeA.catalog, product, "http://sim.test"),
+    );
+    expect(saleJson(storeA.sales, sale)).toBe(saleJson(storeA.sales, sale));
+    expect([storeA.catalog.productJson.size, storeA.sales.saleJson.size]).toEqual([1, 1]);
+    expect([storeB.catalog.productJson.size, storeB.sales.saleJson.size]).toEqual([0, 0]);
   });
 });

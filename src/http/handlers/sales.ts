@@ -14,13 +14,13 @@ export const saleHandlers = {
     return listFeed(
       through(ctx.store.sales.sales, saleSources(ctx.store.sales, query)),
       listParams(ctx.query),
-      saleJson,
+      (row) => saleJson(ctx.store.sales, row),
       saleFilter(query),
     );
   },
   getSale: (ctx) => {
     const row = ctx.store.sales.sales.row(ctx.params.id as string);
     // Spec, States: an open (parked) sale cannot be requested.
-    return row && row.value.status !== "open" ? ok(saleJson(row)) : fail(notFound("sale"));
+    return row && row.value.status !== "open" ? ok(saleJson(ctx.store.sales, row)) : fail(notFound("sale"));
   },
 } satisfies Record<string, Handler>;
