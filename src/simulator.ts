@@ -3,7 +3,8 @@ import type { ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { ClockBody, FaultBody, KeyBody, StorePatchBody } from "./contract/schemas/control.js";
 import * as control from "./engine/control.js";
-import { World } from "./engine/world.js";
+import { buildWorld } from "./engine/build-world.js";
+import type { World } from "./engine/world.js";
 import { handle } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { listen, type Listening, type ServerLimits } from "./http/node.js";
@@ -140,9 +141,8 @@ export class Simulator {
   }
 
   private build(seed: number, fixture: string | FixtureSpec): World {
-    const world = new World(this.clockSource, this.sleep, seed, loadFixture(fixture, seed), {
-      rateLimits: this.options.rateLimits ?? true,
-    });
+    const time = { clock: this.clockSource, sleep: this.sleep };
+    const world = buildWorld(loadFixture(fixture, seed), seed, time, { rateLimits: this.options.rateLimits ?? true });
     world.log = this.options.log;
     return world;
   }

@@ -5,14 +5,15 @@ import { manualClock } from "../kernel/clock.js";
 import { fail, ok } from "../kernel/result.js";
 import { apiError } from "../contract/errors.js";
 import { op } from "../contract/operation.js";
-import { World } from "../engine/world.js";
+import { buildWorld } from "../engine/build-world.js";
+import type { World } from "../engine/world.js";
 import { createApiHandler } from "../http/pipeline.js";
 import type { Handler } from "../http/handlers/types.js";
 import type { SimRequest, SimResponse } from "../http/types.js";
 import { demoFixture } from "../../scenarios/fixtures/demo.js";
 
 export function makeWorld(seed = 1): World {
-  return new World(manualClock(), () => Promise.resolve(), seed, demoFixture());
+  return buildWorld(demoFixture(), seed, { clock: manualClock(), sleep: () => Promise.resolve() });
 }
 
 const EchoBody = Type.Object(

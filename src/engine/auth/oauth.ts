@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
 import { safeEqual, sha256 } from "../../kernel/digest.js";
 import { isScope, normalizeScopes, type Scope } from "../../contract/scopes.js";
-import { POLICIES, retryAfterSeconds } from "../limits.js";
-import type { OAuthClientRecord, UserRecord, World } from "../world.js";
-import { stateAt, type Connection } from "./credentials.js";
+import type { Env } from "../../kernel/env.js";
+import type { Rng } from "../../kernel/random.js";
+import { POLICIES, retryAfterSeconds, type RateLimiter } from "../limits.js";
+import type { StoreState } from "../store.js";
+import type { OAuthClientRecord, UserRecord } from "./accounts.js";
+import { stateAt, type CredentialRegistry, type Connection } from "./credentials.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow with optional PKCE (S256), codes that live
 // 10 minutes and work once, access tokens of one hour, refresh tokens that do not rotate, and errors
@@ -33,6 +36,21 @@ export class OAuthState {
   readonly refresh = new Map<string, Connection>();
   /** Signed-in merchants on the consent screen, between sign-in and decision. */
   readonly tickets = new Map<string, { userId: string; expiresAt: number; params: AuthorizeParams }>();
+}
+
+/**
+ * What the OAuth flow reads and writes: the registered apps, the stores (plan and name), its codes and
+ * connections, the credential registry its access tokens join, the token-failure limit, the clock and
+ * the two seeded streams (connection and credential ids; codes and tokens).
+ */
+export interface OAuthContext {
+  readonly env: Pick<Env, "clock" | "ids">;
+  readonly secrets: Rng;
+  readonly stores: ReadonlyMap<string, StoreState>;
+  readonly oauthClients: readonly OAuthClientRecord[];
+  readonly oauth: OAuthState;
+  readonly credentials: CredentialRegistry;
+  readonly limits: RateLimiter;
 }
 
 export interface AuthorizeParams {
@@ -66,8 +84,8 @@ function withQuery(uri: string, params: Record<string, string | undefined>): str
 
 const PKCE = /^[A-Za-z0-9_-]{43}$/;
 
-export function checkAuthorize(world: World, q: AuthorizeParams): AuthorizeCheck {
-  const client = world.oauthClients.find((c) => c.clientId === q.client_id);
+export function checkAuthorize(ctx: OAuthContext, q: AuthorizeParams): AuthorizeCheck {
+  const client = ctx.oauthClients.find((c) => c.clientId === q.client_id);
   if (!client) return { kind: "page_error", message: "The app (client_id) is not registered." };
   // The redirect URI must match a registered one exactly; a wrong one never receives a redirect.
   if (q.redirect_uri === undefined || !client.redirectUris.includes(q.redirect_uri)) {
@@ -100,30 +118,30 @@ export function checkAuthorize(world: World, q: AuthorizeParams): AuthorizeCheck
 }
 
 /** Spec, Authentication 3: only store admins on the Growth plan can connect an app. */
-export function userRefusal(world: World, user: UserRecord): string | undefined {
+export function userRefusal(ctx: OAuthContext, user: UserRecord): string | undefined {
   if (user.role !== "admin") return "Only a store admin can connect an app. Ask an admin of your store.";
-  if (world.stores.get(user.storePrefix)?.settings.plan !== "growth")
+  if (ctx.stores.get(user.storePrefix)?.settings.plan !== "growth")
     return "Connecting apps needs the Growth plan. The store's owner can change the plan in billing.";
   return undefined;
 }
 
 /** The merchant's decision: a redirect with a code and the echoed state, or with error=access_denied. */
 export function decide(
-  world: World,
+  ctx: OAuthContext,
   checked: Extract<AuthorizeCheck, { kind: "ok" }>,
   user: UserRecord,
   allow: boolean,
 ): string {
   if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
-  const code = `rsc_code_${world.secrets.token(32)}`;
-  world.oauth.codes.set(sha256(code), {
+  const code = `rsc_code_${ctx.secrets.token(32)}`;
+  ctx.oauth.codes.set(sha256(code), {
     clientId: checked.client.clientId,
     userId: user.id,
     storePrefix: user.storePrefix,
     redirectUri: checked.redirectUri,
     scopes: checked.scopes,
     challenge: checked.challenge,
-    expiresAt: world.env.clock.now() + CODE_TTL_MS,
+    expiresAt: ctx.env.clock.now() + CODE_TTL_MS,
     used: false,
   });
   return withQuery(checked.redirectUri, { code, state: checked.state });
@@ -148,7 +166,7 @@ const oauthError = (
 
 /** Credentials of the client: HTTP Basic or client_id and client_secret in the body, never both. */
 function authenticateClient(
-  world: World,
+  ctx: OAuthContext,
   form: URLSearchParams,
   authorization: string | undefined,
 ): OAuthClientRecord | TokenAnswer {
@@ -169,7 +187,7 @@ function authenticateClient(
     id = form.get("client_id");
     secret = form.get("client_secret");
   }
-  const client = world.oauthClients.find((c) => c.clientId === id);
+  const client = ctx.oauthClients.find((c) => c.clientId === id);
   if (!client || secret === null || !safeEqual(client.clientSecret, secret)) {
     return oauthError(
       401,
@@ -191,28 +209,28 @@ function safeDecode(text: string): string {
 
 /** `POST {api_root}/oauth/token`. Failures count per address; past 30 in 5 minutes they answer invalid_request. */
 export function tokenEndpoint(
-  world: World,
+  ctx: OAuthContext,
   form: URLSearchParams | undefined,
   authorization: string | undefined,
   address: string,
   apiRoot: string,
 ): TokenAnswer {
-  const now = world.env.clock.now();
-  const window = world.limits.peek(POLICIES.tokenFailures, address, now);
+  const now = ctx.env.clock.now();
+  const window = ctx.limits.peek(POLICIES.tokenFailures, address, now);
   if (window.used >= window.policy.limit) {
     return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", {
       "retry-after": String(retryAfterSeconds(window)),
     });
   }
   const answer = form
-    ? exchange(world, form, authorization, now, apiRoot)
+    ? exchange(ctx, form, authorization, now, apiRoot)
     : oauthError(400, "invalid_request", "Send the form as application/x-www-form-urlencoded.");
-  if (answer.status >= 400) world.limits.hit(POLICIES.tokenFailures, address, now);
+  if (answer.status >= 400) ctx.limits.hit(POLICIES.tokenFailures, address, now);
   return answer;
 }
 
 function exchange(
-  world: World,
+  ctx: OAuthContext,
   form: URLSearchParams,
   authorization: string | undefined,
   now: number,
@@ -220,17 +238,17 @@ function exchange(
 ): TokenAnswer {
   for (const [name] of form)
     if (form.getAll(name).length > 1) return oauthError(400, "invalid_request", `${name} is given more than once.`);
-  const client = authenticateClient(world, form, authorization);
+  const client = authenticateClient(ctx, form, authorization);
   if ("status" in client) return client;
   const grant = form.get("grant_type");
   if (grant === null) return oauthError(400, "invalid_request", "grant_type is required.");
-  if (grant === "authorization_code") return exchangeCode(world, client, form, now, apiRoot);
-  if (grant === "refresh_token") return refresh(world, client, form, now, apiRoot);
+  if (grant === "authorization_code") return exchangeCode(ctx, client, form, now, apiRoot);
+  if (grant === "refresh_token") return refresh(ctx, client, form, now, apiRoot);
   return oauthError(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
 }
 
 function exchangeCode(
-  world: World,
+  ctx: OAuthContext,
   client: OAuthClientRecord,
   form: URLSearchParams,
   now: number,
@@ -240,7 +258,7 @@ function exchangeCode(
   const redirectUri = form.get("redirect_uri");
   if (codeText === null || redirectUri === null)
     return oauthError(400, "invalid_request", "code and redirect_uri are required.");
-  const code = world.oauth.codes.get(sha256(codeText));
+  const code = ctx.oauth.codes.get(sha256(codeText));
   if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
   if (code.used) {
     // A code used twice: the first exchange may have been stolen, so its connection is cut too.
@@ -262,7 +280,7 @@ function exchangeCode(
   }
   code.used = true;
   const connection: Connection = {
-    id: world.env.ids.uuid(),
+    id: ctx.env.ids.uuid(),
     clientId: client.clientId,
     userId: code.userId,
     storePrefix: code.storePrefix,
@@ -273,15 +291,15 @@ function exchangeCode(
     state: "active",
   };
   code.connection = connection;
-  const refreshToken = `rsr_${world.secrets.token(48)}`;
-  world.oauth.connections.set(connection.id, connection);
-  world.oauth.refresh.set(sha256(refreshToken), connection);
-  return issue(world, connection, refreshToken, now, apiRoot);
+  const refreshToken = `rsr_${ctx.secrets.token(48)}`;
+  ctx.oauth.connections.set(connection.id, connection);
+  ctx.oauth.refresh.set(sha256(refreshToken), connection);
+  return issue(ctx, connection, refreshToken, now, apiRoot);
 }
 
 /** Spec, Authentication 7: refresh with grant_type=refresh_token; the refresh token does not rotate. */
 function refresh(
-  world: World,
+  ctx: OAuthContext,
   client: OAuthClientRecord,
   form: URLSearchParams,
   now: number,
@@ -289,7 +307,7 @@ function refresh(
 ): TokenAnswer {
   const token = form.get("refresh_token");
   if (token === null) return oauthError(400, "invalid_request", "refresh_token is required.");
-  const connection = world.oauth.refresh.get(sha256(token));
+  const connection = ctx.oauth.refresh.get(sha256(token));
   if (!connection || connection.clientId !== client.clientId)
     return oauthError(400, "invalid_grant", "The refresh token is not valid.");
   connection.state = stateAt(connection, now);
@@ -300,16 +318,22 @@ function refresh(
       `The connection is ${connection.state === "revoked" ? "disconnected" : "expired"}.`,
     );
   connection.lastUsedAt = now;
-  return issue(world, connection, token, now, apiRoot);
+  return issue(ctx, connection, token, now, apiRoot);
 }
 
-function issue(world: World, connection: Connection, refreshToken: string, now: number, apiRoot: string): TokenAnswer {
-  const store = world.stores.get(connection.storePrefix);
-  const accessToken = `rsa_${world.secrets.token(40)}`;
+function issue(
+  ctx: OAuthContext,
+  connection: Connection,
+  refreshToken: string,
+  now: number,
+  apiRoot: string,
+): TokenAnswer {
+  const store = ctx.stores.get(connection.storePrefix);
+  const accessToken = `rsa_${ctx.secrets.token(40)}`;
   // Only the digest is kept: an access token is shown once, in this answer.
-  world.credentials.add(
+  ctx.credentials.add(
     {
-      id: world.env.ids.uuid(),
+      id: ctx.env.ids.uuid(),
       kind: "access_token",
       name: connection.name,
       storePrefix: connection.storePrefix,

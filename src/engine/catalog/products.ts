@@ -18,15 +18,15 @@ const withImage = (record: ProductRecord, decision: ImageDecision): ProductRecor
 
 /** Spec, Product write rules 1, 7 and 8. */
 export function createProduct(ctx: CatalogContext, body: ProductCreate): Result<ProductWriteResult, ApiError> {
-  const { store, world, now } = ctx;
+  const { store, ids, images, now } = ctx;
   const catalog = store.catalog;
   const limit = store.settings.productLimit;
   if (limit !== null && catalog.liveProducts >= limit) {
     return fail(apiError("PRODUCT_LIMIT_REACHED", `The store is at its plan's product limit (${limit}).`));
   }
-  const planned = planProduct({ catalog, ids: world.env.ids, now }, undefined, body);
+  const planned = planProduct({ catalog, ids, now }, undefined, body);
   if (!planned.ok) return planned;
-  const image = decideImage(world.images, world.env.ids, null, body.image_url, ctx.countImageWrite);
+  const image = decideImage(images, ids, null, body.image_url, ctx.countImageWrite);
   if (!image.ok) return image;
   const row = catalog.saveProduct(withImage(planned.value, image.value));
   return ok({ row, imageFailed: image.value.kind === "failed" });
@@ -38,7 +38,7 @@ export function updateProduct(
   id: string,
   body: ProductUpdate,
 ): Result<ProductWriteResult, ApiError> {
-  const { store, world, now } = ctx;
+  const { store, ids, images, now } = ctx;
   const catalog = store.catalog;
   const row = catalog.products.row(id);
   if (!row || row.deletedAt !== null) return fail(notFound("product"));
@@ -50,9 +50,9 @@ export function updateProduct(
   if (expected !== undefined && expected !== versionOf(row)) {
     return fail(apiError("STALE_VERSION", `The product is at version ${versionOf(row)}, not ${expected}.`));
   }
-  const planned = planProduct({ catalog, ids: world.env.ids, now }, row.value, body);
+  const planned = planProduct({ catalog, ids, now }, row.value, body);
   if (!planned.ok) return planned;
-  const image = decideImage(world.images, world.env.ids, row.value.image_id, body.image_url, ctx.countImageWrite);
+  const image = decideImage(images, ids, row.value.image_id, body.image_url, ctx.countImageWrite);
   if (!image.ok) return image;
   const next = withImage(planned.value, image.value);
   if (!productChanged(row.value, next)) return ok({ row, imageFailed: image.value.kind === "failed" });

@@ -1,3 +1,4 @@
+import { JsonCache } from "../../kernel/raw-json.js";
 import type { Feed, Row } from "../feed.js";
 import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
 
@@ -47,6 +48,12 @@ export class CatalogState {
   /** Live brands and tags by lower-case name (duplicate names answer CONFLICT). */
   readonly brandNames = new Map<string, string>();
   readonly tagNames = new Map<string, string>();
+  /**
+   * Product rows' JSON text by version and the API root of their image URLs: serialization, not lookup,
+   * is the cost of a read (docs/performance.md, What made the difference). Bounded: reading a whole large
+   * feed cannot grow memory.
+   */
+  readonly productJson = new JsonCache<Row<ProductRecord>>(50_000);
   liveProducts = 0;
   otherCategoryId = "";
   giftCardCategoryId = "";

@@ -53,7 +53,7 @@ function live<T>(feed: Feed<T>, id: string): Result<Row<T>, ApiError> {
 export function createBrand(ctx: CatalogContext, body: BrandCreate): Result<Row<BrandRecord>, ApiError> {
   const catalog = ctx.store.catalog;
   if (nameTaken(catalog.brandNames, body.name)) return fail(conflict("name", "a brand with this name exists"));
-  const id = ctx.world.env.ids.uuid();
+  const id = ctx.ids.uuid();
   rename(catalog.brandNames, id, undefined, body.name);
   return ok(catalog.brands.put(id, { id, name: body.name, description: body.description ?? null }));
 }
@@ -115,7 +115,7 @@ export function createCategory(ctx: CatalogContext, body: CategoryCreate): Resul
   const catalog = ctx.store.catalog;
   const parent = parentFor(catalog, body.parent_id);
   if (!parent.ok) return parent;
-  const id = ctx.world.env.ids.uuid();
+  const id = ctx.ids.uuid();
   const record: CategoryRecord = {
     id,
     name: body.name,
@@ -228,7 +228,7 @@ export function createNamed(
   const catalog = ctx.store.catalog;
   const names = kind.names?.(catalog);
   if (names && nameTaken(names, body.name)) return fail(conflict("name", `a ${kind.label} with this name exists`));
-  const id = ctx.world.env.ids.uuid();
+  const id = ctx.ids.uuid();
   if (names) rename(names, id, undefined, body.name);
   return ok(kind.feed(catalog).put(id, { id, name: body.name }));
 }

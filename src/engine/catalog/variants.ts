@@ -22,7 +22,7 @@ export function addVariants(
   parentId: string,
   body: VariantsBody,
 ): Result<Row<ProductRecord>[], ApiError> {
-  const { store, world, now } = ctx;
+  const { store, ids, now } = ctx;
   const catalog = store.catalog;
   const parent = catalog.products.live(parentId);
   if (!parent) return fail(notFound("product"));
@@ -90,13 +90,13 @@ export function addVariants(
     const { options, sku } = planned[i] as (typeof planned)[number];
     let childSku = sku;
     while (childSku === undefined || (sku === undefined && skus.has(childSku.toLowerCase())))
-      childSku = generateSku(catalog, world.env.ids);
+      childSku = generateSku(catalog, ids);
     rows.push(
       catalog.saveProduct(
         variantChild(
           parent,
           {
-            id: world.env.ids.uuid(),
+            id: ids.uuid(),
             sku: childSku,
             options,
             name: variant.name,

@@ -1,5 +1,5 @@
 import { iso } from "../../kernel/clock.js";
-import { JsonCache, type RawJson } from "../../kernel/raw-json.js";
+import type { RawJson } from "../../kernel/raw-json.js";
 import type { Brand, Category, Named, Product } from "../../contract/schemas/catalog.js";
 import { versionOf, type Row } from "../feed.js";
 import { imageUrl } from "./images.js";
@@ -73,10 +73,7 @@ export const namedView = ({ value: n, seq }: Row<NamedRecord>): Named => ({
   version: versionOf({ seq }),
 });
 
-/** Product rows' JSON text by version and the API root of their image URLs. */
-const serialized = new JsonCache<Row<ProductRecord>>(50_000);
-
-/** The product document as cached JSON: serialization, not lookup, is the cost of a read. */
+/** The product document as cached JSON (the catalog keeps the cache): serialization is the cost of a read. */
 export function productJson(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): RawJson<Product> {
-  return serialized.get(row, row.seq, apiRoot, () => productView(catalog, row, apiRoot));
+  return catalog.productJson.get(row, row.seq, apiRoot, () => productView(catalog, row, apiRoot));
 }

@@ -4,7 +4,7 @@ import type { Rng } from "../../kernel/random.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
 import type { Customer, CustomerCreate, CustomerGroup, CustomerUpdate } from "../../contract/schemas/customers.js";
 import { versionOf, type Row } from "../feed.js";
-import type { StoreState } from "../store.js";
+import type { AreaContext } from "../context.js";
 import type { CustomerGroupRecord, CustomerRecord, CustomerState } from "./state.js";
 
 const WRITABLE = [
@@ -49,11 +49,8 @@ const PERSONAL = WRITABLE.filter(
     k !== "dont_sms",
 );
 
-export interface CustomerContext {
-  readonly store: StoreState;
-  readonly ids: Rng;
-  readonly now: number;
-}
+/** A customer operation needs its store, the id stream and the time. */
+export type CustomerContext = AreaContext;
 
 const conflict = (field: string, message: string) => apiError("CONFLICT", `${field}: ${message}`, [{ field, message }]);
 const unprocessable = (field: string, message: string) =>

@@ -10,7 +10,7 @@ import type {
   StockWriteResult,
 } from "../../contract/schemas/inventory.js";
 import type { StoreState } from "../store.js";
-import type { World } from "../world.js";
+import type { AreaContext } from "../context.js";
 import {
   applyStockChange,
   planStockChange,
@@ -22,11 +22,8 @@ import {
 
 // The inventory operations of the spec's endpoint table, on top of the planner in stock.ts.
 
-export interface InventoryContext {
-  readonly world: World;
-  readonly store: StoreState;
-  readonly now: number;
-}
+/** An inventory operation needs its store, the id stream (adjustment and movement ids) and the time. */
+export type InventoryContext = AreaContext;
 
 const writeResult = (a: AppliedChange): StockWriteResult => ({
   changed: a.changed,
@@ -75,7 +72,7 @@ export function setStock(
   };
   const planned = planStockChange(ctx.store, change);
   if (!planned.ok) return fail(stockRefusal(planned.error));
-  return ok(writeResult(applyStockChange(ctx.world, ctx.store, planned.value, ctx.now)));
+  return ok(writeResult(applyStockChange(ctx, planned.value)));
 }
 
 /** Exactly one of product_id or sku (spec, Inventory rules 2, for batch lines and adjustments alike). */
@@ -107,7 +104,7 @@ export function adjustStock(ctx: InventoryContext, body: AdjustmentBody): Result
     source: "body",
   });
   if (!planned.ok) return fail(stockRefusal(planned.error));
-  return ok(writeResult(applyStockChange(ctx.world, ctx.store, planned.value, ctx.now)));
+  return ok(writeResult(applyStockChange(ctx, planned.value)));
 }
 
 const NESTED = new Set(["on_hand", "quantity", "reason_id", "unit_cost"]);
@@ -164,7 +161,7 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
   }
   return ok(
     plans.map((planned, i) => {
-      const applied = applyStockChange(ctx.world, ctx.store, planned, ctx.now);
+      const applied = applyStockChange(ctx, planned);
       const line = body.lines[i] as BatchBody["lines"][number];
       return {
         product_id: planned.product.id,

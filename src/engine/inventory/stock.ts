@@ -2,8 +2,8 @@ import { blendAverage, fromMilli, toMilli, type Milli } from "../../kernel/quant
 import { fail, ok, type Result } from "../../kernel/result.js";
 import { apiError, type ApiError, type ErrorCode } from "../../contract/errors.js";
 import type { ProductRecord } from "../catalog/records.js";
+import type { AreaContext } from "../context.js";
 import type { StoreState } from "../store.js";
-import type { World } from "../world.js";
 import type { LevelRecord } from "./state.js";
 
 // Spec, Inventory rules 1, 4 and 5: absolute sets and relative adjustments, planned in full and
@@ -122,10 +122,10 @@ export interface AppliedChange {
 }
 
 /** Writes a planned change. Repeating the same level changes nothing (spec, Inventory rules 1). */
-export function applyStockChange(world: World, store: StoreState, planned: PlannedChange, now: number): AppliedChange {
+export function applyStockChange(ctx: AreaContext, planned: PlannedChange): AppliedChange {
+  const { store, ids, now } = ctx;
   const delta = planned.next - planned.previous;
   if (delta === 0) return { planned, changed: false, adjustmentId: null, movementId: null };
-  const ids = world.env.ids;
   const base = planned.level ?? {
     outlet_id: planned.outletId,
     reorder_method: "none",

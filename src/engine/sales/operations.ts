@@ -1,20 +1,17 @@
 import { applyRate, extend, share } from "../../kernel/money.js";
 import { toMilli, type Milli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
-import type { Rng } from "../../kernel/random.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
 import type { Row } from "../feed.js";
+import type { AreaContext } from "../context.js";
 import type { StoreState } from "../store.js";
-import type { SaleLineRecord, SaleRecord } from "./state.js";
+import type { SaleLineRecord, SaleRecord, SalesState } from "./state.js";
 
 // Sales are made through the control plane (the public API reads them only). Every amount is integer
 // cents, rounded half away from zero; refunds give back exactly what remains, so cents always add up.
 
-export interface SaleContext {
-  readonly store: StoreState;
-  readonly ids: Rng;
-  readonly now: number;
-}
+/** A sale operation needs its store, the id stream and the time it happens at. */
+export type SaleContext = AreaContext;
 
 export interface SaleInput {
   readonly outlet_id: string;
@@ -80,22 +77,20 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     payments: input.parked
       ? []
       : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
-    tax_rates: taxTable(tax),
+    tax_rates: taxTable(store.sales, tax),
   };
   return { ok: true, value: store.sales.sales.put(id, sale) };
 }
 
-/** Sales share one frozen rate table per tax version: 200,000 sales need not carry 200,000 copies. */
-const taxTables = new WeakMap<object, Readonly<Record<string, { name: string; rate: number }>>>();
-function taxTable(tax: {
-  id: string;
-  name: string;
-  rate: number;
-}): Readonly<Record<string, { name: string; rate: number }>> {
-  let table = taxTables.get(tax);
+/** Sales share one frozen rate table per tax version (kept by the store's sales): no copy per sale. */
+function taxTable(
+  sales: SalesState,
+  tax: { id: string; name: string; rate: number },
+): Readonly<Record<string, { name: string; rate: number }>> {
+  let table = sales.taxTables.get(tax);
   if (!table) {
     table = Object.freeze({ [tax.id]: Object.freeze({ name: tax.name, rate: tax.rate }) });
-    taxTables.set(tax, table);
+    sales.taxTables.set(tax, table);
   }
   return table;
 }

@@ -1,7 +1,7 @@
 import { iso, parseUtcDateTime } from "../../kernel/clock.js";
 import { fromMilli } from "../../kernel/quantity.js";
 import type { Sale, SalesQuery } from "../../contract/schemas/sales.js";
-import { JsonCache, type RawJson } from "../../kernel/raw-json.js";
+import type { RawJson } from "../../kernel/raw-json.js";
 import { versionOf, type FeedIndex, type Row, type SlotList } from "../feed.js";
 import { saleDay, type SaleRecord, type SalesState } from "./state.js";
 
@@ -54,12 +54,9 @@ export function saleView(row: Row<SaleRecord>): Sale {
   };
 }
 
-/** Sale rows' JSON text by version: polling clients read the same sales again and again. */
-const serialized = new JsonCache<Row<SaleRecord>>(50_000);
-
-/** The sale document as cached JSON. */
-export function saleJson(row: Row<SaleRecord>): RawJson<Sale> {
-  return serialized.get(row, row.seq, "", () => saleView(row));
+/** The sale document as cached JSON (the store's sales keep the cache). */
+export function saleJson(sales: SalesState, row: Row<SaleRecord>): RawJson<Sale> {
+  return sales.saleJson.get(row, row.seq, "", () => saleView(row));
 }
 
 /** Spec, Sales list rules: filters on completed_at (inclusive), status, outlet, customer and parent; open sales never. */

@@ -13,8 +13,9 @@ import { listing, singleRow } from "../../engine/listing.js";
 import { SavedDespite, type HandlerMap, type RequestContext } from "./types.js";
 
 const catalogContext = (ctx: RequestContext): CatalogContext => ({
-  world: ctx.world,
   store: ctx.store,
+  ids: ctx.world.env.ids,
+  images: ctx.world.images,
   now: ctx.now,
   countImageWrite: () => ctx.limit(POLICIES.imageWrites),
 });

@@ -9,8 +9,8 @@ import {
 import type { HandlerMap, RequestContext } from "./types.js";
 
 const inventoryContext = (ctx: RequestContext): InventoryContext => ({
-  world: ctx.world,
   store: ctx.store,
+  ids: ctx.world.env.ids,
   now: ctx.now,
 });
 

@@ -11,11 +11,12 @@ export const saleHandlers = {
     if (ctx.query.include_deleted !== undefined)
       return fail(invalid("include_deleted", "is not accepted on sales: sales are never deleted"));
     const sales = ctx.store.sales;
-    return ok(listing(through(sales.sales, saleSources(sales, ctx.query)), saleJson, saleFilter(ctx.query)));
+    const present = (row: Parameters<typeof saleJson>[1]) => saleJson(sales, row);
+    return ok(listing(through(sales.sales, saleSources(sales, ctx.query)), present, saleFilter(ctx.query)));
   },
   getSale: (ctx) => {
     const row = ctx.store.sales.sales.row(ctx.params.id);
     // Spec, States: an open (parked) sale cannot be requested.
-    return row && row.value.status !== "open" ? ok(saleJson(row)) : fail(notFound("sale"));
+    return row && row.value.status !== "open" ? ok(saleJson(ctx.store.sales, row)) : fail(notFound("sale"));
   },
 } satisfies HandlerMap<typeof saleOperations>;
