@@ -11,7 +11,7 @@ import { createKey, secret, storePrefix } from "./support/access.js";
 const STORE_STATES = [
   { patch: { status: "paused" }, status: 402, code: "RETAILER_PAUSED" },
   { patch: { status: "trial_decision_required" }, status: 402, code: "TRIAL_DECISION_REQUIRED" },
-  // Not in interfaces.md's list of statuses (docs/spec-choices.md adds it): skipped when the control plane refuses it.
+  // docs/spec-choices.md (Authentication and store states) adds it: skipped when the control plane refuses it.
   { patch: { status: "plan_users_exceeded" }, status: 402, code: "PLAN_USERS_EXCEEDED", optional: true },
   { patch: { status: "cancelled" }, status: 403, code: "RETAILER_CANCELLED" },
   { patch: { status: "suspended" }, status: 403, code: "RETAILER_SUSPENDED" },

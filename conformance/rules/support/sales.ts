@@ -136,7 +136,7 @@ const controlDoc = (ctx: RuleContext, reply: Reply, what: string): any => {
   return doc;
 };
 
-/** interfaces.md 3: POST /_sim/stores/{prefix}/sales: a completed sale at the clock's now. */
+/** docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/sales: a completed sale at the clock's now. */
 export async function makeSale(
   ctx: RuleContext,
   s: SalesSetup,
@@ -151,7 +151,7 @@ export async function makeSale(
   return controlDoc(ctx, await ctx.control("POST", `/stores/${s.prefix}/sales`, body), "make a sale");
 }
 
-/** interfaces.md 3: a refund of `units` of the sale's product (left out: the rest). */
+/** docs/interfaces.md, Control plane: a refund of `units` of the sale's product (left out: the rest). */
 export async function refundSale(ctx: RuleContext, s: SalesSetup, saleId: string, units?: number): Promise<any> {
   const body = units === undefined ? {} : { lines: [{ product_id: s.product, quantity: units }] };
   return controlDoc(
