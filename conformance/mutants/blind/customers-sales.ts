@@ -20,7 +20,7 @@ const CUSTOMER = re("/customers/:id");
 const SALES = re("/sales");
 const SALE = re("/sales/:id");
 
-export const peopleMutants: readonly Mutant[] = [
+export const customerSalesMutants: readonly Mutant[] = [
   {
     name: "blind.erasure-keeps-email",
     breaks:
