@@ -293,7 +293,7 @@ async function main() {
     "",
     "Ratios marked (sim) compare the simulator with itself in the same run (the baseline column is then the simulator's unfiltered or from-the-start page).",
     "",
-    "| target (issue 9) | measured | met |",
+    "| target | measured | met |",
     "|---|---|---|",
     ...targets(figures).map(([name, value, met]) => `| ${name} | ${value} | ${met ? "yes" : "**no**"} |`),
     "",
@@ -305,7 +305,7 @@ async function main() {
   process.stdout.write(md);
 }
 
-/** Issue 9's targets, each as measured in this run. */
+/** The performance targets (docs/performance.md), each as measured in this run. */
 function targets(f) {
   const ratio = (name) => f.scenarios[name]?.ratio;
   const rows = [

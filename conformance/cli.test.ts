@@ -13,7 +13,7 @@ import {
 import { MUTANTS } from "./mutants/index.js";
 import { selectRules } from "./rules/index.js";
 
-// interfaces.md 4 and the issue: `retail-sim conformance` from the built bin. Exit 0 when every
+// docs/interfaces.md, Command line: `retail-sim conformance` from the built bin. Exit 0 when every
 // selected rule held, 1 when a rule failed, 2 when the run could not be carried out; reports in
 // --out; a progress line per rule on stderr.
 
@@ -30,7 +30,7 @@ afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("interfaces.md 4: exit 0, the reports and the progress display", () => {
+describe("docs/interfaces.md, Command line: exit 0, the reports and the progress display", () => {
   it("against the in-process simulator --rules 'pagination.*' exits 0 and writes all four reports to --out", async () => {
     const dir = out();
     const run = await runCli(["--rules", "pagination.*", "--runs", "3", "--out", dir]);
@@ -93,7 +93,7 @@ describe("interfaces.md 4: exit 0, the reports and the progress display", () => 
   }, 60_000);
 });
 
-describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
+describe("docs/interfaces.md, Command line: exit 2, the run could not be carried out", () => {
   let served: Served | undefined;
 
   afterEach(async () => {
@@ -230,7 +230,7 @@ describe("interfaces.md 4: exit 2, the run could not be carried out", () => {
   }, 60_000);
 });
 
-describe("interfaces.md 4: exit 1 when a rule fails (a mutant simulator over HTTP)", () => {
+describe("docs/interfaces.md, Command line: exit 1 when a rule fails (a mutant simulator over HTTP)", () => {
   const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
   let target: Listening;
 

@@ -9,14 +9,14 @@ import { FORMATS, writeReports } from "./report/write.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
 
-// Issue: each failing rule shows its id and spec sentence, the minimal requests, expected vs observed,
+// docs/conformance.md, Reading a failure: each failing rule shows its id and spec sentence, the minimal requests, expected vs observed,
 // the seed and path to replay, and curl commands with the credential redacted; `--seed` with
 // `--replay` runs exactly that case again.
 
 const MUTANT = MUTANTS.find((m) => m.name === "cursor-skips-a-row")!;
 const RULE = "pagination.each-row-once";
 
-describe("Issue: a property rule's counterexample", () => {
+describe("docs/conformance.md, Reading a failure: a property rule's counterexample", () => {
   it("has expected, observed, the seed and path, the minimal input, its requests redacted, and a script with one curl per request", async () => {
     const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
     const r = report.rules[0]!;
@@ -136,7 +136,7 @@ describe("Issue: a property rule's counterexample", () => {
   }, 60_000);
 });
 
-describe("Issue: credentials never reach a report", () => {
+describe("docs/conformance.md, Reading a failure: credentials never reach a report", () => {
   it("neither the run's token nor a key a rule made and used appears in any format, though the rule quoted both", async () => {
     let sim: Simulator | undefined;
     const report = await conformance({

@@ -19,7 +19,7 @@ import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
 import type { Rule } from "./types.js";
 
-// The issue: the suite runs against `retail-sim serve` over HTTP with --target and --control; without
+// docs/conformance.md, Run it: the suite runs against `retail-sim serve` over HTTP with --target and --control; without
 // --control the rules that need it are skipped with the reason; the run deletes what it created; a
 // failure on a live target is run once more and marked reproducible or flaky.
 
@@ -43,7 +43,7 @@ afterAll(() => reports.removeAll());
 
 const needsControl = (r: Rule) => Boolean(r.needs?.control || r.needs?.clock);
 
-describe("Issue: against `retail-sim serve` over HTTP", () => {
+describe("docs/conformance.md, Run it: against `retail-sim serve` over HTTP", () => {
   it.each([1, 2, 3, 4, 5])(
     "seed %i: with --target, --token and --control the whole catalog holds, and the run leaves no rsconf- product behind",
     async (seed) => {
@@ -192,7 +192,7 @@ describe("Issue: against `retail-sim serve` over HTTP", () => {
   }, 60_000);
 });
 
-describe("interfaces.md 4, extended: a protected control plane (serve --control-token) is used with --control-token", () => {
+describe("docs/interfaces.md, Control plane: a protected control plane (serve --control-token) is used with --control-token", () => {
   const secret = "conformance-control-0123456789";
 
   it("with the token the rules that need the control plane run and pass; the token never appears in the report", async () => {
@@ -254,7 +254,7 @@ describe("The suite stays correct when the target fails under it", () => {
   }, 60_000);
 });
 
-describe("Issue: a failure on a live target is run once more", () => {
+describe("docs/conformance.md, Reading a failure: a failure on a live target is run once more", () => {
   it("a deterministic mutant fails again: reproducible true", async () => {
     const target = await listenSimulator(MUTANTS.find((m) => m.name === "cursor-skips-a-row"));
     try {

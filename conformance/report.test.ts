@@ -12,8 +12,9 @@ import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
 import type { Report, Rule } from "./types.js";
 
-// The issue's reports: report.json (interfaces.md 4, stable key order), JUnit XML (one test case per
-// rule), Markdown for a CI job summary, and a self-contained HTML page checked in headless Chromium.
+// docs/conformance.md, The verdict and the reports: report.json (its fields and stable key order in
+// docs/interfaces.md, Command line), JUnit XML (one test case per rule), Markdown for a CI job
+// summary, and a self-contained HTML page checked in headless Chromium.
 // The report holds passed, failed and skipped rules: the `cursor-skips-a-row` mutant served over HTTP,
 // run without --control, with two test rules that need the control plane.
 
@@ -66,7 +67,7 @@ afterAll(() => {
 
 const read = (name: string) => readFileSync(join(first.dir, name), "utf8");
 
-describe("Issue: the run behind the reports", () => {
+describe("The verdict and the reports: the run behind them", () => {
   it("has passed, failed and skipped rules: the mutant's rule failed, the control rules were skipped", () => {
     const byStatus = (s: string) => first.report.rules.filter((r) => r.status === s).map((r) => r.id);
     expect(byStatus("failed")).toContain(FAILING);
@@ -77,8 +78,8 @@ describe("Issue: the run behind the reports", () => {
   });
 });
 
-describe("Issue: report.json", () => {
-  it("holds interfaces.md's fields: summary {passed, failed, skipped} and rules [{id, title, status, spec_ref, counterexample?}]", () => {
+describe("The verdict and the reports: report.json", () => {
+  it("holds the fields docs/interfaces.md promises: summary {passed, failed, skipped} and rules [{id, title, status, spec_ref, counterexample?}]", () => {
     const { json, report } = first;
     const count = (s: string) => json.rules.filter((r: { status: string }) => r.status === s).length;
     expect(json.summary).toMatchObject({ passed: count("passed"), failed: count("failed"), skipped: count("skipped") });
@@ -102,7 +103,7 @@ describe("Issue: report.json", () => {
     expect(skipped.reason).toBe("needs the target's control plane (--control)");
   });
 
-  it("keeps its keys in one order, the same every run: interfaces.md's fields first, the counterexample last", () => {
+  it("keeps its keys in one order, the same every run: the fields docs/interfaces.md promises first, the counterexample last", () => {
     const shape = (json: any) => ({
       top: Object.keys(json),
       tool: Object.keys(json.tool),
@@ -176,7 +177,7 @@ describe("Issue: report.json", () => {
   });
 });
 
-describe("Issue: JUnit XML", () => {
+describe("The verdict and the reports: JUnit XML", () => {
   const parse = () =>
     new XMLParser({
       ignoreAttributes: false,
@@ -223,7 +224,7 @@ describe("Issue: JUnit XML", () => {
   });
 });
 
-describe("Issue: Markdown for a CI job summary", () => {
+describe("The verdict and the reports: Markdown for a CI job summary", () => {
   it("has the totals table and each failure with its spec sentence, expectation, replay command and curl", () => {
     const md = read("report.md");
     const s = first.report.summary;
@@ -257,7 +258,7 @@ describe("Issue: Markdown for a CI job summary", () => {
   });
 });
 
-describe("Issue: no credential in any report", () => {
+describe("Reading a failure: no credential in any report", () => {
   it("the token appears in no format; requests carry `Bearer <redacted>`", () => {
     for (const name of ["report.json", "junit.xml", "report.md", "report.html"]) {
       const text = read(name);
@@ -269,162 +270,165 @@ describe("Issue: no credential in any report", () => {
   });
 });
 
-describe.skipIf(BROWSER_SKIP !== undefined)(browserTitle("Issue: the HTML page in a browser"), () => {
-  let browser: Browser;
+describe.skipIf(BROWSER_SKIP !== undefined)(
+  browserTitle("The verdict and the reports: the HTML page in a browser"),
+  () => {
+    let browser: Browser;
 
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH.`,
-      );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+    beforeAll(async () => {
+      if (!existsSync(CHROMIUM))
+        throw new Error(
+          `Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` or set CHROMIUM_PATH.`,
+        );
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
+      });
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
     });
-  }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-  });
+    it("is self-contained: no script, stylesheet, image or font from elsewhere", () => {
+      const html = read("report.html");
+      expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+      expect(html).toMatch(/^<!doctype html>/);
+    });
 
-  it("is self-contained: no script, stylesheet, image or font from elsewhere", () => {
-    const html = read("report.html");
-    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
-    expect(html).toMatch(/^<!doctype html>/);
-  });
+    it("shows the verdict, the totals, rules by area with their status, and the failure's expected, observed and curl", async () => {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const requests: string[] = [];
+      page.on("request", (r) => requests.push(r.url()));
+      await page.goto(`file://${join(first.dir, "report.html")}`);
+      const s = first.report.summary;
+      await expect.poll(() => page.locator(".verdict").textContent()).toBe(s.verdict);
+      expect(s.verdict).toMatch(/^1 of \d+ rules failed; \d+ held; \d+ not checked: \d+ needs --control\.$/);
+      const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
+      expect(totals).toEqual([
+        `${s.passed} passed`,
+        `${s.failed} failed`,
+        `${s.skipped} skipped`,
+        `${s.covered}/${s.catalog} rules covered`,
+      ]);
 
-  it("shows the verdict, the totals, rules by area with their status, and the failure's expected, observed and curl", async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    const requests: string[] = [];
-    page.on("request", (r) => requests.push(r.url()));
-    await page.goto(`file://${join(first.dir, "report.html")}`);
-    const s = first.report.summary;
-    await expect.poll(() => page.locator(".verdict").textContent()).toBe(s.verdict);
-    expect(s.verdict).toMatch(/^1 of \d+ rules failed; \d+ held; \d+ not checked: \d+ needs --control\.$/);
-    const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
-    expect(totals).toEqual([
-      `${s.passed} passed`,
-      `${s.failed} failed`,
-      `${s.skipped} skipped`,
-      `${s.covered}/${s.catalog} rules covered`,
-    ]);
+      // Rules by area: one section per area, each rule once, its status at a glance.
+      const areas = [...new Set(first.report.rules.map((r) => r.area))];
+      const headings = await page.locator("section.area h2").allInnerTexts();
+      // The failures lead, grouped by cause; then what was not checked; then every rule by area.
+      expect((await page.locator("section h2").allInnerTexts()).slice(0, 2)).toEqual([
+        "Failures, by cause",
+        "Not checked",
+      ]);
+      expect(
+        headings.map((h) =>
+          h
+            .split("\n")[0]!
+            .replace(/\s+\S+$/, "")
+            .trim(),
+        ).length,
+      ).toBe(areas.length);
+      for (const area of areas) expect(headings.some((h) => h.startsWith(area))).toBe(true);
+      for (const r of first.report.rules) {
+        const item = page.locator(`li[data-rule="${r.id}"]`);
+        await expect.poll(() => item.getAttribute("class")).toContain(r.status);
+        expect(await item.locator(".mark").isVisible()).toBe(true);
+      }
+      const skipped = page.locator(`li[data-rule="${needsControlRule.id}"]`);
+      expect(await skipped.innerText()).toContain("needs the target's control plane (--control)");
 
-    // Rules by area: one section per area, each rule once, its status at a glance.
-    const areas = [...new Set(first.report.rules.map((r) => r.area))];
-    const headings = await page.locator("section.area h2").allInnerTexts();
-    // The failures lead, grouped by cause; then what was not checked; then every rule by area.
-    expect((await page.locator("section h2").allInnerTexts()).slice(0, 2)).toEqual([
-      "Failures, by cause",
-      "Not checked",
-    ]);
-    expect(
-      headings.map((h) =>
-        h
-          .split("\n")[0]!
-          .replace(/\s+\S+$/, "")
-          .trim(),
-      ).length,
-    ).toBe(areas.length);
-    for (const area of areas) expect(headings.some((h) => h.startsWith(area))).toBe(true);
-    for (const r of first.report.rules) {
-      const item = page.locator(`li[data-rule="${r.id}"]`);
-      await expect.poll(() => item.getAttribute("class")).toContain(r.status);
-      expect(await item.locator(".mark").isVisible()).toBe(true);
-    }
-    const skipped = page.locator(`li[data-rule="${needsControlRule.id}"]`);
-    expect(await skipped.innerText()).toContain("needs the target's control plane (--control)");
+      // The failure: expandable, with expected, observed, the replay and the curl commands.
+      const failed = first.report.rules.find((r) => r.id === FAILING)!;
+      const c = failed.counterexample!;
+      const details = page.locator(`li[data-rule="${FAILING}"] details`);
+      const open = () => details.evaluate((d) => (d as unknown as { open: boolean }).open);
+      if (!(await open())) await details.locator("summary").click();
+      expect(await open()).toBe(true);
+      const text = await details.innerText();
+      expect(text).toContain("Expected");
+      expect(text).toContain(c.expected);
+      expect(text).toContain("Observed");
+      expect(text).toContain(c.observed);
+      expect(text).toContain(`--seed ${c.seed} --runs 5 --replay ${c.path}`);
+      expect(text).toContain("reproducible");
+      expect(text).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
+      expect(text).toContain(`authorization: Bearer '"$RETAIL_TOKEN"`);
+      expect(await details.locator("pre").isVisible()).toBe(true);
+      // Expected against observed, as a diff.
+      expect(await details.locator(".diff").innerText()).toBe(`- expected  ${c.expected}\n+ observed  ${c.observed}`);
+      // It folds and unfolds.
+      await details.locator("summary").click();
+      expect(await open()).toBe(false);
+      await details.locator("summary").click();
+      expect(await open()).toBe(true);
 
-    // The failure: expandable, with expected, observed, the replay and the curl commands.
-    const failed = first.report.rules.find((r) => r.id === FAILING)!;
-    const c = failed.counterexample!;
-    const details = page.locator(`li[data-rule="${FAILING}"] details`);
-    const open = () => details.evaluate((d) => (d as unknown as { open: boolean }).open);
-    if (!(await open())) await details.locator("summary").click();
-    expect(await open()).toBe(true);
-    const text = await details.innerText();
-    expect(text).toContain("Expected");
-    expect(text).toContain(c.expected);
-    expect(text).toContain("Observed");
-    expect(text).toContain(c.observed);
-    expect(text).toContain(`--seed ${c.seed} --runs 5 --replay ${c.path}`);
-    expect(text).toContain("reproducible");
-    expect(text).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
-    expect(text).toContain(`authorization: Bearer '"$RETAIL_TOKEN"`);
-    expect(await details.locator("pre").isVisible()).toBe(true);
-    // Expected against observed, as a diff.
-    expect(await details.locator(".diff").innerText()).toBe(`- expected  ${c.expected}\n+ observed  ${c.observed}`);
-    // It folds and unfolds.
-    await details.locator("summary").click();
-    expect(await open()).toBe(false);
-    await details.locator("summary").click();
-    expect(await open()).toBe(true);
-
-    expect(requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
-    mkdirSync(join(ROOT, "reports"), { recursive: true });
-    await page.screenshot({ path: join(ROOT, "reports", "conformance-report.png"), fullPage: true });
-    await page.close();
-  }, 60_000);
-
-  it("with many failures each starts folded, one line of expected and observed showing, and opens on a click", async () => {
-    const failing = Array.from(
-      { length: 7 },
-      (_, i): Rule => ({
-        id: `zztest.fails-${i}`,
-        area: "Catalog",
-        title: `Failing test rule ${i}`,
-        spec: { section: "Test", quote: "A rule that fails." },
-        cost: 1,
-        run: async (ctx) => {
-          await ctx.call("GET", "/me");
-          ctx.check(false, `answer ${i}`, `another answer ${i}`);
-        },
-      }),
-    );
-    const report = await conformance({ seed: 1, runs: 2, rules: "zztest.*", catalog: [...CATALOG, ...failing] });
-    const dir = mkdtempSync(join(tmpdir(), "rsconf-report-many-"));
-    try {
-      writeReports(report, dir, ["html"]);
-      const page = await browser.newPage();
-      await page.goto(`file://${join(dir, "report.html")}`);
-      expect(await page.locator(".verdict").textContent()).toBe("7 of 7 rules failed; 0 held.");
-      const item = page.locator(`li[data-rule="zztest.fails-3"]`);
-      expect(await item.locator("details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
-      expect(await item.locator(".brief").innerText()).toBe("expected answer 3; observed another answer 3");
-      expect(await item.locator("pre").isVisible()).toBe(false);
-      await item.locator("summary").click();
-      expect(await item.locator("pre").isVisible()).toBe(true);
-      expect(await item.locator("dd.observed").innerText()).toBe("another answer 3");
-      expect(await item.locator(".brief").isVisible()).toBe(false);
+      expect(requests.filter((u) => !u.startsWith("file://"))).toEqual([]);
+      mkdirSync(join(ROOT, "reports"), { recursive: true });
+      await page.screenshot({ path: join(ROOT, "reports", "conformance-report.png"), fullPage: true });
       await page.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+    }, 60_000);
 
-  it("a run where every rule held says so in green", async () => {
-    const report = await conformance({ seed: 1, runs: 2, rules: "pagination.*" });
-    const dir = mkdtempSync(join(tmpdir(), "rsconf-report-ok-"));
-    try {
-      writeReports(report, dir, ["html"]);
-      const page = await browser.newPage();
-      await page.goto(`file://${join(dir, "report.html")}`);
-      expect(await page.locator(".verdict").textContent()).toMatch(/^All \d+ rules held\.$/);
-      expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe(
-        "rgb(10, 107, 45)",
+    it("with many failures each starts folded, one line of expected and observed showing, and opens on a click", async () => {
+      const failing = Array.from(
+        { length: 7 },
+        (_, i): Rule => ({
+          id: `zztest.fails-${i}`,
+          area: "Catalog",
+          title: `Failing test rule ${i}`,
+          spec: { section: "Test", quote: "A rule that fails." },
+          cost: 1,
+          run: async (ctx) => {
+            await ctx.call("GET", "/me");
+            ctx.check(false, `answer ${i}`, `another answer ${i}`);
+          },
+        }),
       );
-      expect(await page.locator("details").count()).toBe(0);
-      await page.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
-});
+      const report = await conformance({ seed: 1, runs: 2, rules: "zztest.*", catalog: [...CATALOG, ...failing] });
+      const dir = mkdtempSync(join(tmpdir(), "rsconf-report-many-"));
+      try {
+        writeReports(report, dir, ["html"]);
+        const page = await browser.newPage();
+        await page.goto(`file://${join(dir, "report.html")}`);
+        expect(await page.locator(".verdict").textContent()).toBe("7 of 7 rules failed; 0 held.");
+        const item = page.locator(`li[data-rule="zztest.fails-3"]`);
+        expect(await item.locator("details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+        expect(await item.locator(".brief").innerText()).toBe("expected answer 3; observed another answer 3");
+        expect(await item.locator("pre").isVisible()).toBe(false);
+        await item.locator("summary").click();
+        expect(await item.locator("pre").isVisible()).toBe(true);
+        expect(await item.locator("dd.observed").innerText()).toBe("another answer 3");
+        expect(await item.locator(".brief").isVisible()).toBe(false);
+        await page.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+
+    it("a run where every rule held says so in green", async () => {
+      const report = await conformance({ seed: 1, runs: 2, rules: "pagination.*" });
+      const dir = mkdtempSync(join(tmpdir(), "rsconf-report-ok-"));
+      try {
+        writeReports(report, dir, ["html"]);
+        const page = await browser.newPage();
+        await page.goto(`file://${join(dir, "report.html")}`);
+        expect(await page.locator(".verdict").textContent()).toMatch(/^All \d+ rules held\.$/);
+        expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe(
+          "rgb(10, 107, 45)",
+        );
+        expect(await page.locator("details").count()).toBe(0);
+        await page.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  },
+);

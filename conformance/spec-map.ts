@@ -4,8 +4,8 @@ import { overviewMap } from "./spec-map/overview.js";
 import { resourceMap } from "./spec-map/resources.js";
 import { ruleMap } from "./spec-map/rules.js";
 
-// The spec map: every normative sentence of the spec (conformance/spec/retail-api-v1.md, a copy of
-// ../shared/spec/retail-api-v1.md) and what accounts for it: the conformance rules that check it, the
+// The spec map: every normative sentence of the spec (its copy in conformance/spec/retail-api-v1.md)
+// and what accounts for it: the conformance rules that check it, the
 // reason it cannot be checked over the API, or the point the spec leaves open (docs/spec-choices.md).
 // spec-map.test.ts fails when a sentence is accounted for by nothing.
 

@@ -5,6 +5,7 @@ export type Area =
   | "Authentication"
   | "Scopes"
   | "Store states"
+  | "Isolation"
   | "Pagination"
   | "Catalog"
   | "Inventory"

@@ -1,7 +1,9 @@
 import type { SimRequest, SimResponse } from "../../src/http/types.js";
 import { bodyOf, mapJson, withBody, type Mutant } from "./base.js";
+import { answer, apiError, codeOf, idOf, importsImage, isProductWrite, jsonOf, param } from "./support.js";
 
-// Broken catalogs: each violates one catalog rule of the spec. State a mutant keeps lives inside
+// Broken catalogs (products, variants, images, taxonomy, deletes, limits of a store's catalog): each
+// violates one catalog rule of the spec. State a mutant keeps lives inside
 // wrap(), so each simulator gets its own.
 
 const PRODUCTS = /^\/[^/]+\/v1\/products$/;
@@ -9,9 +11,10 @@ const PRODUCT = /^\/[^/]+\/v1\/products\/([^/]+)$/;
 const VARIANTS = /^\/[^/]+\/v1\/products\/([^/]+)\/variants$/;
 const TAG = /^\/[^/]+\/v1\/tags\/([^/]+)$/;
 const UNDER_PRODUCTS = /^\/[^/]+\/v1\/products(\/|$)/;
+const CATEGORY = /^\/[^/]+\/v1\/categories\/([^/]+)$/;
 
 /** Another request of the same caller, made by the mutant behind the client's back. */
-const sideRequest = (req: SimRequest, method: string, path: string, query: string, body?: unknown): SimRequest => {
+const sideRequest = (req: SimRequest, method: string, path: string, query = "", body?: unknown): SimRequest => {
   const { "content-length": _l, "content-type": _t, "idempotency-key": _k, ...headers } = req.headers;
   const side: SimRequest = { ...req, method, path, query, headers, body: null };
   return body === undefined
@@ -208,6 +211,143 @@ export const catalogMutants: readonly Mutant[] = [
         return next(req);
       if (!Array.isArray(body?.codes) || body.codes.length !== 11) return next(req);
       return next(withBody(req, { ...body, codes: body.codes.slice(0, 10) }));
+    },
+  },
+  {
+    name: "image-fetch-failure-hidden",
+    breaks:
+      "Product write rules 7: a failed download answers 422 IMAGE_FETCH_FAILED with the saved product (this one answers success)",
+    caughtBy: ["catalog.image-fetch-failed"],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      const body = jsonOf(res);
+      if (!isProductWrite(req) || res.status !== 422 || body?.error?.code !== "IMAGE_FETCH_FAILED") return res;
+      return { ...res, status: req.method === "POST" ? 201 : 200, body: JSON.stringify({ data: body.data }) };
+    },
+  },
+  {
+    name: "image-address-kept",
+    breaks: "Product write rules 7: the given image address is not kept (this one serves the address it was sent)",
+    caughtBy: ["catalog.image-address-not-kept"],
+    wrap: (next) => {
+      const sent = new Map<string, string>();
+      return async (req) => {
+        const url = importsImage(req) ? (bodyOf(req).image_url as string) : undefined;
+        const res = await next(req);
+        const id = jsonOf(res)?.data?.id;
+        if (url && res.status < 300 && typeof id === "string") sent.set(idOf(id), url);
+        if (sent.size === 0) return res;
+        return mapProducts(req, res, (p) => (sent.has(idOf(p.id)) ? { ...p, image_url: sent.get(idOf(p.id)) } : p));
+      };
+    },
+  },
+  {
+    name: "image-null-removes-image",
+    breaks: "Product write rules 7: null image_url leaves the image unchanged (this one removes the image)",
+    caughtBy: ["catalog.image-null-leaves-image"],
+    wrap: (next) => {
+      const removed = new Set<string>();
+      return async (req) => {
+        const body = isProductWrite(req) ? bodyOf(req) : undefined;
+        const res = await next(req);
+        const id = jsonOf(res)?.data?.id;
+        if (body && res.status < 300 && typeof id === "string") {
+          if (body.image_url === null) removed.add(idOf(id));
+          else if (typeof body.image_url === "string") removed.delete(idOf(id));
+        }
+        if (removed.size === 0) return res;
+        return mapProducts(req, res, (p) =>
+          removed.has(idOf(p.id)) ? { ...p, image_url: null, image_thumb_url: null } : p,
+        );
+      };
+    },
+  },
+  {
+    name: "product-price-defaults-to-zero",
+    breaks: "Resources, Product: retail_price is required on create (this one saves a product without it at price 0)",
+    caughtBy: ["catalog.create-required"],
+    wrap: (next) => async (req) => {
+      const body = bodyOf(req);
+      if (
+        req.method !== "POST" ||
+        !PRODUCTS.test(req.path) ||
+        typeof body !== "object" ||
+        body === null ||
+        (body.retail_price !== undefined && body.retail_price !== null)
+      )
+        return next(req);
+      return next(withBody(req, { ...body, retail_price: 0 }));
+    },
+  },
+  {
+    name: "sku-lookup-by-prefix",
+    breaks:
+      "Endpoints: GET /products?sku= is an exact lookup (this one matches every SKU that starts with it, like SQL LIKE 'x%')",
+    caughtBy: ["catalog.sku-exact-lookup"],
+    wrap: (next) => async (req) => {
+      const sku = param(req.query, "sku");
+      if (req.method !== "GET" || !PRODUCTS.test(req.path) || sku === undefined) return next(req);
+      const rows: any[] = [];
+      let cursor: string | null = null;
+      let last;
+      for (let pages = 0; pages < 100; pages++) {
+        last = await next(
+          sideRequest(req, "GET", req.path, `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+        );
+        const page = jsonOf(last);
+        if (last.status !== 200 || !Array.isArray(page?.data)) return last;
+        rows.push(...page.data.filter((p: any) => String(p?.sku).toLowerCase().startsWith(sku.toLowerCase())));
+        if (!page.has_more) break;
+        cursor = page.next_cursor;
+      }
+      return answer(last!, 200, { data: rows, next_cursor: null, has_more: false });
+    },
+  },
+  {
+    name: "variants-empty-accepted",
+    breaks: "Endpoints: a variants call takes 1 to 200 variants (this one answers an empty list with 201 and no child)",
+    caughtBy: ["catalog.variants-count"],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      const body = bodyOf(req);
+      return req.method === "POST" &&
+        VARIANTS.test(req.path) &&
+        Array.isArray(body?.variants) &&
+        body.variants.length === 0
+        ? answer(res, 201, { data: [] })
+        : res;
+    },
+  },
+  {
+    name: "gift-cards-category-deletable",
+    breaks:
+      "Delete rules: deleting the gift cards category answers 409 CONFLICT (this one refuses only the system category Other Products)",
+    caughtBy: ["catalog.gift-cards-category-delete"],
+    wrap: (next) => {
+      const deleted = new Set<string>();
+      return async (req) => {
+        const id = CATEGORY.exec(req.path)?.[1]?.toLowerCase();
+        if (id === undefined) return next(req);
+        if (deleted.has(id))
+          return apiError(await next(sideRequest(req, "GET", req.path)), 404, "NOT_FOUND", "Category not found.");
+        if (req.method !== "DELETE") return next(req);
+        const read = await next(sideRequest(req, "GET", req.path));
+        if (read.status !== 200 || jsonOf(read)?.data?.name !== "Gift Cards") return next(req);
+        deleted.add(id);
+        return answer(read, 204, undefined);
+      };
+    },
+  },
+  {
+    name: "product-limit-unprocessable",
+    breaks:
+      "Product write rules 8: a store at its product limit answers 402 PRODUCT_LIMIT_REACHED (this one answers 422 UNPROCESSABLE)",
+    caughtBy: ["catalog.product-limit"],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      return codeOf(res) === "PRODUCT_LIMIT_REACHED"
+        ? apiError(res, 422, "UNPROCESSABLE", "The product cannot be created.")
+        : res;
     },
   },
 ];

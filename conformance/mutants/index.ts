@@ -1,58 +1,40 @@
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../src/simulator.js";
-import { API, mapJson, type Mutant } from "./base.js";
-import { accessMutants } from "./access.js";
+import type { Mutant } from "./base.js";
+import { authMutants } from "./auth.js";
 import { catalogMutants } from "./catalog.js";
-import { catalogExtraMutants } from "./catalog-extra.js";
-import { extraMutants } from "./extra.js";
+import { customerMutants } from "./customers.js";
+import { envelopeMutants } from "./envelope.js";
+import { idempotencyMutants } from "./idempotency.js";
 import { inventoryMutants } from "./inventory.js";
-import { peopleMutants } from "./people.js";
-import { gapMutants } from "./gaps.js";
+import { isolationMutants } from "./isolation.js";
+import { limitMutants } from "./limits.js";
+import { oauthMutants } from "./oauth.js";
+import { openapiMutants } from "./openapi.js";
+import { paginationMutants } from "./pagination.js";
+import { salesMutants } from "./sales.js";
+import { scopeMutants } from "./scopes.js";
+import { storeMutants } from "./stores.js";
 
 export type { Mutant } from "./base.js";
 
-const basic: readonly Mutant[] = [
-  {
-    name: "unknown-path-200",
-    breaks: "Errors: an unknown path answers 404 NOT_FOUND",
-    caughtBy: ["envelope.unknown-path"],
-    wrap: (next) => async (req) => {
-      const res = await next(req);
-      return API.test(req.path) && res.status === 404
-        ? { status: 200, headers: { "content-type": "application/json" }, body: '{"data":{}}' }
-        : res;
-    },
-  },
-  {
-    name: "empty-page-keeps-cursor",
-    breaks: "Pagination 2: an empty page returns next_cursor null",
-    caughtBy: ["pagination.empty-page-null-cursor"],
-    wrap: (next) => async (req) =>
-      mapJson(await next(req), (b) =>
-        Array.isArray(b?.data) && b.data.length === 0 && "next_cursor" in b ? { ...b, next_cursor: "stale" } : b,
-      ),
-  },
-  {
-    name: "cursor-skips-a-row",
-    breaks: "Pagination 1: paging visits every row once",
-    caughtBy: ["pagination.each-row-once"],
-    wrap: (next) => async (req) =>
-      mapJson(await next(req), (b) =>
-        req.query.includes("cursor=") && Array.isArray(b?.data) && b.data.length > 1
-          ? { ...b, data: b.data.slice(1) }
-          : b,
-      ),
-  },
-];
+// The targeted mutants, one file per rule area: a mutant in mutants/<area>.ts is caught by rules of
+// that area (layout.test.ts checks it). Helpers shared across areas are in base.ts and support.ts.
 
 export const MUTANTS: readonly Mutant[] = [
-  ...basic,
+  ...envelopeMutants,
+  ...paginationMutants,
   ...catalogMutants,
   ...inventoryMutants,
-  ...peopleMutants,
-  ...accessMutants,
-  ...extraMutants,
-  ...catalogExtraMutants,
-  ...gapMutants,
+  ...customerMutants,
+  ...salesMutants,
+  ...authMutants,
+  ...scopeMutants,
+  ...storeMutants,
+  ...idempotencyMutants,
+  ...limitMutants,
+  ...oauthMutants,
+  ...openapiMutants,
+  ...isolationMutants,
 ];
 
 /** A simulator whose handler is wrapped by the mutant. */

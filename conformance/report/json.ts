@@ -1,7 +1,7 @@
 import type { Counterexample, Exchange, Report, RuleResult } from "../types.js";
 
-// report.json with a fixed key order, whatever order the objects were built in: the fields of
-// interfaces.md section 4 first (`summary`, then each rule's `id, title, status, spec_ref`,
+// report.json with a fixed key order, whatever order the objects were built in: the fields
+// docs/interfaces.md promises (Command line, retail-sim conformance) first (`summary`, then each rule's `id, title, status, spec_ref`,
 // `counterexample` last), so two runs diff line by line.
 
 const REPORT_KEYS = [

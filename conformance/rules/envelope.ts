@@ -1,5 +1,37 @@
 import fc from "fast-check";
 import { rule, SPEC } from "./rule.js";
+import { trackCreated } from "./support/access.js";
+import {
+  createProduct,
+  expectError,
+  expectNoProduct,
+  expectUnchanged,
+  freshSku,
+  readProduct,
+  show,
+} from "./support/catalog.js";
+
+// Spec, What the service does: JSON in and out, every success wrapped in {data}, errors in the error
+// envelope, ids as UUIDs and timestamps in UTC.
+
+/** Ways a body is not JSON: a JSON object cut short (never valid JSON), one with more text after it, or a form. */
+type Malformed = { kind: "cut"; at: number } | { kind: "tail"; tail: string } | { kind: "form" };
+const malformed: fc.Arbitrary<Malformed> = fc.oneof(
+  fc.double({ min: 0.05, max: 0.95, noNaN: true }).map((at) => ({ kind: "cut" as const, at })),
+  fc.constantFrom("}", ",", " x", "{}").map((tail) => ({ kind: "tail" as const, tail })),
+  fc.constant({ kind: "form" as const }),
+);
+
+function malform(body: Record<string, string | number>, m: Malformed): { raw: string; contentType: string } {
+  const text = JSON.stringify(body);
+  if (m.kind === "cut")
+    return { raw: text.slice(0, Math.max(1, Math.floor(text.length * m.at))), contentType: "application/json" };
+  if (m.kind === "tail") return { raw: `${text}${m.tail}`, contentType: "application/json" };
+  return {
+    raw: new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString(),
+    contentType: "application/x-www-form-urlencoded",
+  };
+}
 
 export const envelopeRules = [
   rule({
@@ -95,6 +127,53 @@ export const envelopeRules = [
           );
         }
       }
+    },
+  }),
+  rule({
+    id: "envelope.json-body",
+    area: "Envelope",
+    title:
+      "A write whose body is not JSON (cut short, with more after it, or a form) answers 400 VALIDATION_FAILED and writes nothing",
+    spec: { section: SPEC.what, quote: "All requests and responses are JSON." },
+    cost: 24,
+    async run(ctx) {
+      const p = await createProduct(ctx, { sku: await freshSku(ctx) });
+      await ctx.property(
+        fc.record({ op: fc.constantFrom("create", "update"), m: malformed }),
+        async ({ op, m }) => {
+          const sku = await freshSku(ctx);
+          const { raw, contentType } = malform(
+            op === "create" ? { name: ctx.name("not-json"), retail_price: 100, sku } : { name: ctx.name("not-json") },
+            m,
+          );
+          if (op === "create") {
+            const reply = await ctx.call("POST", "/products", { raw, contentType });
+            trackCreated(ctx, reply, "/products");
+            expectError(
+              ctx,
+              reply,
+              400,
+              "VALIDATION_FAILED",
+              undefined,
+              `POST /products with the body ${show(raw, 120)} (${contentType})`,
+            );
+            await expectNoProduct(ctx, sku, "a create whose body is not JSON");
+          } else {
+            const before = await readProduct(ctx, p.id);
+            const reply = await ctx.call("PATCH", `/products/${p.id}`, { raw, contentType });
+            expectError(
+              ctx,
+              reply,
+              400,
+              "VALIDATION_FAILED",
+              undefined,
+              `PATCH /products/{id} with the body ${show(raw, 120)} (${contentType})`,
+            );
+            await expectUnchanged(ctx, before, "an update whose body is not JSON");
+          }
+        },
+        Math.min(ctx.run.runs, 6),
+      );
     },
   }),
 ];

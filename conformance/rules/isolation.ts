@@ -1,8 +1,8 @@
 import { Skip, type Reply, type RuleContext } from "../context.js";
 import type { Rule } from "../types.js";
-import { otherStoreGiven } from "./access/given.js";
-import { storePrefix } from "./access/support.js";
-import { canonical, isUuid, ok2xx, show } from "./catalog-support.js";
+import { otherStoreGiven } from "./support/given.js";
+import { storePrefix } from "./support/access.js";
+import { canonical, isUuid, ok2xx, show } from "./support/catalog.js";
 import { rule, SPEC } from "./rule.js";
 
 // Tenant isolation (spec, Errors: NOT_FOUND for another store's ids; Delete rules: deleting a foreign
@@ -66,7 +66,7 @@ const SHOWN: Record<Kind, readonly string[]> = {
 export const isolationRules: Rule[] = [
   rule({
     id: "isolation.foreign-ids",
-    area: "Store states",
+    area: "Isolation",
     title:
       "Another store's product, brand and customer ids answer 404 NOT_FOUND to a read, an update and a delete here, and nothing changes",
     spec: {

@@ -1,7 +1,28 @@
-import type { Rule } from "../types.js";
+import type { Area, Rule } from "../types.js";
 
 /** Declares a rule (identity function for typing and a single place to add checks later). */
 export const rule = (r: Rule): Rule => r;
+
+/**
+ * The area of each rule id prefix: a rule `prefix.what` has this area and is declared in
+ * rules/<prefix>.ts or under rules/<prefix>/ (spec-map.test.ts checks both).
+ */
+export const AREAS = {
+  envelope: "Envelope",
+  auth: "Authentication",
+  scopes: "Scopes",
+  stores: "Store states",
+  isolation: "Isolation",
+  pagination: "Pagination",
+  catalog: "Catalog",
+  inventory: "Inventory",
+  customers: "Customers",
+  sales: "Sales",
+  idempotency: "Idempotency",
+  limits: "Limits",
+  oauth: "OAuth",
+  openapi: "OpenAPI",
+} as const satisfies Record<string, Area>;
 
 /** Spec section names used in `spec.section`, so reports cite the spec the same way. */
 export const SPEC = {

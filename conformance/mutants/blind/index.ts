@@ -9,7 +9,7 @@ import { idempotencyMutants } from "./idempotency.js";
 import { inventoryMutants } from "./inventory.js";
 import { oauthMutants } from "./oauth.js";
 import { pagingMutants } from "./paging.js";
-import { peopleMutants } from "./people.js";
+import { customerSalesMutants } from "./customers-sales.js";
 import { probeMutants } from "./probes.js";
 
 // Blind mutants: broken servers written from the spec alone, without reading the conformance rules,
@@ -26,7 +26,7 @@ export const BLIND_MUTANTS: readonly Mutant[] = [
   ...catalogDeleteMutants,
   ...catalogVariantMutants,
   ...inventoryMutants,
-  ...peopleMutants,
+  ...customerSalesMutants,
   ...accessMutants,
   ...idempotencyMutants,
   ...oauthMutants,

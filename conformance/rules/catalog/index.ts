@@ -1,0 +1,23 @@
+import type { Rule } from "../../types.js";
+import { collectionRules } from "./collections.js";
+import { deleteRules } from "./deletes.js";
+import { feedRules } from "./feed.js";
+import { imageRules } from "./images.js";
+import { productRules } from "./products.js";
+import { variantRules } from "./variants.js";
+import { refusalRules } from "./refusals.js";
+import { versionRules } from "./versions.js";
+
+// The Catalog area: products, their collections, versions, variants, deletes and the product feed.
+// Shared helpers are in ../support/catalog.ts and ../support/images.ts.
+
+export const catalogRules: readonly Rule[] = [
+  ...productRules,
+  ...collectionRules,
+  ...versionRules,
+  ...variantRules,
+  ...deleteRules,
+  ...feedRules,
+  ...imageRules,
+  ...refusalRules,
+];

@@ -1,0 +1,518 @@
+import fc from "fast-check";
+import type { RuleContext } from "../../context.js";
+import type { Rule } from "../../types.js";
+import {
+  bySku,
+  canonical,
+  codeValue,
+  createProduct,
+  created,
+  expectError,
+  expectNoProduct,
+  expectProductShape,
+  expectUnchanged,
+  freshSku,
+  isUuid,
+  patchProduct,
+  poolProducts,
+  poolSuppliers,
+  poolTags,
+  productBody,
+  readProduct,
+  sameId,
+  show,
+  trackCreated,
+  unknownUuid,
+} from "../support/catalog.js";
+import { rule, SPEC } from "../rule.js";
+
+// Product create and read: the minimal create, the document's fields, SKUs, money, unknown tags and
+// unknown properties, API-owned fields, and sending a read document back.
+
+type Op = "create" | "update";
+
+/** A write that must be refused: a create of a new SKU, or an update of a product of ours. Answers the reply and how to check nothing was saved. */
+async function refusedWrite(ctx: RuleContext, op: Op, body: Record<string, unknown>) {
+  const sku = await freshSku(ctx);
+  if (op === "create") {
+    const full = productBody(ctx, { sku, ...body });
+    const reply = await ctx.call("POST", "/products", { body: full });
+    trackCreated(ctx, "/products", reply);
+    return {
+      reply,
+      what: `POST /products ${show(full, 200)}`,
+      nothingSaved: () => expectNoProduct(ctx, sku, "a refused create"),
+    };
+  }
+  const before = await createProduct(ctx, { sku });
+  const current = await readProduct(ctx, before.id);
+  const reply = await ctx.call("PATCH", `/products/${before.id}`, { body });
+  return {
+    reply,
+    what: `PATCH /products/{id} ${show(body, 200)}`,
+    nothingSaved: () => expectUnchanged(ctx, current, "a refused update"),
+  };
+}
+
+export const productRules: Rule[] = [
+  rule({
+    id: "catalog.create-minimal",
+    area: "Catalog",
+    title: "A product is created from name and retail_price alone, with a generated SKU starting PRD-",
+    spec: { section: SPEC.productWrite, quote: "Create needs only name and retail_price." },
+    cost: 12,
+    leniency: "Success status 200 or 201 (not shown by the spec); any SKU starting with PRD-.",
+    async run(ctx) {
+      const skus = new Set<string>();
+      await ctx.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        async (retail_price) => {
+          const name = ctx.name("minimal");
+          const body = { name, retail_price };
+          const p = created(
+            ctx,
+            "/products",
+            await ctx.call("POST", "/products", { body }),
+            `POST /products ${show(body)}`,
+          );
+          ctx.check(
+            p.name === name && p.retail_price === retail_price,
+            `the product as sent: ${show(body)}`,
+            show({ name: p.name, retail_price: p.retail_price }),
+          );
+          ctx.check(
+            typeof p.sku === "string" && p.sku.startsWith("PRD-") && p.sku.length > 4,
+            "a generated SKU starting with PRD-",
+            show(p.sku),
+          );
+          ctx.check(!skus.has(p.sku), "a new SKU for each product", `${p.sku} again`);
+          skus.add(p.sku);
+          expectProductShape(ctx, p, "POST /products response");
+          const read = await readProduct(ctx, p.id);
+          ctx.check(
+            read.sku === p.sku &&
+              read.name === name &&
+              read.retail_price === retail_price &&
+              read.version === p.version,
+            `GET /products/{id} as created (${show({ sku: p.sku, version: p.version })})`,
+            show({ sku: read.sku, name: read.name, retail_price: read.retail_price, version: read.version }),
+          );
+          const found = await bySku(ctx, p.sku);
+          ctx.check(
+            found.length === 1 && sameId(found[0].id, p.id),
+            `GET /products?sku=${p.sku} finding ${p.id}`,
+            show(found.map((f) => f.id)),
+          );
+        },
+        Math.min(ctx.run.runs, 3),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.product-fields",
+    area: "Catalog",
+    title: "Every Product field is present with its type, and a written product reads back as written",
+    spec: {
+      section: SPEC.resources,
+      quote: "All listed fields are always present in a read; nullable ones are marked.",
+    },
+    cost: 10,
+    leniency: "Extra fields are allowed (later versions only add fields); codes, tags and suppliers compared as sets.",
+    async run(ctx) {
+      const [tagA, tagB] = await poolTags(ctx, 2);
+      const [supA, supB] = await poolSuppliers(ctx, 2);
+      const [part] = await poolProducts(ctx, 1);
+      const minimal = await createProduct(ctx);
+      expectProductShape(ctx, minimal, "a minimal product");
+      ctx.check(
+        minimal.variant_parent_id === null &&
+          Array.isArray(minimal.variant_attributes) &&
+          minimal.variant_attributes.length === 0,
+        "an ordinary product: variant_parent_id null, variant_attributes []",
+        show({ variant_parent_id: minimal.variant_parent_id, variant_attributes: minimal.variant_attributes }),
+      );
+      const upc = codeValue(ctx, "upc");
+      const custom = codeValue(ctx, "custom");
+      const written = {
+        description: "Written by the conformance suite",
+        active: false,
+        has_inventory: false,
+        retail_price: 4599,
+        loyalty_amount: 45,
+        sales_account_code: "4000",
+        purchase_account_code: "5000",
+        weight: 1.5,
+        length: 20,
+        width: 10.25,
+        height: 3,
+        weight_unit: "kg",
+        dimension_unit: "cm",
+        codes: [
+          { type: "upc", code: upc },
+          { type: "custom", code: custom },
+        ],
+        tags: [{ id: tagA!.id }, { id: tagB!.id }],
+        suppliers: [
+          { supplier_id: supA!.id, is_primary: true, supplier_code: "RS-1" },
+          { supplier_id: supB!.id, is_primary: false, supplier_code: null },
+        ],
+        components: [{ product_id: part!.id, quantity: 2 }],
+      };
+      const rich = await createProduct(ctx, written);
+      for (const p of [rich, await readProduct(ctx, rich.id)]) {
+        expectProductShape(ctx, p, "a product with every collection");
+        for (const key of [
+          "description",
+          "active",
+          "has_inventory",
+          "retail_price",
+          "loyalty_amount",
+          "sales_account_code",
+          "purchase_account_code",
+          "weight",
+          "length",
+          "width",
+          "height",
+          "weight_unit",
+          "dimension_unit",
+        ] as const) {
+          ctx.check(p[key] === written[key], `${key} read back as written: ${show(written[key])}`, show(p[key]));
+        }
+        const codes = new Set((p.codes as any[]).map((c) => `${c.type}:${c.code}`));
+        ctx.check(
+          codes.size === 2 && codes.has(`upc:${upc}`) && codes.has(`custom:${custom}`),
+          `codes upc:${upc} and custom:${custom}`,
+          show(p.codes),
+        );
+        const tags = new Map((p.tags as any[]).map((t) => [String(t.id).toLowerCase(), t.name]));
+        ctx.check(
+          tags.size === 2 &&
+            tags.get(tagA!.id.toLowerCase()) === tagA!.name &&
+            tags.get(tagB!.id.toLowerCase()) === tagB!.name,
+          `tags ${show([tagA, tagB])} with their names`,
+          show(p.tags),
+        );
+        const sups = new Map((p.suppliers as any[]).map((s) => [String(s.supplier_id).toLowerCase(), s]));
+        const a = sups.get(supA!.id.toLowerCase());
+        const b = sups.get(supB!.id.toLowerCase());
+        ctx.check(
+          sups.size === 2 &&
+            a?.is_primary === true &&
+            a?.supplier_code === "RS-1" &&
+            a?.supplier_name === supA!.name &&
+            b?.is_primary === false &&
+            (b?.supplier_code === null || b?.supplier_code === undefined) &&
+            b?.supplier_name === supB!.name,
+          "suppliers as written, with supplier_name on read",
+          show(p.suppliers),
+        );
+        ctx.check(
+          p.components.length === 1 && sameId(p.components[0].product_id, part!.id) && p.components[0].quantity === 2,
+          `components [{product_id: ${part!.id}, quantity: 2}]`,
+          show(p.components),
+        );
+      }
+      // Read-only: the target's own products carry every field too.
+      const page = await ctx.call("GET", "/products?limit=50");
+      ctx.status(page, 200);
+      for (const p of page.json.data as any[]) expectProductShape(ctx, p, `listed product ${p?.id}`);
+    },
+  }),
+
+  rule({
+    id: "catalog.unknown-property",
+    area: "Catalog",
+    title: "A product write with an unknown property answers 400 VALIDATION_FAILED naming it, and saves nothing",
+    spec: { section: SPEC.resources, quote: "No resource accepts unknown properties." },
+    cost: 20,
+    async run(ctx) {
+      const [tag] = await poolTags(ctx, 1);
+      const [supplier] = await poolSuppliers(ctx, 1);
+      const where = fc.constantFrom("top", "codes", "tags", "suppliers");
+      await ctx.property(
+        fc.record({ op: fc.constantFrom<Op>("create", "update"), where, prop: fc.stringMatching(/^[a-z]{3,10}$/) }),
+        async ({ op, where, prop }) => {
+          const extra = `zz_${prop}`;
+          const body: Record<string, unknown> =
+            where === "top"
+              ? { [extra]: 1 }
+              : where === "codes"
+                ? { codes: [{ type: "custom", code: codeValue(ctx, "custom"), [extra]: "x" }] }
+                : where === "tags"
+                  ? { tags: [{ id: tag!.id, [extra]: true }] }
+                  : { suppliers: [{ supplier_id: supplier!.id, is_primary: false, supplier_code: null, [extra]: 5 }] };
+          const field = where === "top" ? new RegExp(`^${extra}$`) : new RegExp(`^${where}\\.0(\\.${extra})?$`);
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, body);
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [field], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.api-owned-ignored",
+    area: "Catalog",
+    title:
+      "API-owned fields (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored on write",
+    spec: {
+      section: SPEC.productWrite,
+      quote:
+        "Fields owned by the API (id, created_at, updated_at, image_thumb_url, is_gift_card, variant_options) are accepted and ignored, so a read document can be sent straight back.",
+    },
+    cost: 4,
+    leniency:
+      "is_gift_card: true is only sent with the control plane (a server that honoured it would leave a gift card that cannot be deleted).",
+    async run(ctx) {
+      const fakeId = unknownUuid();
+      const owned = {
+        id: fakeId,
+        created_at: "2001-02-03T04:05:06Z",
+        updated_at: "2001-02-03T04:05:06Z",
+        image_thumb_url: "https://example.invalid/rsconf-thumb.png",
+        is_gift_card: ctx.hasControl,
+        variant_options: [{ attribute_id: unknownUuid(), value: "rsconf" }],
+      };
+      const p = await createProduct(ctx, owned);
+      const sentTime = Date.parse(owned.created_at);
+      const ignored = (q: any) =>
+        !sameId(q.id, fakeId) &&
+        Date.parse(q.created_at) !== sentTime &&
+        Date.parse(q.updated_at) !== sentTime &&
+        q.image_thumb_url !== owned.image_thumb_url &&
+        q.is_gift_card === false &&
+        !(q.variant_options as any[]).some((o) => o?.value === "rsconf");
+      ctx.check(
+        ignored(p),
+        `the API-owned fields ignored: ${show(owned)}`,
+        show({
+          id: p.id,
+          created_at: p.created_at,
+          updated_at: p.updated_at,
+          image_thumb_url: p.image_thumb_url,
+          is_gift_card: p.is_gift_card,
+          variant_options: p.variant_options,
+        }),
+      );
+      const stray = await ctx.call("GET", `/products/${fakeId}`);
+      ctx.check(stray.status === 404, `GET /products/${fakeId} (the id sent) 404`, `status ${stray.status}`);
+      const after = await patchProduct(ctx, p.id, { ...owned, name: ctx.name("owned") });
+      ctx.check(
+        after?.id !== undefined &&
+          sameId(after.id, p.id) &&
+          after.created_at === p.created_at &&
+          Date.parse(after.updated_at) !== sentTime &&
+          after.is_gift_card === false &&
+          after.image_thumb_url === p.image_thumb_url &&
+          !(after.variant_options as any[]).some((o) => o?.value === "rsconf"),
+        "PATCH: the API-owned fields ignored",
+        show(after),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.sku-conflict",
+    area: "Catalog",
+    title: "Creating a product with a SKU in use answers 409 CONFLICT and creates nothing",
+    spec: { section: SPEC.productWrite, quote: "Unknown tag id: 400. SKU in use: 409 CONFLICT." },
+    cost: 8,
+    async run(ctx) {
+      await ctx.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        async (retail_price) => {
+          const sku = await freshSku(ctx);
+          const first = await createProduct(ctx, { sku });
+          const body = productBody(ctx, { sku, retail_price });
+          const reply = await ctx.call("POST", "/products", { body });
+          trackCreated(ctx, "/products", reply);
+          expectError(ctx, reply, 409, "CONFLICT", undefined, `POST /products with the SKU of ${first.id}`);
+          const found = await bySku(ctx, sku);
+          ctx.check(
+            found.length === 1 && sameId(found[0].id, first.id) && found[0].name === first.name,
+            `one product with SKU ${sku}: ${first.id}`,
+            show(found.map((p) => ({ id: p.id, name: p.name }))),
+          );
+        },
+        Math.min(ctx.run.runs, 2),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.sku-update-ignored",
+    area: "Catalog",
+    title: "A sku sent in an update is ignored",
+    spec: { section: SPEC.resources, quote: "sku | string | Set only at create; a sku sent in an update is ignored." },
+    cost: 6,
+    async run(ctx) {
+      const p = await createProduct(ctx);
+      const other = ctx.name("sku");
+      const name = ctx.name("renamed");
+      const after = await patchProduct(ctx, p.id, { sku: other, name });
+      ctx.check(
+        after?.sku === p.sku && after?.name === name,
+        `sku kept (${p.sku}) and name changed to ${name}`,
+        show({ sku: after?.sku, name: after?.name }),
+      );
+      const read = await readProduct(ctx, p.id);
+      ctx.check(read.sku === p.sku, `GET: sku ${p.sku}`, show(read.sku));
+      await expectNoProduct(ctx, other, "the ignored SKU");
+    },
+  }),
+
+  rule({
+    id: "catalog.decimal-money",
+    area: "Catalog",
+    title: "A decimal retail_price or loyalty_amount answers 400 VALIDATION_FAILED naming the field, and saves nothing",
+    spec: {
+      section: SPEC.what,
+      quote: "Money is always an integer number of minor units (cents). It is never a decimal.",
+    },
+    cost: 20,
+    async run(ctx) {
+      const decimal = fc
+        .tuple(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom(0.5, 0.25, 0.01, 0.99, 0.1, 0.001))
+        .map(([n, f]) => n + f);
+      await ctx.property(
+        fc.record({
+          op: fc.constantFrom<Op>("create", "update"),
+          field: fc.constantFrom("retail_price", "loyalty_amount"),
+          value: decimal,
+        }),
+        async ({ op, field, value }) => {
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { [field]: value });
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^${field}$`)], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.unknown-tag",
+    area: "Catalog",
+    title: "An unknown tag id answers 400 VALIDATION_FAILED naming that tag, and saves nothing",
+    spec: { section: SPEC.productWrite, quote: "Unknown tag id: 400." },
+    cost: 20,
+    leniency: "The field may name the item (tags.2) or its id (tags.2.id).",
+    async run(ctx) {
+      const pool = await poolTags(ctx, 3);
+      const arb = fc.record({
+        op: fc.constantFrom<Op>("create", "update"),
+        known: fc.subarray([0, 1, 2]),
+        at: fc.nat(3),
+      });
+      await ctx.property(
+        arb,
+        async ({ op, known, at }) => {
+          const tags = known.map((i) => ({ id: pool[i]!.id }));
+          const index = at % (tags.length + 1);
+          tags.splice(index, 0, { id: unknownUuid() });
+          const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { tags });
+          expectError(ctx, reply, 400, "VALIDATION_FAILED", [new RegExp(`^tags\\.${index}(\\.id)?$`)], what);
+          await nothingSaved();
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+
+  rule({
+    id: "catalog.read-document-roundtrip",
+    area: "Catalog",
+    title: "A read document sent straight back as an update is accepted and changes nothing",
+    spec: { section: SPEC.productWrite, quote: "The create and update documents match the read document." },
+    cost: 6,
+    leniency: "version and updated_at may change; collections compared as sets.",
+    async run(ctx) {
+      const [tag] = await poolTags(ctx, 1);
+      const [supplier] = await poolSuppliers(ctx, 1);
+      const [part] = await poolProducts(ctx, 1);
+      const p = await createProduct(ctx, {
+        description: "round trip",
+        codes: [{ type: "ean", code: codeValue(ctx, "ean") }],
+        tags: [{ id: tag!.id }],
+        suppliers: [{ supplier_id: supplier!.id, is_primary: true, supplier_code: "RT" }],
+        components: [{ product_id: part!.id, quantity: 1 }],
+      });
+      const before = await readProduct(ctx, p.id);
+      const reply = await ctx.call("PATCH", `/products/${p.id}`, { body: before });
+      ctx.check(
+        reply.status === 200,
+        "PATCH with the read document: status 200",
+        `status ${reply.status} ${reply.text.slice(0, 300)}`,
+      );
+      const after = await readProduct(ctx, p.id);
+      const norm = (q: any) => {
+        const { version: _v, updated_at: _u, ...rest } = q;
+        for (const key of ["codes", "tags", "suppliers", "components", "variant_attributes", "variant_options"]) {
+          rest[key] = [...(rest[key] as any[])].map((x) => canonical(x)).sort();
+        }
+        return canonical(rest);
+      };
+      ctx.check(
+        norm(after) === norm(before),
+        "the product unchanged by its own document",
+        `${show(before, 400)} -> ${show(after, 400)}`,
+      );
+      ctx.check(isUuid(after.id), "a product", show(after));
+    },
+  }),
+  rule({
+    id: "catalog.sku-exact-lookup",
+    area: "Catalog",
+    title:
+      "GET /products?sku= is an exact lookup: it finds the product with that SKU and none whose SKU only starts with or contains it",
+    spec: {
+      section: SPEC.endpoints,
+      quote:
+        "GET | /products | catalog:read | query sku (exact lookup), plus list parameters; returns full product documents",
+    },
+    cost: 14,
+    leniency: "The lookup may ignore letter case (docs/spec-choices.md: SKU uniqueness and lookup).",
+    async run(ctx) {
+      await ctx.property(
+        fc.constantFrom("-x", "-extra"),
+        async (suffix) => {
+          const sku = await freshSku(ctx);
+          const exact = await createProduct(ctx, { sku });
+          const longer = await createProduct(ctx, { sku: `${sku}${suffix}` });
+          const around = await createProduct(ctx, { sku: `x-${sku}` });
+          const lookup = async (q: string) => {
+            const reply = await ctx.call("GET", `/products?sku=${encodeURIComponent(q)}`);
+            ctx.status(reply, 200);
+            ctx.check(
+              Array.isArray(reply.json?.data),
+              `GET /products?sku=${q}: {data: [...]}`,
+              reply.text.slice(0, 200),
+            );
+            return reply.json.data as any[];
+          };
+          const found = await lookup(sku);
+          const others = found.filter((p) => String(p?.sku).toLowerCase() !== sku.toLowerCase());
+          ctx.check(
+            others.length === 0,
+            `GET /products?sku=${sku}: only the product whose SKU is ${sku} (not ${longer.sku} nor ${around.sku})`,
+            show(others.map((p) => p?.sku)),
+          );
+          ctx.check(
+            found.some((p) => sameId(p?.id, exact.id)),
+            `GET /products?sku=${sku} finding ${exact.id}`,
+            show(found.map((p) => p?.id)),
+          );
+          const prefix = await lookup(`${sku}-`);
+          ctx.check(
+            prefix.length === 0,
+            `GET /products?sku=${sku}- (a prefix of ${longer.sku}, no product's SKU): no product`,
+            show(prefix.map((p) => p?.sku)),
+          );
+        },
+        Math.min(ctx.run.runs, 2),
+      );
+    },
+  }),
+];

@@ -1,0 +1,448 @@
+import fc from "fast-check";
+import { Skip, type Reply, type RuleContext } from "../../context.js";
+import {
+  UNKNOWN_ID,
+  batch,
+  createProduct,
+  describeLevels,
+  findAdjustReason,
+  freshKey,
+  levelKey,
+  levels,
+  levelsOf,
+  milli,
+  namesLine,
+  outletIds,
+  prepareLevel,
+  reasons,
+  setStock,
+  snapshot,
+  systemReason,
+  unchanged,
+} from "../support/inventory.js";
+import { rule, SPEC } from "../rule.js";
+
+// Inventory rules 2, 3 and 5 on POST /inventory/batch, and OUTLET_DELETED (control plane only).
+
+type BadKind =
+  | "unknown-sku"
+  | "unknown-product"
+  | "unknown-outlet"
+  | "not-tracked"
+  | "system-reason"
+  | "four-decimals"
+  | "below-zero"
+  | "duplicate-pair";
+
+interface BatchWorld {
+  readonly outlets: readonly string[];
+  /** Products the good lines set (never written by a correct server: every batch fails). */
+  readonly good: readonly string[];
+  /** The product the bad lines are about. */
+  readonly bad: string;
+  readonly untracked: string;
+  readonly systemReasonId?: string;
+  readonly decreaseReasonId?: string;
+  readonly kinds: readonly BadKind[];
+}
+
+interface BadBatchCase {
+  readonly pairs: readonly number[];
+  readonly quantities: readonly number[];
+  readonly kind: BadKind;
+  readonly at: number;
+}
+
+/** Products and reasons for the bad-batch properties: three products of the run and one that tracks no stock. */
+async function batchWorld(ctx: RuleContext): Promise<BatchWorld> {
+  const outlets = (await outletIds(ctx)).slice(0, 2);
+  const all = await reasons(ctx);
+  const good = [(await createProduct(ctx)).id, (await createProduct(ctx)).id];
+  const bad = (await createProduct(ctx)).id;
+  const untracked = (await createProduct(ctx, { has_inventory: false })).id;
+  await prepareLevel(ctx, bad, outlets[0]!, 3);
+  const decrease = await findAdjustReason(ctx, all, bad, outlets[0]!, -1).catch((e) =>
+    e instanceof Skip ? undefined : Promise.reject(e),
+  );
+  const system = systemReason(all);
+  const kinds: BadKind[] = [
+    "unknown-sku",
+    "unknown-product",
+    "unknown-outlet",
+    "not-tracked",
+    "four-decimals",
+    "duplicate-pair",
+  ];
+  if (system) kinds.push("system-reason");
+  if (decrease) kinds.push("below-zero");
+  return { outlets, good, bad, untracked, systemReasonId: system?.id, decreaseReasonId: decrease?.id, kinds };
+}
+
+const badCases = (w: BatchWorld): fc.Arbitrary<BadBatchCase> => {
+  const pairCount = w.good.length * w.outlets.length;
+  return fc.record({
+    pairs: fc.shuffledSubarray([...Array(pairCount).keys()], { minLength: 1 }),
+    quantities: fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: pairCount, maxLength: pairCount }),
+    kind: fc.constantFrom(...w.kinds),
+    at: fc.nat({ max: 1000 }),
+  });
+};
+
+/**
+ * The batch of a case: its good lines with one bad line inserted; which line indexes may be named; what
+ * status and code. A good line sets its level to `base` (the level now) plus its quantity, so that
+ * writing it would always show, however often the case runs.
+ */
+function buildBadBatch(
+  ctx: RuleContext,
+  w: BatchWorld,
+  c: BadBatchCase,
+  base: (productId: string, outletId: string) => number = () => 0,
+) {
+  const pairOf = (i: number) => ({
+    product_id: w.good[Math.floor(i / w.outlets.length)]!,
+    outlet_id: w.outlets[i % w.outlets.length]!,
+  });
+  const lines: Record<string, unknown>[] = c.pairs.map((p, i) => {
+    const pair = pairOf(p);
+    return { ...pair, set: { on_hand: (milli(base(pair.product_id, pair.outlet_id)) + c.quantities[i]!) / 1000 } };
+  });
+  const at = c.at % (lines.length + 1);
+  const outlet = w.outlets[c.at % w.outlets.length]!;
+  let line: Record<string, unknown>;
+  let statuses: number[] = [404, 422];
+  let code: string | undefined;
+  let named = [at];
+  switch (c.kind) {
+    case "unknown-sku":
+      line = { sku: ctx.name("no-such-sku"), outlet_id: outlet, set: { on_hand: 1 } };
+      break;
+    case "unknown-product":
+      line = { product_id: UNKNOWN_ID, outlet_id: outlet, set: { on_hand: 1 } };
+      break;
+    case "unknown-outlet":
+      line = { product_id: w.bad, outlet_id: UNKNOWN_ID, set: { on_hand: 1 } };
+      break;
+    case "not-tracked":
+      line = { product_id: w.untracked, outlet_id: outlet, set: { on_hand: 1 } };
+      [statuses, code] = [[422], "NOT_STOCK_TRACKED"];
+      break;
+    case "system-reason":
+      line = { product_id: w.bad, outlet_id: outlet, set: { on_hand: 1, reason_id: w.systemReasonId } };
+      [statuses, code] = [[422], "REASON_NOT_ALLOWED"];
+      break;
+    case "four-decimals":
+      line = { product_id: w.bad, outlet_id: outlet, set: { on_hand: 1.2345 } };
+      [statuses, code] = [[400], "VALIDATION_FAILED"];
+      break;
+    case "below-zero":
+      line = {
+        product_id: w.bad,
+        outlet_id: w.outlets[0],
+        adjust: { quantity: -1_000_000, reason_id: w.decreaseReasonId },
+      };
+      [statuses, code] = [[422], "INSUFFICIENT_STOCK"];
+      break;
+    case "duplicate-pair": {
+      // The pair of a good line again: whichever of the two the target names is fine.
+      const of = c.at % lines.length;
+      line = { ...pairOf(c.pairs[of]!), set: { on_hand: 1 } };
+      statuses = [400, 409, 422];
+      named = [at, of < at ? of : of + 1];
+      break;
+    }
+  }
+  lines.splice(at, 0, line);
+  return { lines, statuses, code, named, at };
+}
+
+function refused(ctx: RuleContext, reply: Reply, statuses: readonly number[], code: string | undefined): void {
+  ctx.status(reply, ...statuses);
+  if (code) ctx.error(reply, reply.status, code);
+  else ctx.envelope(reply);
+}
+
+/** Spec, Resources: InventoryBatchLineResult. `sku` only on lines given by sku; `replayed` true only on a replay. */
+function lineResults(ctx: RuleContext, reply: Reply, sent: readonly Record<string, unknown>[], replay: boolean): any[] {
+  ctx.status(reply, 200, 201);
+  const data = reply.json?.data;
+  ctx.check(
+    Array.isArray(data) && data.length === sent.length,
+    `{data: [InventoryBatchLineResult]} with ${sent.length} lines`,
+    reply.text.slice(0, 300),
+  );
+  const numberOrNull = (v: unknown) => v === null || typeof v === "number";
+  data.forEach((r: any, i: number) => {
+    ctx.check(
+      typeof r?.product_id === "string" &&
+        typeof r.outlet_id === "string" &&
+        (r.changed === null || typeof r.changed === "boolean") &&
+        numberOrNull(r.previous) &&
+        numberOrNull(r.on_hand) &&
+        numberOrNull(r.delta),
+      "lines {product_id, outlet_id, changed, previous, on_hand, delta}",
+      JSON.stringify(r),
+    );
+    const bySku = sent[i]!.sku !== undefined;
+    ctx.check(
+      bySku ? typeof r.sku === "string" : !("sku" in r),
+      bySku ? `line ${i} echoing its sku` : `no sku on line ${i}, given by product_id`,
+      JSON.stringify(r),
+    );
+    if (replay)
+      ctx.check(r.replayed === true, `replayed: true on every line of a replay (line ${i})`, JSON.stringify(r));
+    else
+      ctx.check(
+        r.replayed === undefined || r.replayed === false,
+        `replayed false or absent on line ${i} of a first answer`,
+        JSON.stringify(r),
+      );
+  });
+  return data;
+}
+
+export const inventoryBatchRules = [
+  rule({
+    id: "inventory.batch-all-or-nothing",
+    area: "Inventory",
+    title: "A batch with one bad line anywhere writes nothing: every level and version stays as it was",
+    spec: {
+      section: SPEC.inventory,
+      quote: "A batch is all or nothing: a bad line (for example an unknown sku) writes nothing.",
+    },
+    cost: 45,
+    leniency: "An unknown product, sku or outlet may answer 404 or 422; a repeated pair 400, 409 or 422.",
+    async run(ctx) {
+      const w = await batchWorld(ctx);
+      const watched = [...w.good, w.bad];
+      await ctx.property(
+        badCases(w),
+        async (c) => {
+          const now = await levelsOf(ctx, watched);
+          const before = describeLevels(now);
+          const { lines, statuses, code } = buildBadBatch(ctx, w, c, (p, o) => now.get(p)?.get(o)?.on_hand ?? 0);
+          refused(ctx, await batch(ctx, lines), statuses, code);
+          const after = await snapshot(ctx, watched);
+          ctx.check(after === before, `every level and version unchanged: ${before}`, after);
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.batch-line-named",
+    area: "Inventory",
+    title: "A refused batch names the failing line in error.fields (lines.N or a field inside it)",
+    spec: {
+      section: SPEC.errors,
+      quote:
+        "fields appears only for field-specific problems; nested fields are named with dots (for example lines.2).",
+    },
+    cost: 15,
+    leniency:
+      "For a repeated pair, either of the two lines may be named. A 404 NOT_FOUND for an unknown product, sku or outlet may name no field.",
+    async run(ctx) {
+      const w = await batchWorld(ctx);
+      await ctx.property(
+        badCases(w),
+        async (c) => {
+          const { lines, statuses, code, named } = buildBadBatch(ctx, w, c);
+          const reply = await batch(ctx, lines);
+          refused(ctx, reply, statuses, code);
+          // A 404 NOT_FOUND for an unknown product, sku or outlet (docs/spec-choices.md: 404 or 422 for
+          // body references) may name no field: the ambient checks allow none on NOT_FOUND.
+          if (reply.status === 404 && reply.json?.error?.fields === undefined) return;
+          ctx.check(
+            named.some((i) => namesLine(reply, i)),
+            `error.fields naming ${named.map((i) => `lines.${i}`).join(" or ")}`,
+            JSON.stringify(reply.json?.error?.fields),
+          );
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.batch-pair-once",
+    area: "Inventory",
+    title:
+      "A product and outlet pair given twice in one batch (by id, or by id and by sku) is refused and writes nothing",
+    spec: { section: SPEC.inventory, quote: "A product and outlet pair may appear only once per batch." },
+    cost: 6,
+    leniency: "400, 409 or 422.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx, { sku: ctx.name("Pair") });
+      const before = await snapshot(ctx, [product.id]);
+      const byId = { product_id: product.id, outlet_id: outlet };
+      refused(
+        ctx,
+        await batch(ctx, [
+          { ...byId, set: { on_hand: 1 } },
+          { ...byId, set: { on_hand: 2 } },
+        ]),
+        [400, 409, 422],
+        undefined,
+      );
+      refused(
+        ctx,
+        await batch(ctx, [
+          { ...byId, set: { on_hand: 1 } },
+          { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } },
+        ]),
+        [400, 404, 409, 422],
+        undefined,
+      );
+      await unchanged(ctx, [product.id], before);
+    },
+  }),
+  rule({
+    id: "inventory.batch-sku-matching",
+    area: "Inventory",
+    title: "A batch sku matches a live product's sku without regard to case, and never a barcode or a deleted product",
+    spec: {
+      section: SPEC.inventory,
+      quote: "A sku is matched case-insensitively against live products only, never against barcodes.",
+    },
+    cost: 11,
+    leniency: "An unmatched sku may answer 404 or 422; the echoed sku may be as sent or the product's own.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx, { sku: ctx.name("Sku") });
+      const barcode = ctx.name("barcode");
+      const coded = await createProduct(ctx, { codes: [{ type: "custom", code: barcode }] });
+      const gone = await createProduct(ctx, { sku: ctx.name("Gone") });
+      ctx.status(await ctx.call("DELETE", `/products/${gone.id}`), 204);
+      const sku = product.sku === product.sku.toUpperCase() ? product.sku.toLowerCase() : product.sku.toUpperCase();
+      ctx.check(sku !== product.sku, "a sku with letters (to vary their case)", product.sku);
+      const sent = [{ sku, outlet_id: outlet, set: { on_hand: 2.5 } }];
+      const [line] = lineResults(ctx, await batch(ctx, sent), sent, false);
+      ctx.check(
+        line.product_id === product.id && line.outlet_id === outlet,
+        `the line applied to product ${product.id}`,
+        JSON.stringify(line),
+      );
+      ctx.check(
+        String(line.sku).toLowerCase() === product.sku.toLowerCase(),
+        `the sku echoed (${sku})`,
+        JSON.stringify(line.sku),
+      );
+      const level = (await levels(ctx, product.id)).get(outlet!);
+      ctx.check(level?.on_hand === 2.5, "on_hand 2.5 after the batch", levelKey(level));
+      const codedBefore = await snapshot(ctx, [coded.id]);
+      refused(ctx, await batch(ctx, [{ sku: barcode, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
+      refused(
+        ctx,
+        await batch(ctx, [{ sku: gone.sku, outlet_id: outlet, set: { on_hand: 4 } }]),
+        [404, 422],
+        undefined,
+      );
+      await unchanged(ctx, [coded.id], codedBefore, "the product with that barcode untouched");
+    },
+  }),
+  rule({
+    id: "inventory.batch-replay",
+    area: "Inventory",
+    title:
+      "A batch replayed with its Idempotency-Key returns the same lines, each marked replayed: true, and writes nothing again",
+    spec: { section: SPEC.inventory, quote: "A replayed batch marks every line replayed: true." },
+    cost: 40,
+    leniency: "replayed may be absent (rather than false) on a first answer.",
+    async run(ctx) {
+      const outlets = await outletIds(ctx);
+      const first = await createProduct(ctx, { sku: ctx.name("Replay") });
+      const second = await createProduct(ctx);
+      // An increasing adjustment line, when a reason allows one: a second write would show in the level.
+      const increase = await findAdjustReason(ctx, await reasons(ctx), second.id, outlets[0]!, 1).catch((e) =>
+        e instanceof Skip ? undefined : Promise.reject(e),
+      );
+      const cases = fc.record({
+        q1: fc.integer({ min: 1, max: 1_000_000 }),
+        q2: fc.integer({ min: 1, max: 1_000_000 }),
+        bySku: fc.boolean(),
+        adjustLine: fc.boolean(),
+      });
+      await ctx.property(
+        cases,
+        async ({ q1, q2, bySku, adjustLine }) => {
+          const before = await snapshot(ctx, [first.id, second.id]);
+          const lines: Record<string, unknown>[] = [
+            {
+              ...(bySku ? { sku: first.sku } : { product_id: first.id }),
+              outlet_id: outlets[0],
+              set: { on_hand: q1 / 1000 },
+            },
+            increase && adjustLine
+              ? {
+                  product_id: second.id,
+                  outlet_id: outlets[0],
+                  adjust: { quantity: q2 / 1000, reason_id: increase.id },
+                }
+              : { product_id: second.id, outlet_id: outlets[outlets.length - 1], set: { on_hand: q2 / 1000 } },
+          ];
+          const key = freshKey(ctx);
+          const original = lineResults(ctx, await batch(ctx, lines, key), lines, false);
+          const written = await snapshot(ctx, [first.id, second.id]);
+          const replay = await batch(ctx, lines, key);
+          const again = lineResults(ctx, replay, lines, true);
+          ctx.check(
+            replay.headers["idempotent-replayed"] === "true",
+            "the header Idempotent-Replayed: true",
+            JSON.stringify(replay.headers["idempotent-replayed"]),
+          );
+          const strip = (rows: any[]) => JSON.stringify(rows.map(({ replayed: _r, ...rest }) => rest));
+          ctx.check(
+            strip(again) === strip(original),
+            `the same lines as the first answer: ${strip(original)}`,
+            strip(again),
+          );
+          const after = await snapshot(ctx, [first.id, second.id]);
+          ctx.check(after === written, `nothing written by the replay (${written}; before the batch ${before})`, after);
+        },
+        Math.min(ctx.run.runs, 4),
+      );
+    },
+  }),
+];
+
+/** Last of the inventory rules: it deletes an outlet of the target for good. */
+export const outletDeletedRule = rule({
+  id: "inventory.outlet-deleted",
+  area: "Inventory",
+  title: "Stock writes at a deleted outlet answer 422 OUTLET_DELETED; a batch with such a line writes no line",
+  spec: { section: SPEC.inventory, quote: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" },
+  needs: { control: true, destructive: true },
+  cost: 10,
+  leniency:
+    "Needs the control plane (DELETE /_sim/stores/{prefix}/outlets/{id}); skipped when the store has fewer than 2 live outlets, so one always remains.",
+  async run(ctx) {
+    const me = await ctx.call("GET", "/me");
+    ctx.status(me, 200);
+    const outlets = await outletIds(ctx, 2);
+    const [kept, doomed] = [outlets[0]!, outlets[outlets.length - 1]!];
+    const product = await createProduct(ctx);
+    await prepareLevel(ctx, product.id, kept, 2);
+    await prepareLevel(ctx, product.id, doomed, 3);
+    const before = await levels(ctx, product.id);
+    const deleted = await ctx.control("DELETE", `/stores/${me.json.data.domain_prefix}/outlets/${doomed}`);
+    if (deleted.status !== 204 && deleted.status !== 200)
+      throw new Skip(`the control plane did not delete the outlet (status ${deleted.status})`);
+    ctx.error(await setStock(ctx, product.id, doomed, { on_hand: 4 }), 422, "OUTLET_DELETED");
+    const lines = [
+      { product_id: product.id, outlet_id: kept, set: { on_hand: 5 } },
+      { product_id: product.id, outlet_id: doomed, set: { on_hand: 4 } },
+    ];
+    ctx.error(await batch(ctx, lines), 422, "OUTLET_DELETED");
+    const after = await levels(ctx, product.id);
+    ctx.check(
+      levelKey(after.get(kept)) === levelKey(before.get(kept)),
+      `the level at the live outlet unchanged (${levelKey(before.get(kept))})`,
+      levelKey(after.get(kept)),
+    );
+    ctx.check(
+      !after.has(doomed),
+      "no level row for the deleted outlet (one row per live outlet)",
+      levelKey(after.get(doomed)),
+    );
+  },
+});

@@ -1,0 +1,440 @@
+import fc from "fast-check";
+import { Mismatch, Skip, type Reply, type RuleContext } from "../../context.js";
+import {
+  UUID,
+  adjust,
+  batch,
+  createProduct,
+  findAdjustReason,
+  levelKey,
+  levels,
+  milli,
+  outletIds,
+  prepareLevel,
+  reasons,
+  setStock,
+  snapshot,
+  systemReason,
+  unchanged,
+  type Reason,
+} from "../support/inventory.js";
+import { storePrefix } from "../support/sales.js";
+import { rule, SPEC } from "../rule.js";
+
+// Inventory rules 1, 4 and 5, the InventoryLevel (its version rising with each change) and stock write
+// result records, the Idempotency-Key requirement of stock writes, and the reasons a write refuses
+// (system, disabled, wrong direction). Every rule stocks only products it created.
+
+/** Spec, Resources: the stock write result `{changed, previous, on_hand, delta, adjustment_id, movement_id}`. */
+function writeResult(ctx: RuleContext, reply: Reply, onHand: number, previous?: number): any {
+  ctx.status(reply, 200, 201);
+  const d = reply.json?.data;
+  ctx.check(
+    typeof d === "object" &&
+      d !== null &&
+      typeof d.changed === "boolean" &&
+      typeof d.previous === "number" &&
+      typeof d.on_hand === "number" &&
+      typeof d.delta === "number" &&
+      "adjustment_id" in d &&
+      "movement_id" in d,
+    "a stock write result {changed, previous, on_hand, delta, adjustment_id, movement_id} in data",
+    reply.text.slice(0, 300),
+  );
+  ctx.check(d.on_hand === onHand, `on_hand ${onHand}, exactly as sent`, JSON.stringify(d.on_hand));
+  if (previous !== undefined)
+    ctx.check(d.previous === previous, `previous ${previous} (the level before the write)`, JSON.stringify(d.previous));
+  ctx.check(milli(d.delta) === milli(d.on_hand) - milli(d.previous), "delta = on_hand - previous", JSON.stringify(d));
+  ctx.check(d.changed === (milli(d.delta) !== 0), "changed true exactly when the level moved", JSON.stringify(d));
+  if (d.changed) {
+    ctx.check(
+      UUID.test(String(d.adjustment_id)) && UUID.test(String(d.movement_id)),
+      "adjustment_id and movement_id UUIDs on a change",
+      JSON.stringify(d),
+    );
+  }
+  return d;
+}
+
+/** Spec, Resources: InventoryLevel fields and their types. */
+function levelShape(ctx: RuleContext, row: Record<string, unknown>): void {
+  const numberOrNull = (v: unknown) => v === null || typeof v === "number";
+  ctx.check(
+    UUID.test(String(row.outlet_id)) &&
+      typeof row.on_hand === "number" &&
+      typeof row.reorder_method === "string" &&
+      numberOrNull(row.reorder_point) &&
+      numberOrNull(row.reorder_amount) &&
+      numberOrNull(row.reorder_target) &&
+      typeof row.version === "string",
+    "InventoryLevel {outlet_id, on_hand, reorder_method, reorder_point, reorder_amount, reorder_target, version}",
+    JSON.stringify(row),
+  );
+}
+
+/** 400 VALIDATION_FAILED naming the Idempotency-Key header, in a field or in the message. */
+function namesHeader(ctx: RuleContext, reply: Reply): void {
+  ctx.error(reply, 400, "VALIDATION_FAILED");
+  const e = reply.json.error;
+  const named =
+    (e.fields ?? []).some((f: { field: string }) => /idempotency-key/i.test(f.field)) ||
+    /idempotency-key/i.test(e.message);
+  ctx.check(named, "the error naming the Idempotency-Key header", JSON.stringify(e));
+}
+
+export const stockRules = [
+  rule({
+    id: "inventory.set-result",
+    area: "Inventory",
+    title: "PUT stock sets an absolute level and returns the write result; repeating the same on_hand changes nothing",
+    spec: {
+      section: SPEC.inventory,
+      quote: "PUT sets an absolute level. Repeating the same on_hand changes nothing (changed false).",
+    },
+    cost: 6,
+    leniency: "200 or 201; adjustment_id and movement_id may be null or ids when nothing changed.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx);
+      const first = writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: 12.5 }), 12.5);
+      ctx.check(first.changed === true, "changed true for a new level", JSON.stringify(first));
+      const row = (await levels(ctx, product.id)).get(outlet!);
+      ctx.check(row !== undefined, `a level row for outlet ${outlet}`, "none");
+      levelShape(ctx, row!);
+      ctx.check(row!.on_hand === 12.5, "on_hand 12.5 read back", JSON.stringify(row));
+      const again = writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: 12.5 }), 12.5, 12.5);
+      ctx.check(
+        again.changed === false && again.delta === 0,
+        "changed false and delta 0 for the same on_hand",
+        JSON.stringify(again),
+      );
+      const after = (await levels(ctx, product.id)).get(outlet!);
+      ctx.check(
+        levelKey(after) === levelKey(row),
+        `the level and its version unchanged (${levelKey(row)})`,
+        levelKey(after),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.quantity-three-decimals",
+    area: "Inventory",
+    title: "Any quantity with up to 3 decimal places is set and read back exactly",
+    spec: { section: SPEC.resources, quote: "on_hand | number, up to 3 decimal places" },
+    cost: 17,
+    leniency: "A set to 0 at an outlet never stocked may leave no level row.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx);
+      const quantity = fc
+        .oneof(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 1_000_000_000 }))
+        .map((n) => n / 1000);
+      await ctx.property(
+        quantity,
+        async (q) => {
+          const before = (await levels(ctx, product.id)).get(outlet!);
+          writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: q }), q, before?.on_hand);
+          const after = (await levels(ctx, product.id)).get(outlet!);
+          if (after === undefined)
+            ctx.check(q === 0 && before === undefined, `a level row with on_hand ${q}`, "no row");
+          else ctx.check(after.on_hand === q, `on_hand ${q} read back exactly`, JSON.stringify(after.on_hand));
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.quantity-four-decimals-refused",
+    area: "Inventory",
+    title: "A quantity with a 4th decimal place answers 400 VALIDATION_FAILED and writes nothing",
+    spec: {
+      section: SPEC.errors,
+      quote: "VALIDATION_FAILED | 400 | body, query parameter (including cursor) or Idempotency-Key header invalid",
+    },
+    cost: 14,
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx);
+      await prepareLevel(ctx, product.id, outlet!, 4);
+      const before = await snapshot(ctx, [product.id]);
+      const quantity = fc
+        .integer({ min: 0, max: 10_000_000 })
+        .filter((n) => n % 10 !== 0)
+        .map((n) => n / 10000);
+      await ctx.property(
+        quantity,
+        async (q) => {
+          ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: q }), 400, "VALIDATION_FAILED");
+          await unchanged(ctx, [product.id], before, "the level unchanged");
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.idempotency-key-required",
+    area: "Inventory",
+    title:
+      "Adjustments and batches without Idempotency-Key answer 400 VALIDATION_FAILED naming the header, and write nothing",
+    spec: {
+      section: SPEC.errors,
+      quote: "A missing Idempotency-Key on a route that requires one answers 400 VALIDATION_FAILED naming the header.",
+    },
+    cost: 9,
+    leniency: "The header may be named in error.fields or in error.message.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const all = await reasons(ctx);
+      const product = await createProduct(ctx);
+      // A body that is valid in every other way, so only the header is wrong.
+      const increase = await findAdjustReason(ctx, all, product.id, outlet!, 1).catch((e) =>
+        e instanceof Skip ? undefined : Promise.reject(e),
+      );
+      const before = await snapshot(ctx, [product.id]);
+      if (increase)
+        namesHeader(
+          ctx,
+          await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: increase.id, quantity: 2 }, null),
+        );
+      namesHeader(ctx, await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 7 } }], null));
+      await unchanged(ctx, [product.id], before);
+    },
+  }),
+  rule({
+    id: "inventory.insufficient-stock",
+    area: "Inventory",
+    title: "An adjustment that would take stock below zero answers 422 INSUFFICIENT_STOCK and writes nothing",
+    spec: { section: SPEC.inventory, quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero)" },
+    cost: 26,
+    leniency: "Skipped when no listed adjustment reason accepts a decrease.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const all = await reasons(ctx);
+      const product = await createProduct(ctx);
+      await prepareLevel(ctx, product.id, outlet!, 5);
+      const decrease = await findAdjustReason(ctx, all, product.id, outlet!, -1);
+      const cases = fc.record({
+        level: fc.integer({ min: 0, max: 1_000_000 }),
+        over: fc.integer({ min: 1, max: 1_000_000 }),
+      });
+      await ctx.property(
+        cases,
+        async ({ level, over }) => {
+          await prepareLevel(ctx, product.id, outlet!, level / 1000);
+          const before = await snapshot(ctx, [product.id]);
+          const reply = await adjust(ctx, {
+            product_id: product.id,
+            outlet_id: outlet,
+            reason_id: decrease.id,
+            quantity: -(level + over) / 1000,
+          });
+          ctx.error(reply, 422, "INSUFFICIENT_STOCK");
+          await unchanged(ctx, [product.id], before, "the level unchanged");
+        },
+        Math.min(ctx.run.runs, 5),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.not-stock-tracked",
+    area: "Inventory",
+    title: "Stock writes for a product with has_inventory false answer 422 NOT_STOCK_TRACKED",
+    spec: { section: SPEC.inventory, quote: "422 NOT_STOCK_TRACKED" },
+    cost: 4,
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx, { has_inventory: false });
+      ctx.check(
+        product.doc.has_inventory === false,
+        "the created product keeps has_inventory false",
+        JSON.stringify(product.doc.has_inventory),
+      );
+      ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: 3 }), 422, "NOT_STOCK_TRACKED");
+      ctx.error(
+        await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 3 } }]),
+        422,
+        "NOT_STOCK_TRACKED",
+      );
+    },
+  }),
+  rule({
+    id: "inventory.system-reason-refused",
+    area: "Inventory",
+    title: 'The system reason "Stock set via API" sent explicitly answers 422 REASON_NOT_ALLOWED and writes nothing',
+    spec: { section: SPEC.inventory, quote: "422 REASON_NOT_ALLOWED (system reason or disabled reason)" },
+    cost: 7,
+    leniency: "Skipped when GET /inventory/adjustment-reasons lists no system reason.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const system = systemReason(await reasons(ctx));
+      if (!system) throw new Skip("the adjustment reason list shows no system reason");
+      const product = await createProduct(ctx);
+      await prepareLevel(ctx, product.id, outlet!, 2);
+      const before = await snapshot(ctx, [product.id]);
+      ctx.error(
+        await setStock(ctx, product.id, outlet!, { on_hand: 3, reason_id: system.id }),
+        422,
+        "REASON_NOT_ALLOWED",
+      );
+      ctx.error(
+        await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: system.id, quantity: 1 }),
+        422,
+        "REASON_NOT_ALLOWED",
+      );
+      await unchanged(ctx, [product.id], before);
+    },
+  }),
+  rule({
+    id: "inventory.reason-direction-mismatch",
+    area: "Inventory",
+    title:
+      "A set whose reason does not match the direction of change answers 422 REASON_DIRECTION_MISMATCH and writes nothing",
+    spec: {
+      section: SPEC.inventory,
+      quote: "422 REASON_DIRECTION_MISMATCH (reason on a set does not match the direction of change)",
+    },
+    cost: 16,
+    leniency:
+      "Reason type values are not fixed by the spec: a reason with a direction is found by trying sets (then adjustments) both ways; skipped when no listed reason refuses either direction.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const candidates = (await reasons(ctx)).filter((r) => !r.is_system);
+      const product = await createProduct(ctx);
+      const start = 5;
+      await prepareLevel(ctx, product.id, outlet!, start);
+      const tryDirection = async (reason: Reason, to: number): Promise<"mismatch" | "accepted" | "not-allowed"> => {
+        const before = await snapshot(ctx, [product.id]);
+        const reply = await setStock(ctx, product.id, outlet!, { on_hand: to, reason_id: reason.id });
+        if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
+          ctx.error(reply, 422, "REASON_DIRECTION_MISMATCH");
+          await unchanged(ctx, [product.id], before);
+          return "mismatch";
+        }
+        if (reply.status === 422 && reply.json?.error?.code === "REASON_NOT_ALLOWED") return "not-allowed";
+        writeResult(ctx, reply, to, start);
+        await prepareLevel(ctx, product.id, outlet!, start);
+        return "accepted";
+      };
+      const usable: Reason[] = [];
+      for (const reason of candidates) {
+        const outcome = await tryDirection(reason, start - 2);
+        if (outcome === "mismatch") return;
+        if (outcome === "accepted") usable.push(reason);
+      }
+      for (const reason of usable) if ((await tryDirection(reason, start + 2)) === "mismatch") return;
+      // No set was refused. If an adjustment shows that one of these reasons has a direction, the set
+      // the same way should have been refused too.
+      for (const reason of usable) {
+        for (const sign of [-1, 1]) {
+          const reply = await adjust(ctx, {
+            product_id: product.id,
+            outlet_id: outlet,
+            reason_id: reason.id,
+            quantity: sign,
+          });
+          if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
+            throw new Mismatch(
+              `a set ${sign < 0 ? "decreasing" : "increasing"} stock with reason "${reason.name}" refused with 422 REASON_DIRECTION_MISMATCH, as the adjustment the same way is`,
+              "the set was accepted",
+            );
+          }
+          if (reply.status === 200 || reply.status === 201) await prepareLevel(ctx, product.id, outlet!, start);
+        }
+      }
+      throw new Skip(
+        `none of the ${candidates.length} listed non-system reasons refused a direction on a set or an adjustment; reason types are not discoverable`,
+      );
+    },
+  }),
+  rule({
+    id: "inventory.level-version-rises",
+    area: "Inventory",
+    title: "A stock level's version is a bigint as a string and rises with every change of the level",
+    spec: { section: SPEC.resources, quote: "version | string (bigint as string)" },
+    cost: 16,
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const product = await createProduct(ctx);
+      // Spec, Resources: InventoryLevel `version` is "bigint as string"; every row's version "increases with every change to that row".
+      const steps = fc
+        .array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 2, maxLength: 4 })
+        .map((qs) => qs.map((q) => q / 1000));
+      await ctx.property(
+        steps,
+        async (quantities) => {
+          let last = (await levels(ctx, product.id)).get(outlet!);
+          for (const q of quantities) {
+            await prepareLevel(ctx, product.id, outlet!, q);
+            const now = (await levels(ctx, product.id)).get(outlet!);
+            ctx.check(
+              now !== undefined && /^\d+$/.test(String(now.version)),
+              "a level row whose version is a bigint as a string",
+              levelKey(now),
+            );
+            if (last !== undefined) {
+              const moved = now!.on_hand !== last.on_hand;
+              const rose = BigInt(now!.version) > BigInt(last.version);
+              ctx.check(
+                moved ? rose : now!.version === last.version,
+                moved
+                  ? `a higher version than ${last.version} after on_hand ${last.on_hand} -> ${q}`
+                  : `version ${last.version} kept when on_hand stays ${q}`,
+                levelKey(now),
+              );
+            }
+            last = now;
+          }
+        },
+        Math.min(ctx.run.runs, 4),
+      );
+    },
+  }),
+  rule({
+    id: "inventory.disabled-reason-refused",
+    area: "Inventory",
+    title:
+      "A disabled adjustment reason answers 422 REASON_NOT_ALLOWED to an adjustment and to a set, and nothing is written",
+    spec: { section: SPEC.inventory, quote: "422 REASON_NOT_ALLOWED (system reason or disabled reason)" },
+    cost: 16,
+    needs: { control: true },
+    leniency:
+      "Reasons are disabled through the control plane (PATCH /_sim/stores/{prefix}/adjustment-reasons/{id}) and enabled again after.",
+    async run(ctx) {
+      const [outlet] = await outletIds(ctx);
+      const prefix = await storePrefix(ctx);
+      const all = await reasons(ctx);
+      const product = await createProduct(ctx);
+      await prepareLevel(ctx, product.id, outlet!, 5);
+      // A reason that records an increase, so the writes below differ from accepted ones only by the reason being disabled.
+      const reason = await findAdjustReason(ctx, all, product.id, outlet!, 1);
+      const path = `/stores/${encodeURIComponent(prefix)}/adjustment-reasons/${reason.id}`;
+      const disabled = await ctx.control("PATCH", path, { enabled: false });
+      if (disabled.status !== 200)
+        throw new Skip(`the control plane did not disable a reason (status ${disabled.status})`);
+      try {
+        const before = await snapshot(ctx, [product.id]);
+        const level = (await levels(ctx, product.id)).get(outlet!)!;
+        ctx.error(
+          await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: reason.id, quantity: 1 }),
+          422,
+          "REASON_NOT_ALLOWED",
+        );
+        ctx.error(
+          await setStock(ctx, product.id, outlet!, { on_hand: level.on_hand + 2, reason_id: reason.id }),
+          422,
+          "REASON_NOT_ALLOWED",
+        );
+        await unchanged(ctx, [product.id], before);
+      } finally {
+        const enabled = await ctx.control("PATCH", path, { enabled: true });
+        if (enabled.status !== 200)
+          throw new Error(`could not enable the reason ${reason.name} again: status ${enabled.status}`);
+      }
+      ctx.status(
+        await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: reason.id, quantity: 1 }),
+        200,
+        201,
+      );
+    },
+  }),
+];

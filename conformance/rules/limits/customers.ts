@@ -1,0 +1,71 @@
+import { Skip } from "../../context.js";
+import { rule, SPEC } from "../rule.js";
+import { advance, createKey, retryAfter, sendUnpaced, storePrefix } from "../support/access.js";
+
+// Spec, Limits: the customer endpoints' own limit, probed with keys of its own made through the
+// control plane, and its clock.
+
+/** How long the probe may take in real time before a window could have turned on a live target. */
+const REAL_TIME_BUDGET_MS = 45_000;
+
+export const customerLimitRules = [
+  rule({
+    id: "limits.customers-429",
+    area: "Limits",
+    title:
+      "The 31st customer request of a credential within a minute answers 429 RATE_LIMITED with Retry-After; other routes of that credential, and other credentials, still work",
+    spec: {
+      section: SPEC.limits,
+      quote: "Customer endpoints, per credential | 30 per minute, additional to the general limit",
+    },
+    needs: { control: true, clock: true },
+    cost: 38,
+    leniency:
+      "Counted on GET /customers?limit=1 with two keys of the rule's own; after Retry-After seconds the credential may list customers again; nothing is assumed about the kind of window.",
+    async run(ctx) {
+      const prefix = await storePrefix(ctx);
+      // Two credentials (other scopes, so a run handed keys with --key gets two distinct ones), in windows of their own.
+      const key = await createKey(ctx, prefix, ["customers:read"]);
+      const other = await createKey(ctx, prefix, ["customers:write"]);
+      await advance(ctx, 61);
+      const customers = `${ctx.run.target.baseUrl}/customers?limit=1`;
+      const me = `${ctx.run.target.baseUrl}/me`;
+      const started = Date.now();
+      for (let i = 1; i <= 30; i++) {
+        const reply = await sendUnpaced(ctx, "GET", customers, { token: key.token });
+        ctx.check(
+          reply.status === 200,
+          `customer request ${i} of 30 within a minute: 200`,
+          `status ${reply.status} ${reply.text.slice(0, 160)}`,
+        );
+      }
+      const over = await sendUnpaced(ctx, "GET", customers, { token: key.token });
+      if (Date.now() - started > REAL_TIME_BUDGET_MS)
+        throw new Skip("31 requests took longer than 45 s of real time: the window may have turned");
+      ctx.error(over, 429, "RATE_LIMITED");
+      const wait = retryAfter(ctx, over);
+      ctx.check(wait >= 1 && wait <= 60, "Retry-After between 1 and 60 seconds", String(wait));
+      // Additional to the general limit: the credential's other routes are still within theirs.
+      const elsewhere = await sendUnpaced(ctx, "GET", me, { token: key.token });
+      ctx.check(
+        elsewhere.status === 200,
+        "GET /me with the same credential (not a customer endpoint): 200",
+        `status ${elsewhere.status} ${elsewhere.text.slice(0, 160)}`,
+      );
+      // Per credential: another key's customer requests are counted apart.
+      const apart = await sendUnpaced(ctx, "GET", customers, { token: other.token });
+      ctx.check(
+        apart.status === 200,
+        "GET /customers with another credential of the store: 200 (the limit is per credential)",
+        `status ${apart.status} ${apart.text.slice(0, 160)}`,
+      );
+      await advance(ctx, wait);
+      const after = await sendUnpaced(ctx, "GET", customers, { token: key.token });
+      ctx.check(
+        after.status === 200,
+        `customer requests accepted again after Retry-After (${wait} s)`,
+        `status ${after.status} ${after.text.slice(0, 160)}`,
+      );
+    },
+  }),
+];

@@ -1,0 +1,196 @@
+import fc from "fast-check";
+import { Skip, type RuleContext } from "../../context.js";
+import { rule, SPEC } from "../rule.js";
+
+// Pagination and polling rules, checked on lists every target has (outlets, payment types, taxes,
+// categories): read-only, so safe on shared data.
+
+const LISTS = ["/outlets", "/payment-types", "/taxes", "/categories"] as const;
+
+async function pageAll(
+  ctx: RuleContext,
+  list: string,
+  limit: number,
+): Promise<{ ids: string[]; lastCursor: string | null }> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  let lastCursor: string | null = null;
+  for (let guard = 0; guard < 200; guard++) {
+    const reply = await ctx.call(
+      "GET",
+      `${list}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
+    ctx.status(reply, 200);
+    const { data, next_cursor, has_more } = reply.json;
+    ids.push(...data.map((r: { id: string }) => r.id));
+    // A page with more after it needs a cursor; the last non-empty page may carry one or null
+    // (Pagination 2 fixes only the empty page; docs/spec-choices.md, next_cursor on the last non-empty page).
+    if (data.length > 0 && has_more)
+      ctx.check(
+        typeof next_cursor === "string",
+        `a cursor after a non-empty page of ${list} with has_more true`,
+        JSON.stringify(next_cursor),
+      );
+    if (next_cursor) lastCursor = next_cursor;
+    if (!has_more) return { ids, lastCursor };
+    ctx.check(data.length === limit, `a full page of ${limit} while has_more is true`, `${data.length} rows`);
+    cursor = next_cursor;
+  }
+  throw new Error(`${list} did not end after 200 pages`);
+}
+
+/** Pages of `limit` give exactly the rows of one big page, in its order. */
+async function samePages(ctx: RuleContext, list: string, limit: number): Promise<void> {
+  const whole = await ctx.call("GET", `${list}?limit=200`);
+  ctx.status(whole, 200);
+  const expected = whole.json.data.map((r: { id: string }) => r.id);
+  const { ids } = await pageAll(ctx, list, limit);
+  ctx.check(
+    JSON.stringify(ids) === JSON.stringify(expected),
+    `pages of ${limit} of ${list} giving ${JSON.stringify(expected)}`,
+    JSON.stringify(ids),
+  );
+}
+
+export const cursorRules = [
+  rule({
+    id: "pagination.each-row-once",
+    area: "Pagination",
+    title: "Paging with any limit visits every row exactly once, in the order of one big page",
+    spec: {
+      section: SPEC.paging,
+      quote: "Rows come oldest change first. cursor is opaque and must be passed back unchanged.",
+    },
+    cost: 40,
+    leniency:
+      "The last non-empty page (has_more false) may carry a cursor or null (docs/spec-choices.md: next_cursor on the last non-empty page).",
+    async run(ctx) {
+      await ctx.property(
+        fc.record({ list: fc.constantFrom(...LISTS), limit: fc.integer({ min: 1, max: 5 }) }),
+        async ({ list, limit }) => {
+          await samePages(ctx, list, limit);
+        },
+        Math.min(ctx.run.runs, 8),
+      );
+      // Then every list at a page size of 2, so a defect shows whatever the seed drew.
+      for (const list of LISTS) await samePages(ctx, list, 2);
+    },
+  }),
+  rule({
+    id: "pagination.empty-page-null-cursor",
+    area: "Pagination",
+    title: "An empty page returns next_cursor null (the client keeps its cursor)",
+    spec: { section: SPEC.paging, quote: "An empty page returns next_cursor: null; keep the cursor already held." },
+    cost: 6,
+    leniency:
+      "The last non-empty page may carry a cursor or null (the spec only fixes the empty page); when both lists end with null, no empty page can be reached read-only and the rule is skipped.",
+    async run(ctx) {
+      let checked = 0;
+      for (const list of LISTS.slice(0, 2)) {
+        const { lastCursor } = await pageAll(ctx, list, 200);
+        if (lastCursor === null) continue;
+        checked += 1;
+        const empty = await ctx.call("GET", `${list}?cursor=${encodeURIComponent(lastCursor)}`);
+        ctx.status(empty, 200);
+        ctx.check(
+          Array.isArray(empty.json.data) &&
+            empty.json.data.length === 0 &&
+            empty.json.next_cursor === null &&
+            empty.json.has_more === false,
+          "{data: [], next_cursor: null, has_more: false}",
+          empty.text.slice(0, 200),
+        );
+      }
+      // A target that ends every list with next_cursor null hands out no cursor past the last row, so
+      // no empty page can be reached on these read-only lists: nothing was checked.
+      if (checked === 0)
+        throw new Skip(
+          `the last page of ${LISTS.slice(0, 2).join(" and ")} carries next_cursor null, so no cursor reaches an empty page on a read-only list`,
+        );
+    },
+  }),
+  rule({
+    id: "pagination.limit-range",
+    area: "Pagination",
+    title: "limit outside 1 to 200 answers 400 VALIDATION_FAILED naming limit; inside it is accepted",
+    spec: { section: SPEC.endpoints, quote: "Common to list endpoints: query limit (integer 1 to 200, default 50)" },
+    cost: 10,
+    async run(ctx) {
+      const limits = fc.oneof(
+        fc.integer({ min: -1000, max: 0 }),
+        fc.integer({ min: 201, max: 100000 }),
+        fc.integer({ min: 1, max: 200 }),
+      );
+      await ctx.property(
+        limits,
+        async (limit) => {
+          const reply = await ctx.call("GET", `/outlets?limit=${limit}`);
+          if (limit >= 1 && limit <= 200) ctx.status(reply, 200);
+          else ctx.error(reply, 400, "VALIDATION_FAILED", ["limit"]);
+        },
+        Math.min(ctx.run.runs, 10),
+      );
+    },
+  }),
+  rule({
+    id: "pagination.unreadable-cursor",
+    area: "Pagination",
+    title: "An unreadable cursor answers 400 VALIDATION_FAILED with a cursor field error",
+    spec: {
+      section: SPEC.paging,
+      quote: "An unreadable cursor answers 400 VALIDATION_FAILED with a cursor field error.",
+    },
+    cost: 10,
+    async run(ctx) {
+      await ctx.property(
+        fc.stringMatching(/^[!-~]{1,40}$/).map((s) => `zz${s}`),
+        async (cursor) => {
+          ctx.error(await ctx.call("GET", `/outlets?cursor=${encodeURIComponent(cursor)}`), 400, "VALIDATION_FAILED", [
+            "cursor",
+          ]);
+        },
+        Math.min(ctx.run.runs, 10),
+      );
+    },
+  }),
+  rule({
+    id: "pagination.desc-one-page",
+    area: "Pagination",
+    title: "order=desc returns one first page only: next_cursor null, has_more false",
+    spec: {
+      section: SPEC.paging,
+      quote:
+        "order=desc returns one first page only: no next_cursor, has_more false, and any cursor is only validated.",
+    },
+    cost: 3,
+    async run(ctx) {
+      const asc = await ctx.call("GET", "/categories?limit=200");
+      const desc = await ctx.call("GET", "/categories?order=desc&limit=1");
+      ctx.status(desc, 200);
+      ctx.check(
+        desc.json.next_cursor === null && desc.json.has_more === false,
+        "next_cursor null and has_more false",
+        JSON.stringify({ next_cursor: desc.json.next_cursor, has_more: desc.json.has_more }),
+      );
+      const newest = asc.json.data[asc.json.data.length - 1]?.id;
+      ctx.check(
+        desc.json.data[0]?.id === newest,
+        `the newest change first (${newest})`,
+        JSON.stringify(desc.json.data.map((r: { id: string }) => r.id)),
+      );
+    },
+  }),
+  rule({
+    id: "pagination.include-deleted-desc",
+    area: "Pagination",
+    title: "include_deleted=true with order=desc answers 400 VALIDATION_FAILED",
+    spec: {
+      section: SPEC.paging,
+      quote: "include_deleted=true works only with order=asc; with desc it answers 400 VALIDATION_FAILED.",
+    },
+    cost: 1,
+    async run(ctx) {
+      ctx.error(await ctx.call("GET", "/outlets?include_deleted=true&order=desc"), 400, "VALIDATION_FAILED");
+    },
+  }),
+];
