@@ -6,7 +6,7 @@ import type { Fault } from "../engine/faults.js";
 import type { World } from "../engine/world.js";
 import { handleControl } from "./control.js";
 import { handleAuthorize, handleToken } from "./oauth.js";
-import { handleApi, type ApiPipeline } from "./pipeline.js";
+import { handleApi } from "./pipeline.js";
 import type { RequestHandler, ServerPorts } from "./ports.js";
 import { errorResponse } from "./respond.js";
 import { CONTROL_BASE, serverRoutes, type Route } from "./routes.js";
@@ -33,17 +33,16 @@ function serveImage(world: World, imageId: string): SimResponse {
 
 /**
  * The whole server as one function: one route table matched once, then the control plane, the OAuth
- * endpoints, the images, or injected faults and the API pipeline. The API pipeline is a parameter so
- * tests can serve a pipeline of their own.
+ * endpoints, the images, or injected faults and the API pipeline.
  */
-export function createServer(ports: ServerPorts, api: ApiPipeline = handleApi): RequestHandler {
+export function createServer(ports: ServerPorts): RequestHandler {
   const routes = serverRoutes();
   return async (req) => {
     // A request finishes in the world it arrived in, even if the control plane resets meanwhile.
     const world = ports.world();
     let response: SimResponse;
     try {
-      response = await dispatch(ports, routes, api, world, req);
+      response = await dispatch(ports, routes, world, req);
     } catch (error) {
       ports.log?.(`internal error: ${(error as Error).stack ?? String(error)}`);
       response = errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
@@ -57,7 +56,6 @@ export function createServer(ports: ServerPorts, api: ApiPipeline = handleApi): 
 async function dispatch(
   ports: ServerPorts,
   routes: Router<Route>,
-  api: ApiPipeline,
   world: World,
   req: SimRequest,
 ): Promise<SimResponse> {
@@ -81,7 +79,7 @@ async function dispatch(
   if (imageId !== undefined) return serveImage(world, imageId);
   const operation =
     route?.kind === "api" && match ? { route: route.op, params: operationParams(match.params) } : undefined;
-  return withFaults(world, req, () => api(world, req, operation));
+  return withFaults(world, req, () => handleApi(world, req, operation));
 }
 
 /** The injected faults of the control plane, before the API pipeline (and, with after_commit, after it). */
