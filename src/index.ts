@@ -1,5 +1,16 @@
 // The public surface of the package (interfaces.md section 5).
-export { createSimulator, Simulator, ControlError, type SimulatorOptions } from "./simulator.js";
+export {
+  createSimulator,
+  Simulator,
+  ControlError,
+  type ControlFunctions,
+  type SimulatorOptions,
+} from "./simulator.js";
+export {
+  CONTROL_OPERATIONS,
+  type ControlOperation,
+  type ControlOperationId,
+} from "./contract/control-operations.js";
 export type { CredentialsView, KeyView, FaultView } from "./engine/control.js";
 export type { Listening } from "./http/node.js";
 export type { SimRequest, SimResponse } from "./http/types.js";

@@ -1,13 +1,22 @@
 import { createClock, realSleep, type Clock, type ClockMode, type Sleep } from "./kernel/clock.js";
+import type { Result } from "./kernel/result.js";
+import {
+  CONTROL_OPERATIONS,
+  type ControlFunction,
+  type ControlOperations,
+  type LooseControlInput,
+} from "./contract/control-operations.js";
 import type { ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
-import type { ClockBody, FaultBody, KeyBody, StorePatchBody } from "./contract/schemas/control.js";
-import * as control from "./engine/control.js";
+import type { FaultBody, KeyBody, StorePatchBody } from "./contract/schemas/control.js";
+import type * as control from "./engine/control.js";
+import { runControl, type ControlResult } from "./engine/control-handlers.js";
 import { buildWorld } from "./engine/build-world.js";
 import type { World } from "./engine/world.js";
-import { handle } from "./http/app.js";
+import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { listen, type Listening, type ServerLimits } from "./http/node.js";
+import type { RequestHandler } from "./http/ports.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import { loadFixture } from "../scenarios/fixtures/index.js";
 
@@ -39,16 +48,45 @@ export class ControlError extends Error {
   }
 }
 
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: ApiError }): T {
-  if (!result.ok) throw new ControlError(result.error);
-  return result.value;
+/**
+ * The control operations of the table (contract/control-operations.ts) as functions: typed input (path
+ * parameters and body) and result; a refusal throws `ControlError`. They run exactly what the /_sim
+ * routes run, without the JSON: `sim.control.createKey({ params: { prefix: "demo" }, body })`.
+ */
+export type ControlFunctions = {
+  readonly [O in ControlOperations[number] as O["id"]]: ControlFunction<O, ControlResult<O["id"]>>;
+};
+
+type ControlRunner = (id: string, input: LooseControlInput) => Result<unknown, ApiError>;
+
+function controlFunctions(run: ControlRunner): ControlFunctions {
+  const entries = CONTROL_OPERATIONS.map((op) => {
+    const call = (input: { params?: Readonly<Record<string, string>>; body?: unknown } = {}) => {
+      // Like the /_sim route, a body left out is `{}`.
+      const result = run(op.id, { params: input.params ?? {}, body: input.body ?? (op.body ? {} : undefined) });
+      if (!result.ok) throw new ControlError(result.error);
+      return result.value;
+    };
+    return [op.id, call] as const;
+  });
+  // Object.fromEntries forgets which function belongs to which id; each was made for its own operation.
+  return Object.fromEntries(entries) as unknown as ControlFunctions;
 }
 
-/** The simulator: one World (replaced on reset) behind a fetch handler, a node:http server and control functions. */
+const DEFAULT_API_ROOT = "http://127.0.0.1:4747";
+
+/**
+ * The simulator: the current World (replaced on reset) behind a fetch handler, a node:http server and
+ * the control operations as functions. The http layer sees none of it but small ports: a getter of the
+ * current world, the control settings and a runner of control operations.
+ */
 export class Simulator {
-  world: World;
   readonly controlEnabled: boolean;
   readonly controlToken: string | undefined;
+  /** The control operations of the /_sim table as typed functions against the current world. */
+  readonly control: ControlFunctions;
+  private current: World;
+  private readonly server: RequestHandler;
   private readonly clockSource: Clock;
   private readonly sleep: Sleep;
   private readonly startSeed: number;
@@ -64,7 +102,26 @@ export class Simulator {
     this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
     this.startSeed = options.seed ?? 1;
     this.startFixture = options.fixture ?? "demo";
-    this.world = this.build(this.startSeed, this.startFixture);
+    this.current = this.build(this.startSeed, this.startFixture);
+    this.server = createServer({
+      world: () => this.current,
+      control: {
+        enabled: this.controlEnabled,
+        token: this.controlToken,
+        run: (id, input, apiRoot) => this.runControl(id, input, apiRoot),
+      },
+      log: options.log,
+    });
+    this.control = controlFunctions((id, input) => this.runControl(id, input, this.apiRoot));
+  }
+
+  /**
+   * The current world (every store, key, limit and fault). `reset()` replaces it: read `sim.world` again
+   * after a reset instead of keeping it; a world kept from before is the old one, which only requests
+   * that were in flight at the reset still use.
+   */
+  get world(): World {
+    return this.current;
   }
 
   /** WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. */
@@ -75,12 +132,12 @@ export class Simulator {
 
   /** The simulator's own request shape, for adapters and tests that need exact control. */
   handle(req: SimRequest): Promise<SimResponse> {
-    return handle(this, req);
+    return this.server(req);
   }
 
   /** Serves on node:http; loopback unless another host is given. */
   async listen(port = 0, host = "127.0.0.1", limits?: Partial<ServerLimits>): Promise<Listening> {
-    this.listening = await listen(this, port, host, limits);
+    this.listening = await listen((req) => this.handle(req), port, host, limits);
     return this.listening;
   }
 
@@ -91,53 +148,67 @@ export class Simulator {
   /** Back to the state right after start: stores, keys, limits, idempotency records, faults and the clock. */
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
     // Requests held by the old world's faults go on (against the old world) rather than hang.
-    this.world.faults.clear();
+    this.current.faults.clear();
     this.clockSource.reset();
-    this.world = this.build(options.seed ?? this.startSeed, options.fixture ?? this.startFixture);
+    this.current = this.build(options.seed ?? this.startSeed, options.fixture ?? this.startFixture);
   }
 
   readonly clock = {
-    now: (): string => control.clockView(this.world).now,
-    advance: (seconds: number): string => unwrap(control.moveClock(this.world, { advance_seconds: seconds })).now,
-    set: (when: string): string => unwrap(control.moveClock(this.world, { set: when } as ClockBody)).now,
+    now: (): string => this.control.getClock().now,
+    advance: (seconds: number): string => this.control.moveClock({ body: { advance_seconds: seconds } }).now,
+    set: (when: string): string => this.control.moveClock({ body: { set: when } }).now,
   };
 
-  credentials(apiRoot = this.url ?? "http://127.0.0.1:4747"): control.CredentialsView {
-    return control.credentialsView(this.world, apiRoot);
+  credentials(apiRoot = this.apiRoot): control.CredentialsView {
+    return controlFunctions((id, input) => this.runControl(id, input, apiRoot)).credentials();
   }
 
   /** The token of a store's key by name: `sim.token("demo", "full")`. */
   token(prefix: string, keyName: string): string {
-    const key = this.world.credentials.forStore(prefix).find((c) => c.name === keyName);
+    const key = this.current.credentials.forStore(prefix).find((c) => c.name === keyName);
     if (!key) throw new ControlError({ code: "NOT_FOUND", message: `No key "${keyName}" in store "${prefix}".` });
-    return this.world.issuedKeys.get(key.id) as string;
+    return this.current.issuedKeys.get(key.id) as string;
   }
 
   createKey(prefix: string, body: KeyBody): control.KeyView {
-    return unwrap(control.createKey(this.world, prefix, body));
+    return this.control.createKey({ params: { prefix }, body });
   }
 
   revokeKey(id: string): { id: string; state: "revoked" } {
-    return unwrap(control.revokeKey(this.world, id));
+    return this.control.revokeKey({ params: { id } });
   }
 
   patchStore(prefix: string, body: StorePatchBody) {
-    return unwrap(control.patchStore(this.world, prefix, body));
+    return this.control.patchStore({ params: { prefix }, body });
   }
 
   addFault(body: FaultBody): control.FaultView {
-    return unwrap(control.addFault(this.world, body));
+    return this.control.addFault({ body });
   }
 
   clearFaults(): void {
-    this.world.faults.clear();
+    this.control.clearFaults();
   }
 
   /** Stops the server: no new connections; requests in flight finish (held ones are released first). */
   async close(): Promise<void> {
-    this.world.faults.releaseHeld();
+    this.current.faults.releaseHeld();
     await this.listening?.close();
     this.listening = undefined;
+  }
+
+  /** `{api_root}` of the library's calls: the server's URL once it listens. */
+  private get apiRoot(): string {
+    return this.url ?? DEFAULT_API_ROOT;
+  }
+
+  /** One control operation against the current world: what both the /_sim routes and `sim.control` run. */
+  private runControl(id: string, input: LooseControlInput, apiRoot: string): Result<unknown, ApiError> {
+    const reset = (options: { seed?: number; fixture?: string | FixtureSpec }) => {
+      this.reset(options);
+      return this.current;
+    };
+    return runControl(id, { world: this.current, apiRoot, reset }, input);
   }
 
   private build(seed: number, fixture: string | FixtureSpec): World {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkResponse } from "./response-check.js";
+import { checkResponse, ResponseChecker } from "./response-check.js";
 
 // The response check behind the test harness hook: it must fail what the document does not describe.
 
@@ -72,5 +72,15 @@ describe("Issue 7: responses are judged against the served OpenAPI document", ()
     expect(checkResponse({ method: "GET", path: "/demo/v1/nope", status: 404, contentType: json, body: "{}" })).toEqual(
       [],
     );
+  });
+
+  it("a checker owns its document and validators; each finds the operation by the contract's route lookup", () => {
+    const checker = new ResponseChecker();
+    const wrong = { method: "GET", path: "/de%6Do/v1/outlets", status: 418, contentType: json, body: "{}" };
+    expect(checker.check(wrong)).toEqual(checkResponse(wrong));
+    expect(checker.check(wrong)).toEqual([
+      "GET /outlets answered 418, a status the document does not give for this operation",
+    ]);
+    expect(checker.check({ ...wrong, path: "/_sim/health" })).toEqual([]);
   });
 });

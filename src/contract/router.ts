@@ -1,7 +1,13 @@
 import { pathParams } from "./path.js";
 
-// A segment trie built from the operations table: static segments first, then a parameter.
+// A segment trie built from the operations tables: static segments first, then a parameter.
 // It replaces any switch on method and path (architecture, anti-patterns).
+
+/** Where the API's operations live: under each store's base URL, `{api_root}/{store_prefix}/v1`. */
+export const STORE_BASE = "/{store_prefix}/v1";
+
+/** The method of a route that answers every method its path has no route of its own for. */
+export const ANY_METHOD = "*";
 
 interface Node<T> {
   readonly statics: Map<string, Node<T>>;
@@ -40,6 +46,16 @@ export class Router<T> {
     return this;
   }
 
+  /** Adds every entry of a table (operations, control operations) at `base` followed by its path. */
+  addTable<E extends { readonly method: string; readonly path: string }>(
+    table: readonly E[],
+    base: string,
+    route: (entry: E) => T,
+  ): this {
+    for (const entry of table) this.add(entry.method, `${base}${entry.path}`, route(entry));
+    return this;
+  }
+
   /** The route for a method and a percent-encoded path, or undefined (an unknown path or method). */
   match(method: string, path: string): Match<T> | undefined {
     if (!path.startsWith("/")) return undefined;
@@ -66,7 +82,7 @@ export class Router<T> {
     method: string,
     params: Record<string, string>,
   ): T | undefined {
-    if (i === segments.length) return node.routes.get(method);
+    if (i === segments.length) return node.routes.get(method) ?? node.routes.get(ANY_METHOD);
     const segment = segments[i] as string;
     const next = node.statics.get(segment);
     if (next) {
@@ -82,4 +98,17 @@ export class Router<T> {
     }
     return undefined;
   }
+}
+
+/** The API's operations by method and path as sent (`/demo/v1/products/...`), for a table of operations. */
+export function apiRouter<O extends { readonly method: string; readonly path: string }>(
+  operations: readonly O[],
+): Router<O> {
+  return new Router<O>().addTable(operations, STORE_BASE, (op) => op);
+}
+
+/** A match's own parameters: the store prefix of the base URL is not one of the operation's. */
+export function operationParams(params: Readonly<Record<string, string>>): Record<string, string> {
+  const { store_prefix: _, ...own } = params;
+  return own;
 }

@@ -8,7 +8,6 @@ import type { FieldError } from "./errors.js";
 // (compiling every schema at start-up would slow the first request of a cold start).
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
 
 /**
  * Spec, InventoryLevel: quantities have up to 3 decimal places. `decimals: n` accepts a number that is
@@ -37,23 +36,42 @@ export function decimalsKeyword(keyword: "decimals" | "x-decimals") {
     },
   };
 }
-ajv.addKeyword(decimalsKeyword("decimals"));
-// Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
-ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
-const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 export type Validator = (value: unknown) => FieldError[];
 
-/** Field errors of `value` against `schema`; fields are dotted paths (`lines.2.set`), `root` names the whole value. */
+/** An ajv instance with the contract's keyword and formats, and the validators it compiled, by schema. */
+export class SchemaValidators {
+  private readonly ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+  private readonly compiled = new WeakMap<TSchema, ValidateFunction>();
+
+  constructor() {
+    this.ajv.addKeyword(decimalsKeyword("decimals"));
+    // Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
+    this.ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+  }
+
+  /** Field errors of `value` against `schema`; fields are dotted paths (`lines.2.set`), `root` names the whole value. */
+  validatorFor(schema: TSchema, root = "body"): Validator {
+    return (value) => {
+      let validate = this.compiled.get(schema);
+      if (!validate) {
+        validate = this.ajv.compile(schema);
+        this.compiled.set(schema, validate);
+      }
+      return validate(value) ? [] : toFieldErrors(validate.errors ?? [], root);
+    };
+  }
+}
+
+/**
+ * The validators every simulator shares: a compiled validator depends only on its schema, and the
+ * schemas are the contract's constants, so one compilation serves every world and every request.
+ */
+const shared = new SchemaValidators();
+
+/** `SchemaValidators.validatorFor` on the shared validators. */
 export function validatorFor(schema: TSchema, root = "body"): Validator {
-  return (value) => {
-    let validate = compiled.get(schema);
-    if (!validate) {
-      validate = ajv.compile(schema);
-      compiled.set(schema, validate);
-    }
-    return validate(value) ? [] : toFieldErrors(validate.errors ?? [], root);
-  };
+  return shared.validatorFor(schema, root);
 }
 
 function toFieldErrors(errors: readonly ErrorObject[], root: string): FieldError[] {

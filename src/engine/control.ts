@@ -24,8 +24,9 @@ import type { Fault } from "./faults.js";
 import type { StoreState } from "./store.js";
 import type { OAuthClientRecord, World } from "./world.js";
 
-// Control operations (interfaces.md section 3): states the public API cannot create.
-// The library calls these directly; the /_sim routes call them after validating the body.
+// Control operations (interfaces.md section 3): states the public API cannot create. The handlers of
+// the control table (control-handlers.ts) call these, for the /_sim routes (after validating the
+// body) and for the library's functions alike.
 
 export interface KeyView {
   readonly id: string;

@@ -1,13 +1,16 @@
 import { httpDate } from "../kernel/clock.js";
 import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
-import type { Simulator } from "../simulator.js";
+import { operationParams, type Router } from "../contract/router.js";
+import type { Fault } from "../engine/faults.js";
+import type { World } from "../engine/world.js";
 import { handleControl } from "./control.js";
 import { handleAuthorize, handleToken } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
+import type { RequestHandler, ServerPorts } from "./ports.js";
 import { errorResponse } from "./respond.js";
+import { CONTROL_BASE, serverRoutes, type Route } from "./routes.js";
 import type { SimRequest, SimResponse } from "./types.js";
-import type { Fault } from "../engine/faults.js";
 
 /** A 1x1 PNG: the simulator's stored copy of every imported image (no network is ever used). */
 const PIXEL = Buffer.from(
@@ -15,9 +18,12 @@ const PIXEL = Buffer.from(
   "base64",
 );
 
+/** An image's path as sent: the route table matches decoded segments, an image answers only at its own spelling. */
+const IMAGE_PATH = /^\/images\/([0-9a-f-]{36})\/(original|thumb)\.png$/;
+
 /** Spec, Product write rules 7: image_url and image_thumb_url point to the service's own copy, served here. */
-function serveImage(sim: Simulator, imageId: string): SimResponse {
-  if (!sim.world.images.stored.has(imageId)) return errorResponse(apiError("NOT_FOUND", "No such image."));
+function serveImage(world: World, imageId: string): SimResponse {
+  if (!world.images.stored.has(imageId)) return errorResponse(apiError("NOT_FOUND", "No such image."));
   return {
     status: 200,
     headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" },
@@ -25,39 +31,63 @@ function serveImage(sim: Simulator, imageId: string): SimResponse {
   };
 }
 
-/** The whole server as one function: control plane, injected faults, then the API pipeline. */
-export async function handle(sim: Simulator, req: SimRequest): Promise<SimResponse> {
-  let response: SimResponse;
-  try {
-    response = await dispatch(sim, req);
-  } catch (error) {
-    sim.world.log?.(`internal error: ${(error as Error).stack ?? String(error)}`);
-    response = errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
-  }
-  // The Date header comes from the simulator's clock, so a manual clock gives reproducible headers.
-  response.headers["date"] = httpDate(sim.world.env.clock.now());
-  return response;
+/**
+ * The whole server as one function: one route table matched once, then the control plane, the OAuth
+ * endpoints, the images, or injected faults and the API pipeline.
+ */
+export function createServer(ports: ServerPorts): RequestHandler {
+  const routes = serverRoutes();
+  return async (req) => {
+    // A request finishes in the world it arrived in, even if the control plane resets meanwhile.
+    const world = ports.world();
+    let response: SimResponse;
+    try {
+      response = await dispatch(ports, routes, world, req);
+    } catch (error) {
+      ports.log?.(`internal error: ${(error as Error).stack ?? String(error)}`);
+      response = errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
+    }
+    // The Date header comes from the simulator's clock, so a manual clock gives reproducible headers.
+    response.headers["date"] = httpDate(world.env.clock.now());
+    return response;
+  };
 }
 
-async function dispatch(sim: Simulator, req: SimRequest): Promise<SimResponse> {
-  if (req.path === "/_sim" || req.path.startsWith("/_sim/")) {
-    if (!sim.controlEnabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
-    if (sim.controlToken !== undefined && !controlAuthorized(sim.controlToken, req.headers.authorization)) {
+async function dispatch(
+  ports: ServerPorts,
+  routes: Router<Route>,
+  world: World,
+  req: SimRequest,
+): Promise<SimResponse> {
+  const match = routes.match(req.method, req.path);
+  const route = match?.route;
+  if (req.path === CONTROL_BASE || req.path.startsWith(`${CONTROL_BASE}/`)) {
+    const { control } = ports;
+    if (!control.enabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
+    if (control.token !== undefined && !controlAuthorized(control.token, req.headers.authorization)) {
       return errorResponse(
         apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."),
       );
     }
-    return handleControl(sim, req, req.path.slice("/_sim".length) || "/");
+    const operation = route?.kind === "control" && match ? { route: route.op, params: match.params } : undefined;
+    return handleControl(control, operation, req);
   }
-  if (req.path === "/oauth/authorize") return handleAuthorize(sim.world, req);
-  if (req.path === "/oauth/token") return handleToken(sim.world, req);
-  const image = /^\/images\/([0-9a-f-]{36})\/(original|thumb)\.png$/.exec(req.path);
-  if (image && req.method === "GET") return serveImage(sim, image[1] as string);
-  const world = sim.world;
+  // The OAuth endpoints and the images answer at their paths as sent; any other spelling is a store path.
+  if (route?.kind === "authorize" && req.path === "/oauth/authorize") return handleAuthorize(world, req);
+  if (route?.kind === "token" && req.path === "/oauth/token") return handleToken(world, req);
+  const imageId = route?.kind === "image" ? IMAGE_PATH.exec(req.path)?.[1] : undefined;
+  if (imageId !== undefined) return serveImage(world, imageId);
+  const operation =
+    route?.kind === "api" && match ? { route: route.op, params: operationParams(match.params) } : undefined;
+  return withFaults(world, req, () => handleApi(world, req, operation));
+}
+
+/** The injected faults of the control plane, before the API pipeline (and, with after_commit, after it). */
+async function withFaults(world: World, req: SimRequest, pipeline: () => Promise<SimResponse>): Promise<SimResponse> {
   const fault = world.faults.take(req.method, req.path);
   if (fault?.delay_ms) await world.env.sleep(fault.delay_ms);
   if (fault?.status !== undefined && !fault.after_commit) return injected(fault, `Injected fault ${fault.id}.`);
-  const response = await handleApi(world, req);
+  const response = await pipeline();
   if (fault?.after_commit) {
     // The request was processed (a write is committed, its idempotency record stored); its answer is lost.
     const lost = injected(fault, `Injected fault ${fault.id}: the request was processed, but its response was lost.`);

@@ -727,7 +727,7 @@ describe("Fuzzing over HTTP: raw bytes through the node:http adapter", () => {
   let server: Listening;
 
   beforeAll(async () => {
-    server = await listen(h.sim, 0, "127.0.0.1");
+    server = await listen((req) => h.sim.handle(req), 0, "127.0.0.1");
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import type { Simulator } from "../simulator.js";
+import type { RequestHandler } from "./ports.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
 
 // node:http adapter: converts only; every rule lives below it.
@@ -38,8 +38,9 @@ export const SERVER_LIMITS: ServerLimits = {
   checkIntervalMs: 1_000,
 };
 
+/** Serves a request handler on node:http (the adapter only converts: every rule lives in the handler). */
 export function listen(
-  sim: Simulator,
+  handler: RequestHandler,
   port: number,
   host: string,
   limits: Partial<ServerLimits> = {},
@@ -53,7 +54,7 @@ export function listen(
       keepAliveTimeout: l.keepAliveTimeoutMs,
       connectionsCheckingInterval: l.checkIntervalMs,
     },
-    (req, res) => void serve(sim, req, res, server),
+    (req, res) => void serve(handler, req, res, server),
   );
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
     refuseUnreadable(error, socket, l.maxHeaderBytes),
@@ -79,7 +80,12 @@ export function listen(
   });
 }
 
-async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, server: Server): Promise<void> {
+async function serve(
+  handler: RequestHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  server: Server,
+): Promise<void> {
   res.sendDate = false;
   try {
     if (!hasBody(req)) req.resume();
@@ -104,7 +110,7 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
       remoteAddress: req.socket.remoteAddress ?? "unknown",
       origin: `http://${host}`,
     };
-    const out = await sim.handle(simReq);
+    const out = await handler(simReq);
     if (tooLarge) out.headers["connection"] = "close";
     // A known length and a string body: Node sends headers and body in one write (no chunked framing,
     // no second buffer to gather).

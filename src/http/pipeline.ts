@@ -30,7 +30,7 @@ import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
 import { SavedDespite, type AnyHandler } from "./handlers/types.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
-import { Router, type Match } from "../contract/router.js";
+import { apiRouter, operationParams, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,
@@ -39,7 +39,8 @@ import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 const STORE_PATH = /^\/([^/]+)\/v1(\/.*)$/;
 
 interface Caller {
-  readonly router: Router<Operation>;
+  /** The request's operation, found by the server's route table (undefined: no operation has its path). */
+  readonly match: Match<Operation> | undefined;
   readonly handlers: Readonly<Record<string, AnyHandler>>;
   /** What an empty query string gives each operation's query schema: worked out once, not per request. */
   readonly emptyQueries: ReadonlyMap<Operation, QueryRead>;
@@ -56,26 +57,25 @@ interface Caller {
   limited: boolean;
 }
 
-export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
+/** The pipeline given each request's operation by the route table that matched it (undefined: none did). */
+export type ApiPipeline = (world: World, req: SimRequest, match: Match<Operation> | undefined) => Promise<SimResponse>;
 
-/** The pipeline over an operation table and its handlers (tests build one over test-only operations). */
-export function createApiHandler(
+/** The pipeline over an operation table's handlers; it routes nothing itself. */
+export function apiPipeline(
   operations: readonly Operation[],
   handlers: Readonly<Record<string, AnyHandler>>,
-): ApiHandler {
-  const router = new Router<Operation>();
+): ApiPipeline {
   const emptyQueries = new Map<Operation, QueryRead>();
   for (const op of operations) {
     if (!Object.hasOwn(handlers, op.id)) throw new Error(`operation ${op.id} has no handler`);
-    router.add(op.method, op.path, op);
     const value = Object.create(null) as Record<string, unknown>;
     emptyQueries.set(op, { value, errors: validatorFor(op.query, "query")(value) });
   }
-  return (world, req) => {
+  return (world, req, match) => {
     const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
     return pipeline({
-      router,
+      match,
       handlers,
       emptyQueries,
       world,
@@ -89,8 +89,23 @@ export function createApiHandler(
   };
 }
 
-/** The API of the spec: every operation of the contract's table. */
-export const handleApi: ApiHandler = createApiHandler(OPERATIONS, HANDLERS);
+export type ApiHandler = (world: World, req: SimRequest) => Promise<SimResponse>;
+
+/** The pipeline with its own route lookup, over a table of operations (tests build one over test-only operations). */
+export function createApiHandler(
+  operations: readonly Operation[],
+  handlers: Readonly<Record<string, AnyHandler>>,
+): ApiHandler {
+  const run = apiPipeline(operations, handlers);
+  const routes = apiRouter(operations);
+  return (world, req) => {
+    const match = routes.match(req.method, req.path);
+    return run(world, req, match && { route: match.route, params: operationParams(match.params) });
+  };
+}
+
+/** The API of the spec: every operation of the contract's table (the server's route table finds each request's). */
+export const handleApi: ApiPipeline = apiPipeline(OPERATIONS, HANDLERS);
 
 async function pipeline(caller: Caller): Promise<SimResponse> {
   const { world, req, now } = caller;
@@ -116,7 +131,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   // is found first so that a route with further limits announces them all, even in a general 429.
   const principal = principalOf(credential).id;
   const rest = storePath?.[2];
-  const match = store && rest !== undefined ? caller.router.match(req.method, rest) : undefined;
+  const match = store && rest !== undefined ? caller.match : undefined;
   const classes = (match?.route.rateClasses ?? []).map((c) => world.limits.peek(POLICIES[c], principal, now));
   const general = world.limits.peek(POLICIES.general, principal, now);
   if (general.used >= general.policy.limit)

@@ -1,0 +1,97 @@
+import { fail, ok, type Result } from "../kernel/result.js";
+import { apiError, type ApiError } from "../contract/errors.js";
+import type {
+  ControlInput,
+  ControlOperationId,
+  ControlOperations,
+  LooseControlInput,
+} from "../contract/control-operations.js";
+import type { ResetBody } from "../contract/schemas/control.js";
+import * as control from "./control.js";
+import type { World } from "./world.js";
+
+// One handler per control operation of the table (contract/control-operations.ts), each checked against
+// its own declaration: typed path parameters and body in, a Result out. The /_sim routes and the
+// library's functions both run them.
+
+/** What a control operation runs against. */
+export interface ControlContext {
+  /** The current world. */
+  readonly world: World;
+  /** `{api_root}` for the links it answers (the request's origin, or the server's URL). */
+  readonly apiRoot: string;
+  /** Replaces the world with a fresh one (the simulator's reset) and gives it. */
+  reset(options: ResetBody): World;
+}
+
+type ControlHandlers = {
+  readonly [O in ControlOperations[number] as O["id"]]: (
+    ctx: ControlContext,
+    input: ControlInput<O>,
+  ) => Result<unknown, ApiError>;
+};
+
+export const CONTROL_HANDLERS = {
+  health: () => ok({ status: "ok" }),
+  credentials: ({ world, apiRoot }) => ok(control.credentialsView(world, apiRoot)),
+  reset: (ctx, { body }) => ok(control.credentialsView(ctx.reset(body), ctx.apiRoot)),
+  getClock: ({ world }) => ok(control.clockView(world)),
+  moveClock: ({ world }, { body }) => control.moveClock(world, body),
+  createKey: ({ world }, { params, body }) => control.createKey(world, params.prefix, body),
+  revokeKey: ({ world }, { params }) => control.revokeKey(world, params.id),
+  patchStore: ({ world }, { params, body }) => control.patchStore(world, params.prefix, body),
+  deleteOutlet: ({ world }, { params }) => control.deleteOutlet(world, params.prefix, params.id),
+  setReasonEnabled: ({ world }, { params, body }) =>
+    control.setReasonEnabled(world, params.prefix, params.id, body.enabled),
+  getStock: ({ world }, { params }) => control.stockView(world, params.prefix, params.product_id, params.outlet_id),
+  makeSale: ({ world }, { params, body }) => control.makeSale(world, params.prefix, body),
+  makeRefund: ({ world }, { params, body }) => control.makeRefund(world, params.prefix, params.id, body),
+  voidSale: ({ world }, { params }) => control.makeVoid(world, params.prefix, params.id),
+  getStoredCustomer: ({ world }, { params }) => control.storedCustomer(world, params.prefix, params.id),
+  authorize: ({ world }, { body }) => control.authorizeHeadless(world, body),
+  listClients: ({ world }) => ok(world.oauthClients.map(control.clientView)),
+  registerClient: ({ world }, { body }) => ok(control.registerClient(world, body)),
+  listConnections: ({ world }) =>
+    ok([...world.oauth.connections.values()].map((c) => control.connectionView(c, world.env.clock.now()))),
+  disconnect: ({ world }, { params }) => control.disconnect(world, params.id),
+  setImageOutcome: ({ world }, { body }) => {
+    world.images.setOutcome(body.url, body.outcome);
+    return ok({ url: body.url, outcome: body.outcome });
+  },
+  listFaults: ({ world }) => ok(world.faults.list().map(control.faultView)),
+  addFault: ({ world }, { body }) => control.addFault(world, body),
+  releaseFault: ({ world }, { params }) => {
+    const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : undefined;
+    const released = id === undefined ? undefined : world.faults.release(id);
+    return released === undefined ? fail(apiError("NOT_FOUND", "No such fault.")) : ok({ id, released });
+  },
+  clearFaults: ({ world }) => ok(world.faults.clear()),
+} satisfies ControlHandlers;
+
+/** What a control operation answers when it succeeds. */
+export type ControlResult<Id extends ControlOperationId> =
+  ReturnType<(typeof CONTROL_HANDLERS)[Id]> extends infer R
+    ? R extends { ok: true; value: infer T }
+      ? T
+      : never
+    : never;
+
+/** A handler seen from the router, whose match and body are typed only at run time (validated by then). */
+interface AnyControlHandler {
+  run(ctx: ControlContext, input: LooseControlInput): Result<unknown, ApiError>;
+}
+
+const RUNNABLE: ReadonlyMap<string, AnyControlHandler> = new Map(
+  Object.entries(CONTROL_HANDLERS).map(([id, run]): [string, AnyControlHandler] => [id, { run }]),
+);
+
+/**
+ * Runs a control operation of the table by id. The caller gives the input its declaration asks for:
+ * the router's parameters of the operation's path and a body its schema validated, or the library's
+ * typed input.
+ */
+export function runControl(id: string, ctx: ControlContext, input: LooseControlInput): Result<unknown, ApiError> {
+  const handler = RUNNABLE.get(id);
+  if (!handler) throw new Error(`control operation ${id} has no handler`);
+  return handler.run(ctx, input);
+}

@@ -1,0 +1,31 @@
+import { CONTROL_OPERATIONS, type ControlOperation } from "../contract/control-operations.js";
+import type { Operation } from "../contract/operation.js";
+import { OPERATIONS } from "../contract/operations/index.js";
+import { ANY_METHOD, Router, STORE_BASE } from "../contract/router.js";
+
+// The server's one route table: the API's operations under each store's base URL, the control plane
+// under /_sim, the OAuth endpoints and the stored images. http/app.ts matches it once per request.
+
+/** Where the control plane lives (README, Control plane). */
+export const CONTROL_BASE = "/_sim";
+
+export type Route =
+  | { readonly kind: "api"; readonly op: Operation }
+  | { readonly kind: "control"; readonly op: ControlOperation }
+  /** Spec, Authentication: `{auth_url}/oauth/authorize` (the consent screen) and `{api_root}/oauth/token`. */
+  | { readonly kind: "authorize" | "token" }
+  /** Spec, Product write rules 7: the service's own copy of an imported image. */
+  | { readonly kind: "image" };
+
+export function serverRoutes(
+  operations: readonly Operation[] = OPERATIONS,
+  control: readonly ControlOperation[] = CONTROL_OPERATIONS,
+): Router<Route> {
+  return new Router<Route>()
+    .addTable(operations, STORE_BASE, (op) => ({ kind: "api", op }))
+    .addTable(control, CONTROL_BASE, (op) => ({ kind: "control", op }))
+    .add(ANY_METHOD, "/oauth/authorize", { kind: "authorize" })
+    .add(ANY_METHOD, "/oauth/token", { kind: "token" })
+    .add("GET", "/images/{image_id}/original.png", { kind: "image" })
+    .add("GET", "/images/{image_id}/thumb.png", { kind: "image" });
+}
