@@ -1,10 +1,9 @@
 import fc from "fast-check";
-import type { Exchange, Rule } from "./types.js";
-import type { Target } from "./target.js";
-import type { Credentials } from "./credentials.js";
-import type { Pacer } from "./pacer.js";
+import type { Exchange, RuleInfo } from "./types.js";
+import type { RunState } from "./run-state.js";
+
+export type { RunState, StopSwitch } from "./run-state.js";
 import { judge, type AmbientViolation } from "./ambient/judge.js";
-import type { IdempotencyMemory } from "./ambient/replay.js";
 
 /** A rule's expectation did not hold. `expected` and `observed` are what the report shows. */
 export class Mismatch extends Error {
@@ -73,42 +72,6 @@ export interface CallOptions {
   readonly shadow?: boolean;
 }
 
-/** State shared by every rule of one run. */
-export interface RunState {
-  readonly target: Target;
-  /** The main credential (--token). */
-  readonly token: string;
-  /** Full keys of the store a rule may run with: the main one and any --extra-token. */
-  readonly fullTokens: readonly string[];
-  readonly credentials: Credentials;
-  readonly seed: number;
-  readonly runs: number;
-  /** fast-check's path of a case to replay (--replay). */
-  readonly replay?: string;
-  /** Tags everything the run creates, so it only ever touches its own data. */
-  readonly runId: string;
-  readonly pacer: Pacer;
-  /** Paths of resources the run created, deleted (and checked gone) at the end. */
-  readonly cleanup: string[];
-  /** Every credential the run sends or receives (the run's token, tokens rules use or are handed): reports redact them. */
-  readonly secrets: Set<string>;
-  /** Milliseconds a request may take before it counts as unanswered. */
-  readonly timeoutMs: number;
-  /** Set by SIGINT: rules stop at their next request, or at once while one is in flight. */
-  readonly stop: StopSwitch;
-  /** What each credential sent under each Idempotency-Key, for the ambient replay check. */
-  readonly idempotency: IdempotencyMemory;
-  /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
-  clockMoved: number;
-  counter: number;
-}
-
-/** Stops a run (SIGINT): `requested` is read before each request; `stopped` settles when it is asked. */
-export interface StopSwitch {
-  requested: boolean;
-  readonly stopped?: Promise<void>;
-}
-
 /** Response fields that hold a credential: their values are remembered as secrets of the run. */
 const SECRET_FIELDS = /^(token|access_token|refresh_token|id_token|client_secret|password|api_key|secret)$/i;
 
@@ -126,7 +89,7 @@ export function collectSecrets(value: unknown, into: Set<string>, depth = 0): vo
 }
 
 /** Requests a rule may send: a generous multiple of what it announces, so a looping server costs a failure, not hours. */
-export function requestBudget(rule: Rule, runs: number): number {
+export function requestBudget(rule: RuleInfo, runs: number): number {
   return Math.max(300, Math.ceil(rule.cost * 8 * Math.max(1, runs / 20)));
 }
 
@@ -155,7 +118,7 @@ export class RuleContext {
 
   constructor(
     readonly run: RunState,
-    readonly rule: Rule,
+    readonly rule: RuleInfo,
     token?: string,
   ) {
     this.token = token ?? run.token;

@@ -104,3 +104,6 @@ export const CREDENTIAL_OPTIONS = {
   lite: "--lite-token PREFIX=TOKEN (a key of a store on the Lite plan, with its prefix)",
   oauthClient: "--oauth-client ID:SECRET (an OAuth client's credentials)",
 } as const;
+
+/** A credential option a rule may need in place of the control plane. */
+export type CredentialNeed = keyof typeof CREDENTIAL_OPTIONS;

@@ -17,7 +17,7 @@ import {
 import { MUTANTS } from "./mutants/index.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
-import type { Rule } from "./types.js";
+import type { Rule } from "./rule.js";
 
 // docs/conformance.md, Run it: the suite runs against `retail-sim serve` over HTTP with --target and --control; without
 // --control the rules that need it are skipped with the reason; the run deletes what it created; a

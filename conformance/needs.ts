@@ -1,11 +1,11 @@
-import type { RunState } from "./context.js";
-import { CREDENTIAL_OPTIONS, type Credentials } from "./credentials.js";
-import type { Rule } from "./types.js";
+import type { RunState } from "./run-state.js";
+import { CREDENTIAL_OPTIONS, type CredentialNeed, type Credentials } from "./credentials.js";
+import type { RuleInfo } from "./types.js";
 
 // Whether a rule can run against this target, and if not, what would let it: the verdict groups the
 // rules not checked by it, so a QA team sees which option turns which skips into checks.
 
-export type CredentialNeed = keyof typeof CREDENTIAL_OPTIONS;
+export type { CredentialNeed } from "./credentials.js";
 
 export function hasCredential(c: Credentials, need: CredentialNeed): boolean {
   switch (need) {
@@ -24,7 +24,7 @@ export interface Missing {
   readonly unlock: string;
 }
 
-export function missingNeed(run: RunState, rule: Rule): Missing | undefined {
+export function missingNeed(run: RunState, rule: RuleInfo): Missing | undefined {
   const n = rule.needs;
   if (!n || run.target.controlUrl !== undefined) return undefined;
   if (n.clock)

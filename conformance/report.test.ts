@@ -10,7 +10,8 @@ import { MUTANTS } from "./mutants/index.js";
 import { FORMATS, writeReports } from "./report/write.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
-import type { Report, Rule } from "./types.js";
+import type { Report } from "./types.js";
+import type { Rule } from "./rule.js";
 
 // docs/conformance.md, The verdict and the reports: report.json (its fields and stable key order in
 // docs/interfaces.md, Command line), JUnit XML (one test case per rule), Markdown for a CI job

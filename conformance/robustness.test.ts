@@ -9,7 +9,7 @@ import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
 import { conformance } from "./run.js";
 import { requestBudget, Skip } from "./context.js";
 import { toJson } from "./report/json.js";
-import type { Rule } from "./types.js";
+import type { Rule } from "./rule.js";
 import { selectRules } from "./rules/index.js";
 
 // The suite never crashes on a server's answer: a broken envelope, dropped headers or a route that

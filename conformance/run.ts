@@ -2,7 +2,8 @@ import { createSimulator, type Simulator, type SimulatorOptions } from "../src/s
 import { CATALOG, selectRules } from "./rules/index.js";
 import { RunAborted, runConformance, type RunOptions } from "./runner.js";
 import { httpTarget, inProcessTarget, type Target } from "./target.js";
-import type { Report, ReportOptions, Rule } from "./types.js";
+import type { Report, ReportOptions } from "./types.js";
+import type { Rule } from "./rule.js";
 import { storeKeyParts, type Credentials } from "./credentials.js";
 
 export interface ConformanceOptions {

@@ -14,7 +14,8 @@ import { buildCounterexample, failureCause } from "./counterexample.js";
 import { missingNeed } from "./needs.js";
 import { summarize } from "./verdict.js";
 import type { Target } from "./target.js";
-import type { Report, ReportOptions, Rule, RuleResult } from "./types.js";
+import type { Report, ReportOptions, RuleResult } from "./types.js";
+import type { Rule } from "./rule.js";
 
 export interface RunOptions {
   readonly target: Target;

@@ -11,21 +11,9 @@ import { ruleMap } from "./spec-map/rules.js";
 
 export { normalize, splitSpec, type SpecUnit, type UnitKind } from "./spec-map/split.js";
 
-export interface SpecSentence {
-  /** The spec's heading path ("Endpoints: Inventory rules"); a label inside a section may follow ("Limits: Idempotency"). */
-  readonly section: string;
-  /**
-   * A short verbatim excerpt (markdown backticks removed; a table row as its cells joined with " | ")
-   * that identifies one sentence, list item sentence or table row of that section.
-   */
-  readonly quote: string;
-  /** Ids of the conformance rules that check it; `ambient` for the checks every response gets whatever rule runs. */
-  readonly rules?: readonly string[];
-  /** Why it cannot be checked over the API. */
-  readonly untestable?: string;
-  /** A point the spec leaves open: the topic as docs/spec-choices.md names it in its first column. */
-  readonly choice?: string;
-}
+import type { SpecSentence } from "./spec-map/entry.js";
+
+export type { SpecSentence };
 
 /**
  * The pseudo rule of the ambient checks: every response is judged against the contract whatever rule

@@ -24,10 +24,11 @@ export interface RuleNeeds {
   /** Writes that change shared data beyond what the run creates and cleans up. */
   readonly destructive?: boolean;
   /** With `control`: credentials that let the rule run without a control plane (staging), all of them. */
-  readonly orCredentials?: readonly import("./needs.js").CredentialNeed[];
+  readonly orCredentials?: readonly import("./credentials.js").CredentialNeed[];
 }
 
-export interface Rule {
+/** A rule as the run plans, paces and reports it (`Rule` in rule.ts adds what it does). */
+export interface RuleInfo {
   /** Stable id, `area.what`: the report, --rules and --replay name rules by it. */
   readonly id: string;
   readonly area: Area;
@@ -39,7 +40,6 @@ export interface Rule {
   readonly cost: number;
   /** Where the spec is silent: what the rule accepts, shown in the report. */
   readonly leniency?: string;
-  run(ctx: import("./context.js").RuleContext): Promise<void>;
 }
 
 export interface Exchange {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Rule, RuleResult } from "./types.js";
+import type { RuleResult } from "./types.js";
+import type { Rule } from "./rule.js";
 import { summarize } from "./verdict.js";
 
 // An honest verdict: what was established and what was not, never a bare green; skips grouped by

@@ -1,4 +1,5 @@
-import type { FailureGroup, NotChecked, Rule, RuleResult, Summary } from "./types.js";
+import type { FailureGroup, NotChecked, RuleResult, Summary } from "./types.js";
+import type { Rule } from "./rule.js";
 
 // An honest verdict: what was established and what was not. A run that skipped rules never reads as
 // a bare green; the skips are grouped by what would let them run, the failures by their cause.

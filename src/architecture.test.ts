@@ -99,28 +99,6 @@ function circleThrough(graph: ReadonlyMap<string, readonly string[]>, files: rea
   return [start];
 }
 
-/**
- * Circles known and being removed elsewhere; a group of files in a circle passes only when every one
- * of its files is listed together here. Remove an entry once its circle is gone.
- */
-const KNOWN_CIRCLES: readonly { readonly why: string; readonly files: readonly string[] }[] = [
-  {
-    why: "the rule types and the rule context name each other",
-    files: ["conformance/context.ts", "conformance/needs.ts", "conformance/types.ts"],
-  },
-  {
-    why: "the spec map's index and its parts import each other",
-    files: [
-      "conformance/spec-map.ts",
-      "conformance/spec-map/access.ts",
-      "conformance/spec-map/endpoints.ts",
-      "conformance/spec-map/entry.ts",
-      "conformance/spec-map/overview.ts",
-      "conformance/spec-map/resources.ts",
-      "conformance/spec-map/rules.ts",
-    ],
-  },
-];
 
 const LAYERS = ["kernel", "contract", "engine", "http", "simulator", "cli"] as const;
 
@@ -156,11 +134,8 @@ describe("docs/architecture.md, Layers: the import graph", () => {
     expect(findCircles(new Map([["a.ts", ["b.ts"]]]))).toEqual([]);
   });
 
-  it("has no import circles (but the known ones, each inside its own files)", () => {
-    const unknown = findCircles(graph).filter(
-      ({ files }) => !KNOWN_CIRCLES.some((known) => files.every((file) => known.files.includes(file))),
-    );
-    expect(unknown.map(({ circle }) => circle.join(" -> "))).toEqual([]);
+  it("has no import circles", () => {
+    expect(findCircles(graph).map(({ circle }) => circle.join(" -> "))).toEqual([]);
   });
 
   it("points one way: no layer imports a layer above it", () => {

@@ -1,4 +1,4 @@
-import type { Rule } from "../types.js";
+import type { Rule } from "../rule.js";
 import { authRules } from "./auth/index.js";
 import { catalogRules } from "./catalog/index.js";
 import { customerRules } from "./customers.js";

@@ -1,5 +1,5 @@
 import { Skip, type Reply, type RuleContext } from "../context.js";
-import type { Rule } from "../types.js";
+import type { Rule } from "../rule.js";
 import { otherStoreGiven } from "./support/given.js";
 import { storePrefix } from "./support/access.js";
 import { canonical, isUuid, ok2xx, show } from "./support/catalog.js";

@@ -1,4 +1,5 @@
-import type { Area, Rule } from "../types.js";
+import type { Area } from "../types.js";
+import type { Rule } from "../rule.js";
 
 /** Declares a rule (identity function for typing and a single place to add checks later). */
 export const rule = (r: Rule): Rule => r;

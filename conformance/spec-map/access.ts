@@ -1,4 +1,4 @@
-import type { SpecSentence } from "../spec-map.js";
+import type { SpecSentence } from "./entry.js";
 import { checked, open, untestable } from "./entry.js";
 
 // Spec map: Authentication (and its scopes), Events, Errors, Limits (and idempotency), Versioning.

@@ -1,4 +1,4 @@
-import type { SpecSentence } from "../spec-map.js";
+import type { SpecSentence } from "./entry.js";
 import { checked, open, untestable } from "./entry.js";
 
 // Spec map: Endpoints (list parameters, the endpoint table, what is not shown), Product write rules

@@ -1,6 +1,20 @@
-import type { SpecSentence } from "../spec-map.js";
+// An entry of the spec map, and shorthands for writing one.
 
-// Shorthands for the entries of the spec map.
+export interface SpecSentence {
+  /** The spec's heading path ("Endpoints: Inventory rules"); a label inside a section may follow ("Limits: Idempotency"). */
+  readonly section: string;
+  /**
+   * A short verbatim excerpt (markdown backticks removed; a table row as its cells joined with " | ")
+   * that identifies one sentence, list item sentence or table row of that section.
+   */
+  readonly quote: string;
+  /** Ids of the conformance rules that check it; `ambient` for the checks every response gets whatever rule runs. */
+  readonly rules?: readonly string[];
+  /** Why it cannot be checked over the API. */
+  readonly untestable?: string;
+  /** A point the spec leaves open: the topic as docs/spec-choices.md names it in its first column. */
+  readonly choice?: string;
+}
 
 /** A sentence checked by these rules (`ambient`: the checks every response gets). */
 export const checked = (section: string, quote: string, ...rules: string[]): SpecSentence => ({

@@ -1,4 +1,4 @@
-import type { SpecSentence } from "../spec-map.js";
+import type { SpecSentence } from "./entry.js";
 import { checked } from "./entry.js";
 
 // Spec map: What the service does; Resources and their fields (the general rules, Product and its sub-records).

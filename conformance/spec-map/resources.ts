@@ -1,4 +1,4 @@
-import type { SpecSentence } from "../spec-map.js";
+import type { SpecSentence } from "./entry.js";
 import { checked, open } from "./entry.js";
 
 // Spec map: the resources after Product (Brand to Tombstone), and States and transitions.

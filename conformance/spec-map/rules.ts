@@ -1,4 +1,4 @@
-import type { SpecSentence } from "../spec-map.js";
+import type { SpecSentence } from "./entry.js";
 import { checked } from "./entry.js";
 
 // Spec map: Inventory rules, Sales list rules, Pagination and polling rules.

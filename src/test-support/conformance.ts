@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Mutant } from "../../conformance/mutants/index.js";
 import { mutantSimulator } from "../../conformance/mutants/index.js";
-import type { Rule } from "../../conformance/types.js";
+import type { Rule } from "../../conformance/rule.js";
 import { createSimulator, type Simulator } from "../simulator.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { bearerRules } from "./bearer.js";
 import { credentialRules } from "./credentials.js";
 import { meRules } from "./me.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Skip, type Reply, type RuleContext } from "../../context.js";
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import {
   bySku,
   createProduct,

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { collectionRules } from "./collections.js";
 import { deleteRules } from "./deletes.js";
 import { feedRules } from "./feed.js";

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { recordRules } from "./records.js";
 import { replayRules } from "./replay.js";
 

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { inventoryBatchRules, outletDeletedRule } from "./batch.js";
 import { batchLineRules } from "./batch-lines.js";
 import { unitCostRules } from "./cost.js";

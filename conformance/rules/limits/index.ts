@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { addressLimitRules } from "./addresses.js";
 import { customerLimitRules } from "./customers.js";
 import { imageLimitRules } from "./images.js";

@@ -1,5 +1,5 @@
 import { Skip, type RuleContext } from "../../context.js";
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import {
   consent,
   exchange,

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { disconnectRules } from "./disconnect.js";
 import { flowRules } from "./flow.js";
 import { tokenAnswerRules } from "./token-answers.js";

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { cursorRules } from "./cursors.js";
 import { pagingLimitRules } from "./limits.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Mismatch, Skip, type RuleContext } from "../../context.js";
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { createProduct, freshSku, isUuid, ok2xx, ours, Poller, sameId, show } from "../support/catalog.js";
 import { rule, SPEC } from "../rule.js";
 

@@ -1,4 +1,4 @@
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { listRules } from "./list.js";
 import { openAndReadOnlyRules } from "./open-and-read-only.js";
 import { outletFilterRules } from "./outlet-filter.js";

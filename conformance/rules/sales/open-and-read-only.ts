@@ -1,5 +1,5 @@
 import { Skip, type Reply, type RuleContext } from "../../context.js";
-import type { Rule } from "../../types.js";
+import type { Rule } from "../../rule.js";
 import { makeSale, poll, readSale, salesSetup } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
 

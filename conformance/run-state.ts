@@ -1,0 +1,41 @@
+// What every rule of one run shares: the target, the credentials, the pacer, what to clean up.
+import type { IdempotencyMemory } from "./ambient/replay.js";
+import type { Credentials } from "./credentials.js";
+import type { Pacer } from "./pacer.js";
+import type { Target } from "./target.js";
+
+/** State shared by every rule of one run. */
+export interface RunState {
+  readonly target: Target;
+  /** The main credential (--token). */
+  readonly token: string;
+  /** Full keys of the store a rule may run with: the main one and any --extra-token. */
+  readonly fullTokens: readonly string[];
+  readonly credentials: Credentials;
+  readonly seed: number;
+  readonly runs: number;
+  /** fast-check's path of a case to replay (--replay). */
+  readonly replay?: string;
+  /** Tags everything the run creates, so it only ever touches its own data. */
+  readonly runId: string;
+  readonly pacer: Pacer;
+  /** Paths of resources the run created, deleted (and checked gone) at the end. */
+  readonly cleanup: string[];
+  /** Every credential the run sends or receives (the run's token, tokens rules use or are handed): reports redact them. */
+  readonly secrets: Set<string>;
+  /** Milliseconds a request may take before it counts as unanswered. */
+  readonly timeoutMs: number;
+  /** Set by SIGINT: rules stop at their next request, or at once while one is in flight. */
+  readonly stop: StopSwitch;
+  /** What each credential sent under each Idempotency-Key, for the ambient replay check. */
+  readonly idempotency: IdempotencyMemory;
+  /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
+  clockMoved: number;
+  counter: number;
+}
+
+/** Stops a run (SIGINT): `requested` is read before each request; `stopped` settles when it is asked. */
+export interface StopSwitch {
+  requested: boolean;
+  readonly stopped?: Promise<void>;
+}
