@@ -1,4 +1,4 @@
-// The public surface of the package (interfaces.md section 5).
+// The public surface of the package (docs/interfaces.md, Library).
 export {
   createSimulator,
   Simulator,

@@ -5,7 +5,7 @@ import { conformanceCommand } from "./conformance.js";
 import { openapiCommand } from "./openapi.js";
 import { serveCommand } from "./serve.js";
 
-// retail-sim [serve] | conformance | openapi (interfaces.md section 1).
+// retail-sim [serve] | conformance | openapi (docs/interfaces.md, Command line).
 
 // `retail-sim openapi | head`: a reader that stops early is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

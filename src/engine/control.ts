@@ -24,7 +24,7 @@ import type { Fault } from "./faults.js";
 import type { StoreState } from "./store.js";
 import type { OAuthClientRecord, World } from "./world.js";
 
-// Control operations (interfaces.md section 3): states the public API cannot create. The handlers of
+// Control operations (docs/interfaces.md, Control plane): states the public API cannot create. The handlers of
 // the control table (control-handlers.ts) call these, for the /_sim routes (after validating the
 // body) and for the library's functions alike.
 
@@ -125,7 +125,7 @@ export function patchStore(
 
 export const clockView = (world: World) => ({ now: iso(world.env.clock.now()) });
 
-/** Moves the simulator's clock forward; it never goes back (interfaces.md: an earlier time answers 400). */
+/** Moves the simulator's clock forward; it never goes back (docs/interfaces.md, Control plane: an earlier time answers 400). */
 export function moveClock(world: World, body: ClockBody): Result<{ now: string }, ApiError> {
   const clock = world.env.clock;
   if ("advance_seconds" in body) {
@@ -195,14 +195,14 @@ export function addFault(world: World, body: FaultBody): Result<FaultView, ApiEr
   return ok(faultView(world.faults.add({ ...body, code: body.code })));
 }
 
-/** interfaces.md: DELETE /_sim/stores/{prefix}/outlets/{id}. Spec: a deleted outlet rejects stock writes. */
+/** docs/interfaces.md, Control plane: DELETE /_sim/stores/{prefix}/outlets/{id}. Spec: a deleted outlet rejects stock writes. */
 export function deleteOutlet(world: World, prefix: string, id: string): Result<undefined, ApiError> {
   const store = findStore(world, prefix);
   if (!store.ok) return store;
   return store.value.outlets.markDeleted(id, world.env.clock.now()) ? ok(undefined) : fail(notFound("outlet"));
 }
 
-/** interfaces.md: PATCH /_sim/stores/{prefix}/adjustment-reasons/{id} `{enabled}`. */
+/** docs/interfaces.md, Control plane: PATCH /_sim/stores/{prefix}/adjustment-reasons/{id} `{enabled}`. */
 export function setReasonEnabled(world: World, prefix: string, id: string, enabled: boolean) {
   const store = findStore(world, prefix);
   if (!store.ok) return store;
@@ -213,7 +213,7 @@ export function setReasonEnabled(world: World, prefix: string, id: string, enabl
   return ok({ ...reasonView(next), enabled: next.value.enabled });
 }
 
-/** interfaces.md: GET /_sim/stores/{prefix}/stock/{product_id}/{outlet_id}: `{on_hand, average_cost}` (cents). */
+/** docs/interfaces.md, Control plane: GET /_sim/stores/{prefix}/stock/{product_id}/{outlet_id}: `{on_hand, average_cost}` (cents). */
 export function stockView(
   world: World,
   prefix: string,
@@ -234,7 +234,7 @@ function saleContext(world: World, prefix: string) {
   return store.ok ? ok({ store: store.value, ids: world.env.ids, now: world.env.clock.now() }) : store;
 }
 
-/** interfaces.md: POST /_sim/stores/{prefix}/sales: a completed sale (or a parked one) from lines. */
+/** docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/sales: a completed sale (or a parked one) from lines. */
 export function makeSale(world: World, prefix: string, body: SaleBody): Result<Sale, ApiError> {
   const ctx = saleContext(world, prefix);
   if (!ctx.ok) return ctx;
@@ -245,7 +245,7 @@ export function makeSale(world: World, prefix: string, body: SaleBody): Result<S
   return made.ok ? ok(saleView(made.value)) : made;
 }
 
-/** interfaces.md: POST /_sim/stores/{prefix}/sales/{id}/refunds: refund some lines, or the rest. */
+/** docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/sales/{id}/refunds: refund some lines, or the rest. */
 export function makeRefund(world: World, prefix: string, saleId: string, body: RefundBody): Result<Sale, ApiError> {
   const ctx = saleContext(world, prefix);
   if (!ctx.ok) return ctx;
@@ -253,7 +253,7 @@ export function makeRefund(world: World, prefix: string, saleId: string, body: R
   return made.ok ? ok(saleView(made.value)) : made;
 }
 
-/** interfaces.md: POST /_sim/stores/{prefix}/sales/{id}/void. */
+/** docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/sales/{id}/void. */
 export function makeVoid(world: World, prefix: string, saleId: string): Result<Sale, ApiError> {
   const ctx = saleContext(world, prefix);
   if (!ctx.ok) return ctx;
@@ -275,7 +275,7 @@ export function storedCustomer(
     : fail(notFound("customer"));
 }
 
-/** interfaces.md: POST /_sim/oauth/authorize: what the consent screen would redirect to, headlessly. */
+/** docs/interfaces.md, Control plane: POST /_sim/oauth/authorize: what the consent screen would redirect to, headlessly. */
 export function authorizeHeadless(world: World, body: AuthorizeBody): Result<{ redirect_to: string }, ApiError> {
   const user = world.users.find((u) => u.id === body.user_id.toLowerCase());
   if (!user) return fail(invalid("user_id", "is not a user of the simulator"));

@@ -1,6 +1,6 @@
 import type { ErrorCode } from "../contract/errors.js";
 
-// Faults injected through the control plane (interfaces.md, POST /_sim/faults). A fault matches API
+// Faults injected through the control plane (docs/interfaces.md, Control plane: POST /_sim/faults). A fault matches API
 // requests by method and path and applies to `times` of them (left out: until cleared). It can
 // - answer a status and code instead of processing the request (optionally after a delay);
 // - answer that status after processing it (`after_commit`): the write happened, the response is lost;

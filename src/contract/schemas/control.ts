@@ -5,7 +5,7 @@ import { DateTime } from "./common.js";
 import { StringEnum } from "./enum.js";
 import { FixtureSpec } from "./fixture.js";
 
-// Bodies of the control plane (interfaces.md section 3). Strict like the API: unknown properties are refused.
+// Bodies of the control plane (docs/interfaces.md, Control plane). Strict like the API: unknown properties are refused.
 
 export const ResetBody = Type.Object(
   {
