@@ -149,7 +149,7 @@ async function advance(sim: Simulator, seconds: number): Promise<void> {
  * Malformed Authorization headers. Each carries the valid `full` token where it can, so the refusal
  * is due to the shape alone. RFC 6750 2.1 / RFC 9110 11.1: `Bearer` (any case), one or more spaces,
  * then one token68 (printable ASCII without spaces); `bearer x` and `Bearer  x` are well formed
- * (auth.test.ts, docs/spec-choices.md), so they are not here.
+ * (src/engine/auth/authentication.test.ts, docs/spec-choices.md), so they are not here.
  */
 const MALFORMED: [string, (token: string) => string][] = [
   ["`Bearer` alone", () => "Bearer"],
@@ -780,7 +780,7 @@ describe("Spec, Errors (UNPROCESSABLE: referenced thing not found; Product write
 });
 
 // ------------------------------------------------------------------------------------------------
-// 8: failed-authentication limits (what src/http/rate-limits.test.ts does not cover yet)
+// 8: failed-authentication limits (what src/engine/limits.test.ts does not cover yet)
 
 const BAD = "Bearer rsk_securityMatrixUnknownToken00000000000000";
 

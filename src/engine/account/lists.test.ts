@@ -3,9 +3,9 @@
 // PaymentType; the tax record is a recorded choice: {id, name, rate, version}) and "Errors".
 // Rows are changed through the store state, since these lists have no public write endpoint.
 import { describe, expect, it } from "vitest";
-import type { Feed } from "../engine/feed.js";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Feed } from "../feed.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;

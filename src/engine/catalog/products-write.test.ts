@@ -5,8 +5,8 @@
 // "Images": 201 on create, unknown references, repeated identities, no-op writes, image URLs, the
 // /_sim/images outcomes). Expectations come from those texts; the fixture is scenarios/fixtures/demo-catalog.ts.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, ORIGIN, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, ORIGIN, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/products";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

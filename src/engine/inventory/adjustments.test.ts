@@ -5,7 +5,7 @@
 // adjustment 400, body references 422 UNPROCESSABLE naming the field, average cost weighted and rounded
 // half up, exact thousandths). The average cost is read through the control stock view (interfaces.md 3).
 import { describe, expect, it } from "vitest";
-import { call, type Reply } from "../test-support/sim.js";
+import { call, type Reply } from "../../test-support/sim.js";
 import {
   NO_SUCH_ID,
   uuid,
@@ -19,7 +19,7 @@ import {
   snapshot,
   adjust,
   type ReasonName,
-} from "../test-support/inventory.js";
+} from "../../test-support/inventory.js";
 
 describe("Spec, Limits and Errors: POST /inventory/adjustments requires Idempotency-Key", () => {
   it("a missing key answers 400 VALIDATION_FAILED naming Idempotency-Key and writes nothing", async () => {

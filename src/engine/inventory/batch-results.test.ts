@@ -3,7 +3,7 @@
 // 4, the Idempotency paragraph of "Limits", and the recorded choices (docs/spec-choices.md, "Inventory":
 // batch lines always filled, `replayed` false on every line of a first answer, a line without
 // reason_id recorded under "Stock set via API"). Limits, line shapes and all-or-nothing refusals:
-// inventory-batch.test.ts. "Writes nothing" is checked on the levels (with their versions) and on the
+// batch.test.ts. "Writes nothing" is checked on the levels (with their versions) and on the
 // control stock view (interfaces.md 3).
 import { describe, expect, it } from "vitest";
 import {
@@ -16,7 +16,7 @@ import {
   snapshot,
   snapshotAll,
   batch,
-} from "../test-support/inventory.js";
+} from "../../test-support/inventory.js";
 
 describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previous, on_hand, delta; sku only when given by sku; replayed", () => {
   it("echoes sku (as sent) only on lines given by sku, and answers replayed false; a set to the same level answers changed false, delta 0", async () => {

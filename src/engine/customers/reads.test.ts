@@ -5,8 +5,8 @@
 // Fixture: scenarios/fixtures/demo-people.ts (ALICE, BOB, CARMEN, DEV, ERIN, WALKIN; groups VIP, Wholesale
 // and the default "All Customers"). Every test uses a fresh simulator on a manual clock (2026-01-01T00:00:00Z).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/customers";
 const G = "/demo/v1/customer-groups";

@@ -1,10 +1,10 @@
 // Tests of the sale document, reads by id and the scope of the sales routes, against the spec
 // (retail-api-v1.md): Resources, Sale; rules 2, 3, 5 and 7 of "What the service does"; the /sales rows
 // of Endpoints; Authentication (Scopes); Errors; and the recorded choices (docs/spec-choices.md,
-// "Sales"). Making sales through the control plane: sales-make.test.ts. Refunds and voids:
-// sales-refunds.test.ts. Filters: sales-filters.test.ts. Polling: sales-polling.test.ts.
+// "Sales"). Making sales through the control plane: make.test.ts. Refunds and voids:
+// refunds.test.ts. Filters: filters.test.ts. Polling: polling.test.ts.
 import { describe, expect, it } from "vitest";
-import { call, makeSim } from "../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
 import {
   allSales,
   demoRefs,
@@ -17,7 +17,7 @@ import {
   nameDemoSales,
   UUID,
   type Sale,
-} from "../test-support/sales.js";
+} from "../../test-support/sales.js";
 
 const START = "2026-01-01T00:00:00.000Z";
 const uuid = expect.stringMatching(UUID);

@@ -1,8 +1,8 @@
 // Tests of the spec's scope rules (retail-api-v1.md: Authentication, Scopes; Errors: INSUFFICIENT_SCOPE;
 // Endpoints table). Written from the spec; the simulator is the thing under test.
 import { describe, expect, it } from "vitest";
-import { call, makeSim, type Reply } from "../test-support/sim.js";
-import type { Simulator } from "../simulator.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
 
 const ALL_SCOPES = [
   "catalog:read",

@@ -1,11 +1,11 @@
 // Tests of stock level reads against the spec: "InventoryLevel", the endpoint row for
 // GET /products/{id}/inventory, "Resources" (version), "Errors", the scopes of "Authentication", the
 // recorded choices (docs/spec-choices.md, "Inventory") and interfaces.md section 3 (control routes for
-// outlets, adjustment reasons and the stock view). Absolute sets: inventory-set.test.ts. The demo
+// outlets, adjustment reasons and the stock view). Absolute sets: set.test.ts. The demo
 // fixture adds a seeded 0..10 to most quantities, so starting levels are read, never assumed
 // (COFFEE-BEANS is exact: 12.5 at Main Street, 3.25 at Harbour Front).
 import { describe, expect, it } from "vitest";
-import { call, type Reply } from "../test-support/sim.js";
+import { call, type Reply } from "../../test-support/sim.js";
 import {
   NO_SUCH_ID,
   demo,
@@ -17,7 +17,7 @@ import {
   expectError,
   snapshot,
   type Level,
-} from "../test-support/inventory.js";
+} from "../../test-support/inventory.js";
 
 const DECIMAL = /^[0-9]+$/;
 const byOutlet = (a: Level, b: Level) => (a.outlet_id < b.outlet_id ? -1 : 1);

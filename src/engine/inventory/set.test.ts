@@ -5,7 +5,7 @@
 // fixture adds a seeded 0..10 to most quantities, so starting levels are read, never assumed
 // (COFFEE-BEANS is exact: 12.5 at Main Street, 3.25 at Harbour Front).
 import { describe, expect, it } from "vitest";
-import { call } from "../test-support/sim.js";
+import { call } from "../../test-support/sim.js";
 import {
   NO_SUCH_ID,
   uuid,
@@ -18,7 +18,7 @@ import {
   expectError,
   snapshot,
   type ReasonName,
-} from "../test-support/inventory.js";
+} from "../../test-support/inventory.js";
 
 describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and Inventory rule 1", () => {
   it("answers 200 with exactly {changed, previous, on_hand, delta, adjustment_id, movement_id} and stores the level", async () => {

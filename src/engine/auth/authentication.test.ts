@@ -1,7 +1,7 @@
 // Tests of the spec's authentication rules (retail-api-v1.md: Authentication, States and transitions:
 // Credential, Errors: UNAUTHORIZED). Written from the spec; the simulator is the thing under test.
 import { describe, expect, it } from "vitest";
-import { call, makeSim, type Reply } from "../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
 
 const DAY = 24 * 60 * 60;
 

@@ -1,7 +1,7 @@
 // Tests of the store status and plan refusals (retail-api-v1.md: Errors, PLAN_REQUIRED, PLAN_USERS_EXCEEDED,
 // RETAILER_*; interfaces.md section 3: PATCH /_sim/stores/{prefix} {plan, status}). Written from the spec.
 import { describe, expect, it } from "vitest";
-import { call, makeSim, type Reply } from "../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
 
 type Status =
   | "active"

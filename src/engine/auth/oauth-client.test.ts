@@ -3,8 +3,8 @@
 // is given through the control twin `POST /_sim/oauth/authorize`; time moves with `POST /_sim/clock`.
 import { afterEach, describe, expect, it } from "vitest";
 import * as oauth from "oauth4webapi";
-import { makeSim } from "../test-support/sim.js";
-import type { Simulator } from "../simulator.js";
+import { makeSim } from "../../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 

@@ -4,8 +4,8 @@
 // "Limits" (idempotency of creates), and the recorded catalog choices (paths, 201 on create,
 // standalone fields, duplicate names, depth 0 at the root, category moves, rename effects).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;

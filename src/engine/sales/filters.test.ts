@@ -5,8 +5,8 @@
 // query parameters). Rows come in feed order (oldest change first), which in the demo fixture is
 // alice, walkIn, bobRefund, bob, dev, carmenRefund, carmen, voided, erin (time order).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
 import {
   allSales,
   control,
@@ -18,7 +18,7 @@ import {
   type DemoRefs,
   type DemoSales,
   type Sale,
-} from "../test-support/sales.js";
+} from "../../test-support/sales.js";
 
 async function setup(): Promise<{ sim: Simulator; refs: DemoRefs; fx: DemoSales; all: Sale[] }> {
   const sim = makeSim();

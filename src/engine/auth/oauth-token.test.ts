@@ -2,7 +2,7 @@
 // Limits: authorization code) and the OAuth choices of docs/spec-choices.md. Written from the spec;
 // the simulator is the thing under test. The credential lifecycle is in oauth-credential.test.ts.
 import { describe, expect, it } from "vitest";
-import { makeSim } from "../test-support/sim.js";
+import { makeSim } from "../../test-support/sim.js";
 import {
   basicCreds,
   bodyCreds,
@@ -16,7 +16,7 @@ import {
   sortedScopes,
   token,
   type JsonReply,
-} from "../test-support/oauth.js";
+} from "../../test-support/oauth.js";
 
 /** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, never `{error: {code, message}}`. */
 function expectOAuthError(r: JsonReply, status: number, error: string): void {

@@ -6,8 +6,8 @@
 // ignored, `PATCH /customers/{id}` partial, a write that changes nothing keeps the version).
 // Create answers 201, as for the catalog creates. Every test uses a fresh simulator on a manual clock.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/customers";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,8 +6,8 @@
 // the original after a refund moves to the end of the feed; parked sales are never listed). Time only
 // moves through POST /_sim/clock.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
 import {
   advance,
   allSales,
@@ -22,7 +22,7 @@ import {
   nameDemoSales,
   type ListBody,
   type Sale,
-} from "../test-support/sales.js";
+} from "../../test-support/sales.js";
 
 const ids = (sales: Sale[]) => sales.map((s) => s.id);
 

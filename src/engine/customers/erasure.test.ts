@@ -7,8 +7,8 @@
 // scrubbed record is observed through `GET /_sim/stores/{prefix}/customers/{id}`, which answers the stored
 // document with `deleted_at`. Every test uses a fresh simulator on a manual clock (2026-01-01T00:00:00Z).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, ORIGIN, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, ORIGIN, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/customers";
 const DECIMAL = /^[0-9]+$/;

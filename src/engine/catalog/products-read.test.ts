@@ -5,8 +5,8 @@
 // ("Catalog": SKU lookup, "active variant children", component refusal).
 // Expectations come from those texts; the fixture is scenarios/fixtures/demo-catalog.ts.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/products";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

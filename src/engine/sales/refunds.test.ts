@@ -5,8 +5,8 @@
 // status"); rule 2 of "What the service does" (integer cents); Errors; and the recorded choices
 // (docs/spec-choices.md, "Sales": Refunds, The original after a refund, Voids).
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { makeSim } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { makeSim } from "../../test-support/sim.js";
 import {
   advance,
   allSales,
@@ -21,7 +21,7 @@ import {
   UUID,
   type DemoRefs,
   type Sale,
-} from "../test-support/sales.js";
+} from "../../test-support/sales.js";
 
 const uuid = expect.stringMatching(UUID);
 const version = expect.stringMatching(/^[0-9]+$/);

@@ -2,7 +2,7 @@
 // States and transitions: Credential, Limits: access token, credential idle, token endpoint failures)
 // and the OAuth choices of docs/spec-choices.md. Written from the spec; the simulator is under test.
 import { describe, expect, it } from "vitest";
-import { makeSim } from "../test-support/sim.js";
+import { makeSim } from "../../test-support/sim.js";
 import {
   api,
   basicCreds,
@@ -15,7 +15,7 @@ import {
   sortedScopes,
   token,
   type JsonReply,
-} from "../test-support/oauth.js";
+} from "../../test-support/oauth.js";
 
 const DAY = 24 * 60 * 60;
 

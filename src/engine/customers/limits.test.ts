@@ -8,8 +8,8 @@
 // `RateLimit-Policy: 120;w=60, 30;w=60;comment="customers"` with `RateLimit` for the nearest limit).
 // Every test uses a fresh simulator on a manual clock; time only moves through sim.clock.advance.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type CallOptions, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type CallOptions, type Reply } from "../../test-support/sim.js";
 
 const P = "/demo/v1/customers";
 const G = "/demo/v1/customer-groups";

@@ -2,7 +2,7 @@
 // the control twin `POST /_sim/oauth/authorize` and the consent screen `GET {auth_url}/oauth/authorize`,
 // driven without JavaScript by posting its forms. Written from the spec; the simulator is under test.
 import { describe, expect, it } from "vitest";
-import { makeSim } from "../test-support/sim.js";
+import { makeSim } from "../../test-support/sim.js";
 import {
   authorizeHeadless,
   connect,
@@ -19,7 +19,7 @@ import {
   type Form,
   type JsonReply,
   type PageReply,
-} from "../test-support/oauth.js";
+} from "../../test-support/oauth.js";
 
 const redirectTarget = (url: URL) => `${url.origin}${url.pathname}`;
 

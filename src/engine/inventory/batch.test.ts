@@ -5,9 +5,9 @@
 // unit_cost?}, body references 422 UNPROCESSABLE naming `lines.N.field`, `replayed` false on every line
 // and true on a replay, a repeated pair 400 naming the later line). "Writes nothing" is checked on the
 // levels (with their versions) and on the control stock view (interfaces.md 3). Line results and
-// replays: inventory-batch-results.test.ts.
+// replays: batch-results.test.ts.
 import { describe, expect, it } from "vitest";
-import { call } from "../test-support/sim.js";
+import { call } from "../../test-support/sim.js";
 import {
   NO_SUCH_ID,
   demo,
@@ -20,7 +20,7 @@ import {
   snapshotAll,
   batch,
   type Demo,
-} from "../test-support/inventory.js";
+} from "../../test-support/inventory.js";
 
 async function createProducts(d: Demo, n: number): Promise<string[]> {
   const ids: string[] = [];

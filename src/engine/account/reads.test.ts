@@ -3,8 +3,8 @@
 // rules 5 and 7 of "What the service does", "Errors", and the recorded choices for /store and the
 // adjustment reasons.
 import { describe, expect, it } from "vitest";
-import type { Simulator } from "../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../test-support/sim.js";
+import type { Simulator } from "../../simulator.js";
+import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
