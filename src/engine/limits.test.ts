@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { call, makeSim, type CallOptions, type Reply } from "../test-support/sim.js";
 import type { Simulator } from "../simulator.js";
+import { expectError } from "../test-support/errors.js";
 
 const ME = "/demo/v1/me";
 const GENERAL_POLICY = "120;w=60";
@@ -27,8 +28,7 @@ function expectHeaders(reply: Reply, policy: string, value: string): void {
 
 /** A 429 in the spec's envelope with code RATE_LIMITED and the given Retry-After (seconds). */
 function expectRateLimited(reply: Reply, retryAfter: number): void {
-  expect({ status: reply.status, code: reply.json?.error?.code }).toEqual({ status: 429, code: "RATE_LIMITED" });
-  expect(reply.json).toStrictEqual({ error: { code: "RATE_LIMITED", message: expect.any(String) } });
+  expectError(reply, 429, "RATE_LIMITED");
   expect(reply.headers.get("retry-after")).toBe(String(retryAfter));
 }
 

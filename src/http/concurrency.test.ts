@@ -12,9 +12,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../simulator.js";
 import { call, makeSim } from "../test-support/sim.js";
-import { control, demo, expectError, stockOf } from "../test-support/inventory.js";
+import { control, demo, stockOf } from "../test-support/inventory.js";
 import type { Listening } from "./node.js";
 import { fuzzParameters, fuzzTimeout } from "../test-support/fuzz.js";
+import { expectError } from "../test-support/errors.js";
 
 const json = { "content-type": "application/json" };
 

@@ -45,6 +45,7 @@ import {
   type BuiltRequest,
   type Ids,
 } from "../test-support/security.js";
+import { expectError } from "../test-support/errors.js";
 
 // Spies for the constant-time checks. They take effect only in the module graph loaded after
 // vi.resetModules() (see "compared in constant time" below); every other test uses the ordinary graph,
@@ -101,15 +102,6 @@ const opCases = (ops: readonly Operation[]) => ops.map((op, i) => [label(op), { 
 
 /** A network address per matrix block and operation, so that failure counts never mix. */
 const addr = (block: number, i: number) => `10.${block}.${Math.floor(i / 250)}.${(i % 250) + 1}`;
-
-/** The spec's error envelope, exactly: `{error: {code, message}}` with a non-empty message and no `fields`. */
-function expectError(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, json: reply.json }).toStrictEqual({
-    status,
-    json: { error: { code, message: expect.any(String) } },
-  });
-  expect(reply.json.error.message.length).toBeGreaterThan(0);
-}
 
 const outcome = (reply: Reply) => ({ status: reply.status, code: reply.json?.error?.code ?? null });
 

@@ -47,7 +47,3 @@ export async function call(sim: Simulator, method: string, path: string, options
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null, text };
 }
-
-/** Asserts nothing itself: returns the error object of an envelope for exact comparisons. */
-export const errorOf = (reply: Reply) =>
-  reply.json?.error as { code: string; message: string; fields?: { field: string; message: string }[] };

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { Feed } from "../feed.js";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
@@ -156,13 +157,6 @@ function expectAscending(rows: AnyRow[]): void {
     expect(big(rows[i]!.version) > big(rows[i - 1]!.version), `row ${i} newer than row ${i - 1}`).toBe(true);
 }
 
-function expectValidation(reply: Reply, field: string): void {
-  expect(reply.status).toBe(400);
-  expect(reply.json).toStrictEqual({
-    error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field, message: expect.any(String) }] },
-  });
-}
-
 /** Cursors a client could send that the service never issued for this list. */
 function unreadableCursors(valid: string, foreign: string): Record<string, string> {
   const last = valid.at(-1) === "A" ? "B" : "A";
@@ -234,7 +228,7 @@ for (const c of CASES) {
       for (const value of ["0", "201", "-1", "1.5", "abc", "", "1e2", "+5", " 5"]) {
         it(`refuses limit=${JSON.stringify(value)} with 400 VALIDATION_FAILED on field limit`, async () => {
           const sim = makeSim();
-          expectValidation(await get(sim, c.path, `limit=${encodeURIComponent(value)}`), "limit");
+          expectError(await get(sim, c.path, `limit=${encodeURIComponent(value)}`), 400, "VALIDATION_FAILED", "limit");
         });
       }
     });
@@ -242,26 +236,31 @@ for (const c of CASES) {
     describe("Choices: list parameters are validated strictly (Spec, Errors: query parameter invalid)", () => {
       it("refuses an unknown query parameter with 400 VALIDATION_FAILED naming it", async () => {
         const sim = makeSim();
-        expectValidation(await get(sim, c.path, "colour=red"), "colour");
+        expectError(await get(sim, c.path, "colour=red"), 400, "VALIDATION_FAILED", "colour");
       });
 
       it("refuses a parameter given twice with 400 VALIDATION_FAILED", async () => {
         const sim = makeSim();
-        expectValidation(await get(sim, c.path, "limit=1&limit=2"), "limit");
-        expectValidation(await get(sim, c.path, "order=asc&order=asc"), "order");
+        expectError(await get(sim, c.path, "limit=1&limit=2"), 400, "VALIDATION_FAILED", "limit");
+        expectError(await get(sim, c.path, "order=asc&order=asc"), 400, "VALIDATION_FAILED", "order");
       });
 
       for (const value of ["sideways", "DESC", ""]) {
         it(`refuses order=${JSON.stringify(value)} with 400 VALIDATION_FAILED on field order`, async () => {
           const sim = makeSim();
-          expectValidation(await get(sim, c.path, `order=${encodeURIComponent(value)}`), "order");
+          expectError(await get(sim, c.path, `order=${encodeURIComponent(value)}`), 400, "VALIDATION_FAILED", "order");
         });
       }
 
       for (const value of ["yes", "1", "TRUE", ""]) {
         it(`refuses include_deleted=${JSON.stringify(value)} with 400 VALIDATION_FAILED on field include_deleted`, async () => {
           const sim = makeSim();
-          expectValidation(await get(sim, c.path, `include_deleted=${encodeURIComponent(value)}`), "include_deleted");
+          expectError(
+            await get(sim, c.path, `include_deleted=${encodeURIComponent(value)}`),
+            400,
+            "VALIDATION_FAILED",
+            "include_deleted",
+          );
         });
       }
 
@@ -449,16 +448,31 @@ for (const c of CASES) {
       it("still refuses an unreadable cursor with 400 on field cursor", async () => {
         const sim = makeSim();
         const foreign = (await page(sim, c.other)).next_cursor!;
-        expectValidation(await get(sim, c.path, "order=desc&cursor=garbage%21"), "cursor");
-        expectValidation(await get(sim, c.path, `order=desc&cursor=${encodeURIComponent(foreign)}`), "cursor");
+        expectError(await get(sim, c.path, "order=desc&cursor=garbage%21"), 400, "VALIDATION_FAILED", "cursor");
+        expectError(
+          await get(sim, c.path, `order=desc&cursor=${encodeURIComponent(foreign)}`),
+          400,
+          "VALIDATION_FAILED",
+          "cursor",
+        );
       });
     });
 
     describe("Spec, Pagination and polling rules 4: include_deleted", () => {
       it("include_deleted=true with order=desc answers 400 VALIDATION_FAILED on field include_deleted", async () => {
         const sim = makeSim();
-        expectValidation(await get(sim, c.path, "order=desc&include_deleted=true"), "include_deleted");
-        expectValidation(await get(sim, c.path, "include_deleted=true&order=desc&limit=1"), "include_deleted");
+        expectError(
+          await get(sim, c.path, "order=desc&include_deleted=true"),
+          400,
+          "VALIDATION_FAILED",
+          "include_deleted",
+        );
+        expectError(
+          await get(sim, c.path, "include_deleted=true&order=desc&limit=1"),
+          400,
+          "VALIDATION_FAILED",
+          "include_deleted",
+        );
       });
 
       it("include_deleted=false with order=desc is accepted (only true is refused)", async () => {
@@ -561,15 +575,17 @@ for (const c of CASES) {
             },
           });
         }
-        expectValidation(
+        expectError(
           await get(sim, c.path, `include_deleted=true&cursor=${encodeURIComponent(foreign)}`),
+          400,
+          "VALIDATION_FAILED",
           "cursor",
         );
       });
 
       it("refuses an empty cursor", async () => {
         const sim = makeSim();
-        expectValidation(await get(sim, c.path, "cursor="), "cursor");
+        expectError(await get(sim, c.path, "cursor="), 400, "VALIDATION_FAILED", "cursor");
       });
 
       it("accepts the same cursor passed back unchanged, any number of times", async () => {

@@ -4,7 +4,8 @@
 // adjustment reasons.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
@@ -30,10 +31,9 @@ function keyOf(sim: Simulator, name: string): { id: string; name: string } {
 }
 
 function expectNotFound(reply: Reply): void {
-  expect(reply.status).toBe(404);
   expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
   // Spec, Errors: `fields` appears only for field-specific problems; an unknown path is not one.
-  expect(reply.json).toStrictEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
+  expectError(reply, 404, "NOT_FOUND");
 }
 
 describe("Spec, Resources: Identity (GET /me)", () => {

@@ -2,20 +2,11 @@
 // Credential, Errors: UNAUTHORIZED). Written from the spec; the simulator is the thing under test.
 import { describe, expect, it } from "vitest";
 import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { expectError } from "../../test-support/errors.js";
 
 const DAY = 24 * 60 * 60;
 
-/** The spec's error envelope, exactly: `{error: {code, message}}`, no `fields`, nothing else. */
-function expectEnvelope(reply: Reply, status: number, code: string): void {
-  expect(reply.status).toBe(status);
-  expect(Object.keys(reply.json ?? {})).toEqual(["error"]);
-  expect(Object.keys(reply.json.error).sort()).toEqual(["code", "message"]);
-  expect(reply.json.error.code).toBe(code);
-  expect(typeof reply.json.error.message).toBe("string");
-  expect(reply.json.error.message.length).toBeGreaterThan(0);
-}
-
-const expectUnauthorized = (reply: Reply) => expectEnvelope(reply, 401, "UNAUTHORIZED");
+const expectUnauthorized = (reply: Reply) => expectError(reply, 401, "UNAUTHORIZED");
 
 /** Every API operation that exists now, each answering 200 for the `full` key. */
 const OPERATIONS = [

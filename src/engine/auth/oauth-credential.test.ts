@@ -15,24 +15,13 @@ import {
   sortedScopes,
   token,
   type JsonReply,
+  expectOAuthError,
 } from "../../test-support/oauth.js";
+import { expectError } from "../../test-support/errors.js";
 
 const DAY = 24 * 60 * 60;
 
-function expectOAuthError(r: JsonReply, status: number, error: string): void {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.json ?? {}).sort()).toEqual(["error", "error_description"]);
-  expect(r.json.error).toBe(error);
-  expect(typeof r.json.error_description).toBe("string");
-}
-
-/** The API's error envelope, exactly. */
-function expectEnvelope(r: JsonReply, status: number, code: string): void {
-  expect(r.status).toBe(status);
-  expect(r.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-}
-
-const expectUnauthorized = (r: JsonReply) => expectEnvelope(r, 401, "UNAUTHORIZED");
+const expectUnauthorized = (r: JsonReply) => expectError(r, 401, "UNAUTHORIZED");
 
 describe("Spec, Authentication 1 and Scopes: an access token works on the API with exactly the granted scopes", () => {
   it("scope catalog:write sales:read: catalog reads and writes and sales reads pass the scope check; customers and inventory answer 403 INSUFFICIENT_SCOPE", async () => {
@@ -44,10 +33,10 @@ describe("Spec, Authentication 1 and Scopes: an access token works on the API wi
     // catalog:write passes the scope check; the empty document then fails validation.
     const write = await api(sim, "POST", "/demo/v1/products", at, {});
     expect([write.status, write.json.error.code]).toEqual([400, "VALIDATION_FAILED"]);
-    expectEnvelope(await api(sim, "GET", "/demo/v1/customers", at), 403, "INSUFFICIENT_SCOPE");
-    expectEnvelope(await api(sim, "POST", "/demo/v1/customers", at, {}), 403, "INSUFFICIENT_SCOPE");
-    expectEnvelope(await api(sim, "GET", "/demo/v1/inventory/adjustment-reasons", at), 403, "INSUFFICIENT_SCOPE");
-    expectEnvelope(await api(sim, "POST", "/demo/v1/inventory/adjustments", at, {}), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "GET", "/demo/v1/customers", at), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "POST", "/demo/v1/customers", at, {}), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "GET", "/demo/v1/inventory/adjustment-reasons", at), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "POST", "/demo/v1/inventory/adjustments", at, {}), 403, "INSUFFICIENT_SCOPE");
   });
 
   it("scope inventory:read: catalog reads answer 403 INSUFFICIENT_SCOPE and stock writes too", async () => {
@@ -55,9 +44,9 @@ describe("Spec, Authentication 1 and Scopes: an access token works on the API wi
     const fx = await fixture(sim);
     const { access_token: at } = await connect(sim, fx, "inventory:read");
     expect((await api(sim, "GET", "/demo/v1/inventory/adjustment-reasons", at)).status).toBe(200);
-    expectEnvelope(await api(sim, "GET", "/demo/v1/products", at), 403, "INSUFFICIENT_SCOPE");
-    expectEnvelope(await api(sim, "POST", "/demo/v1/inventory/adjustments", at, {}), 403, "INSUFFICIENT_SCOPE");
-    expectEnvelope(await api(sim, "GET", "/demo/v1/sales", at), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "GET", "/demo/v1/products", at), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "POST", "/demo/v1/inventory/adjustments", at, {}), 403, "INSUFFICIENT_SCOPE");
+    expectError(await api(sim, "GET", "/demo/v1/sales", at), 403, "INSUFFICIENT_SCOPE");
   });
 
   it.each(["/me", "/store", "/outlets", "/payment-types", "/taxes"])(
@@ -295,7 +284,7 @@ describe("Spec, States: disconnect (done by a store admin) stops apps immediatel
   it("disconnecting an unknown connection answers 404 NOT_FOUND", async () => {
     const sim = makeSim();
     const r = await control(sim, "POST", "/_sim/connections/00000000-0000-4000-8000-000000000000/disconnect");
-    expectEnvelope(r, 404, "NOT_FOUND");
+    expectError(r, 404, "NOT_FOUND");
   });
 });
 

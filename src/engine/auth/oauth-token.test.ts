@@ -15,18 +15,8 @@ import {
   refresh,
   sortedScopes,
   token,
-  type JsonReply,
+  expectOAuthError,
 } from "../../test-support/oauth.js";
-
-/** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, never `{error: {code, message}}`. */
-function expectOAuthError(r: JsonReply, status: number, error: string): void {
-  expect(r.status).toBe(status);
-  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
-  expect(Object.keys(r.json ?? {}).sort()).toEqual(["error", "error_description"]);
-  expect(r.json.error).toBe(error);
-  expect(typeof r.json.error_description).toBe("string");
-  expect(r.json.error_description.length).toBeGreaterThan(0);
-}
 
 const codeGrant = (code: string, redirectUri: string, extra: Record<string, string> = {}) => ({
   grant_type: "authorization_code",

@@ -1,8 +1,9 @@
 // Tests of the spec's scope rules (retail-api-v1.md: Authentication, Scopes; Errors: INSUFFICIENT_SCOPE;
 // Endpoints table). Written from the spec; the simulator is the thing under test.
 import { describe, expect, it } from "vitest";
-import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
 import type { Simulator } from "../../simulator.js";
+import { expectError } from "../../test-support/errors.js";
 
 const ALL_SCOPES = [
   "catalog:read",
@@ -16,13 +17,6 @@ const ALL_SCOPES = [
 const WRITE_SCOPES = ["catalog:write", "inventory:write", "customers:write"] as const;
 const readOf = (write: string) => write.replace(/:write$/, ":read");
 const sorted = (list: readonly string[]) => [...list].sort();
-
-function expectInsufficientScope(reply: Reply): void {
-  expect(reply.status).toBe(403);
-  expect(reply.json).toStrictEqual({ error: { code: "INSUFFICIENT_SCOPE", message: expect.any(String) } });
-  expect(reply.json.error).not.toHaveProperty("fields");
-  expect(reply.json.error.message.length).toBeGreaterThan(0);
-}
 
 const demoKey = (sim: Simulator, name: string) =>
   sim
@@ -89,7 +83,11 @@ describe("Choice (Authentication: adjustment-reasons scope not shown): GET /inve
 
   it.each(refused)("the fixture key `%s` answers 403 INSUFFICIENT_SCOPE", async (name) => {
     const sim = makeSim();
-    expectInsufficientScope(await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { key: name }));
+    expectError(
+      await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { key: name }),
+      403,
+      "INSUFFICIENT_SCOPE",
+    );
   });
 
   it("a key created with every scope except the inventory ones answers 403 INSUFFICIENT_SCOPE", async () => {
@@ -98,8 +96,10 @@ describe("Choice (Authentication: adjustment-reasons scope not shown): GET /inve
       name: "no-inventory",
       scopes: ALL_SCOPES.filter((s) => !s.startsWith("inventory:")),
     });
-    expectInsufficientScope(
+    expectError(
       await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { auth: `Bearer ${key.token}` }),
+      403,
+      "INSUFFICIENT_SCOPE",
     );
   });
 });
@@ -190,12 +190,16 @@ describe("Spec, Errors: a call without the needed scope answers 403 INSUFFICIENT
     expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Object.keys(reply.json)).toEqual(["error"]);
     expect(Object.keys(reply.json.error).sort()).toEqual(["code", "message"]);
-    expectInsufficientScope(reply);
+    expectError(reply, 403, "INSUFFICIENT_SCOPE");
   });
 
   it("the refusal does not stop the key from calling scope-less endpoints", async () => {
     const sim = makeSim();
-    expectInsufficientScope(await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "none" }));
+    expectError(
+      await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons", { key: "none" }),
+      403,
+      "INSUFFICIENT_SCOPE",
+    );
     expect((await call(sim, "GET", "/demo/v1/me", { key: "none" })).status).toBe(200);
   });
 });

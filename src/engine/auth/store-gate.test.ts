@@ -1,7 +1,8 @@
 // Tests of the store status and plan refusals (retail-api-v1.md: Errors, PLAN_REQUIRED, PLAN_USERS_EXCEEDED,
 // RETAILER_*; interfaces.md section 3: PATCH /_sim/stores/{prefix} {plan, status}). Written from the spec.
 import { describe, expect, it } from "vitest";
-import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
+import { expectError } from "../../test-support/errors.js";
 
 type Status =
   | "active"
@@ -11,15 +12,6 @@ type Status =
   | "cancelled"
   | "suspended"
   | "not_found";
-
-/** The spec's error envelope, exactly: `{error: {code, message}}`, no `fields`, nothing else. */
-function expectEnvelope(reply: Reply, status: number, code: string): void {
-  expect({ status: reply.status, code: reply.json?.error?.code }).toEqual({ status, code });
-  expect(Object.keys(reply.json)).toEqual(["error"]);
-  expect(Object.keys(reply.json.error).sort()).toEqual(["code", "message"]);
-  expect(typeof reply.json.error.message).toBe("string");
-  expect(reply.json.error.message.length).toBeGreaterThan(0);
-}
 
 /** Status table of the spec's Errors section, with the control plane's status names. */
 const STATUSES: [Status, number, string][] = [
@@ -49,21 +41,21 @@ describe("Spec, Errors: a store status that blocks API calls answers its 402/403
     for (const path of ENDPOINTS) {
       const reply = await call(sim, "GET", `/demo/v1${path}`, { key: "full" });
       expect({ path, status: reply.status, code: reply.json?.error?.code }).toEqual({ path, status: http, code });
-      expectEnvelope(reply, http, code);
+      expectError(reply, http, code);
     }
   });
 
   it.each(STATUSES)("status %s answers %i %s for a key without scopes on /me", async (status, http, code) => {
     const sim = makeSim();
     sim.patchStore("demo", { status });
-    expectEnvelope(await call(sim, "GET", "/demo/v1/me", { key: "none" }), http, code);
+    expectError(await call(sim, "GET", "/demo/v1/me", { key: "none" }), http, code);
   });
 
   it.each(STATUSES)("status %s, then back to active: /me answers 200 again", async (status, http, code) => {
     const sim = makeSim();
     expect((await call(sim, "GET", "/demo/v1/me", { key: "full" })).status).toBe(200);
     sim.patchStore("demo", { status });
-    expectEnvelope(await call(sim, "GET", "/demo/v1/me", { key: "full" }), http, code);
+    expectError(await call(sim, "GET", "/demo/v1/me", { key: "full" }), http, code);
     sim.patchStore("demo", { status: "active" });
     for (const path of ENDPOINTS) {
       const reply = await call(sim, "GET", `/demo/v1${path}`, { key: "full" });
@@ -78,13 +70,13 @@ describe("Spec, Errors: a store status that blocks API calls answers its 402/403
       const reply = await call(sim, "GET", `/other/v1${path}`, { key: "full" });
       expect({ path, status: reply.status }).toEqual({ path, status: 200 });
     }
-    expectEnvelope(await call(sim, "GET", "/lite/v1/me", { key: "full" }), 402, "PLAN_REQUIRED");
+    expectError(await call(sim, "GET", "/lite/v1/me", { key: "full" }), 402, "PLAN_REQUIRED");
   });
 
   it.each(STATUSES)("status %s of the other store leaves demo working", async (status, http, code) => {
     const sim = makeSim();
     sim.patchStore("other", { status });
-    expectEnvelope(await call(sim, "GET", "/other/v1/me", { key: "full" }), http, code);
+    expectError(await call(sim, "GET", "/other/v1/me", { key: "full" }), http, code);
     expect((await call(sim, "GET", "/demo/v1/me", { key: "full" })).status).toBe(200);
   });
 });
@@ -99,7 +91,7 @@ describe("Spec, Errors: PLAN_REQUIRED (402) when the plan lacks API access (stor
         status: 402,
         code: "PLAN_REQUIRED",
       });
-      expectEnvelope(reply, 402, "PLAN_REQUIRED");
+      expectError(reply, 402, "PLAN_REQUIRED");
     }
   });
 
@@ -107,7 +99,7 @@ describe("Spec, Errors: PLAN_REQUIRED (402) when the plan lacks API access (stor
     const sim = makeSim();
     sim.patchStore("demo", { plan: "lite" });
     for (const path of ENDPOINTS) {
-      expectEnvelope(await call(sim, "GET", `/demo/v1${path}`, { key: "full" }), 402, "PLAN_REQUIRED");
+      expectError(await call(sim, "GET", `/demo/v1${path}`, { key: "full" }), 402, "PLAN_REQUIRED");
     }
     sim.patchStore("demo", { plan: "growth" });
     for (const path of ENDPOINTS) {
@@ -135,21 +127,21 @@ describe("Choice: the store status is checked before the plan", () => {
   it.each(STATUSES)("plan lite with status %s answers %i %s, not PLAN_REQUIRED", async (status, http, code) => {
     const sim = makeSim();
     sim.patchStore("demo", { plan: "lite", status });
-    expectEnvelope(await call(sim, "GET", "/demo/v1/me", { key: "full" }), http, code);
+    expectError(await call(sim, "GET", "/demo/v1/me", { key: "full" }), http, code);
   });
 
   it.each(STATUSES)("the lite store (plan lite) with status %s answers %i %s", async (status, http, code) => {
     const sim = makeSim();
     sim.patchStore("lite", { status });
-    expectEnvelope(await call(sim, "GET", "/lite/v1/me", { key: "full" }), http, code);
+    expectError(await call(sim, "GET", "/lite/v1/me", { key: "full" }), http, code);
   });
 
   it("plan lite and paused, then active again: PLAN_REQUIRED remains until the plan changes", async () => {
     const sim = makeSim();
     sim.patchStore("demo", { plan: "lite", status: "paused" });
-    expectEnvelope(await call(sim, "GET", "/demo/v1/me", { key: "full" }), 402, "RETAILER_PAUSED");
+    expectError(await call(sim, "GET", "/demo/v1/me", { key: "full" }), 402, "RETAILER_PAUSED");
     sim.patchStore("demo", { status: "active" });
-    expectEnvelope(await call(sim, "GET", "/demo/v1/me", { key: "full" }), 402, "PLAN_REQUIRED");
+    expectError(await call(sim, "GET", "/demo/v1/me", { key: "full" }), 402, "PLAN_REQUIRED");
     sim.patchStore("demo", { plan: "growth" });
     expect((await call(sim, "GET", "/demo/v1/me", { key: "full" })).status).toBe(200);
   });

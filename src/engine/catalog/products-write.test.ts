@@ -6,7 +6,8 @@
 // /_sim/images outcomes). Expectations come from those texts; the fixture is scenarios/fixtures/demo-catalog.ts.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, ORIGIN, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, ORIGIN } from "../../test-support/sim.js";
+import { expectError } from "../../test-support/errors.js";
 
 const P = "/demo/v1/products";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,17 +63,6 @@ async function expectNothingWritten(sim: Simulator, cursor: string): Promise<voi
   const reply = await call(sim, "GET", `${P}?include_deleted=true&cursor=${cursor}`);
   expect(reply.status).toBe(200);
   expect(reply.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
-}
-
-function expectError(reply: Reply, status: number, code: string, field?: string): void {
-  expect(reply.status, reply.text).toBe(status);
-  expect(errorOf(reply)?.code, reply.text).toBe(code);
-  expect(typeof errorOf(reply).message).toBe("string");
-  if (field !== undefined)
-    expect(
-      errorOf(reply).fields?.map((f) => f.field),
-      reply.text,
-    ).toContain(field);
 }
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
@@ -160,11 +150,13 @@ describe("Write rule 1: create needs only name and retail_price (choices: 201, c
       await call(sim, "POST", P, { body: { sku: "TOTE-CANVAS", name: "Tote 2", retail_price: 100 } }),
       409,
       "CONFLICT",
+      "any",
     );
     expectError(
       await call(sim, "POST", P, { body: { sku: "tote-canvas", name: "Tote 3", retail_price: 100 } }),
       409,
       "CONFLICT",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -288,6 +280,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
       await call(sim, "POST", P, { body: { name: "Eleven codes", retail_price: 100, codes: eleven } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -309,6 +302,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
       await call(sim, "POST", P, { body: { name: "21 tags", retail_price: 100, tags: tagIds.map((id) => ({ id })) } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -327,6 +321,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
       await call(sim, "POST", P, { body: { name: "11 suppliers", retail_price: 100, suppliers: links } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -348,6 +343,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
       await call(sim, "POST", P, { body: { name: "51 parts", retail_price: 100, components: all } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -377,6 +373,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
       }),
       400,
       "VALIDATION_FAILED",
+      "any",
     );
     for (const position of [0, 4]) {
       const body = {
@@ -385,7 +382,7 @@ describe("Limits (product collections) and Errors: caps answer 422 UNPROCESSABLE
         has_variants: true,
         variant_attributes: [{ name: "Size", position }],
       };
-      expectError(await call(sim, "POST", P, { body }), 400, "VALIDATION_FAILED");
+      expectError(await call(sim, "POST", P, { body }), 400, "VALIDATION_FAILED", "any");
     }
     await expectNothingWritten(sim, cursor);
   });
@@ -397,7 +394,7 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
     const tags = await idsByName(sim, "tags");
     const cursor = await heldCursor(sim);
     const body = { name: "Tagged", retail_price: 100, tags: [{ id: tags["Summer"] }, { id: UNKNOWN }] };
-    expectError(await call(sim, "POST", P, { body }), 400, "VALIDATION_FAILED");
+    expectError(await call(sim, "POST", P, { body }), 400, "VALIDATION_FAILED", "any");
     await expectNothingWritten(sim, cursor);
   });
 
@@ -415,6 +412,7 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
         await call(sim, "POST", P, { body: { name: "Refs", retail_price: 100, ...extra } }),
         422,
         "UNPROCESSABLE",
+        "any",
       );
     await expectNothingWritten(sim, cursor);
   });
@@ -480,6 +478,7 @@ describe("Write rule 8 and Errors (UNPROCESSABLE: referenced thing not found): u
       await call(sim, "POST", P, { body: { name: "Two primaries", retail_price: 100, suppliers: twoPrimaries } }),
       400,
       "VALIDATION_FAILED",
+      "any",
     );
     await expectNothingWritten(sim, cursor);
   });
@@ -528,6 +527,7 @@ describe("Write rule 3 and Limits (10 codes, six code types): several codes may 
       await call(sim, "POST", P, { body: { name: "Eleven", retail_price: 1, codes: codes(11) } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 });
@@ -879,7 +879,7 @@ describe("Write rule 4: a whole write is atomic", () => {
       [{ name: "X", suppliers: [], components: [{ product_id: UNKNOWN, quantity: 1 }] }, 422, "UNPROCESSABLE"],
     ];
     for (const [body, status, code] of bad)
-      expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body }), status, code);
+      expectError(await call(sim, "PATCH", `${P}/${tote.id}`, { body }), status, code, "any");
     expect(await read(sim, tote.id)).toStrictEqual(tote);
     await expectNothingWritten(sim, cursor);
   });
@@ -908,6 +908,7 @@ describe("Write rule 5: variant_attributes change only while there are no live v
         await call(sim, "PATCH", `${P}/${tee.id}`, { body: { name: "Tee", variant_attributes } }),
         409,
         "CONFLICT",
+        "any",
       );
     }
     expect(await read(sim, tee.id)).toStrictEqual(tee);
@@ -935,7 +936,7 @@ describe("Write rule 5: variant_attributes change only while there are no live v
   it("Choices: has_variants false while live children exist answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    expectError(await call(sim, "PATCH", `${P}/${tee.id}`, { body: { has_variants: false } }), 409, "CONFLICT");
+    expectError(await call(sim, "PATCH", `${P}/${tee.id}`, { body: { has_variants: false } }), 409, "CONFLICT", "any");
     expect(await read(sim, tee.id)).toStrictEqual(tee);
   });
 });
@@ -1049,7 +1050,10 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
         image_url: "https://images.nowhere.invalid/a.png",
       },
     });
-    expectError(reply, 422, "IMAGE_FETCH_FAILED");
+    // Spec, Product write rules 7: the one refusal that carries the saved product in `data` next to `error`.
+    expect(reply.status).toBe(422);
+    expect(Object.keys(reply.json).sort()).toEqual(["data", "error"]);
+    expect(reply.json.error).toStrictEqual({ code: "IMAGE_FETCH_FAILED", message: expect.any(String) });
     expect(reply.json.data).toMatchObject({ sku: "NOWHERE-IMG", image_url: null, image_thumb_url: null });
     expect((await bySku(sim, "NOWHERE-IMG")).id).toBe(reply.json.data.id);
     // Only the host counts: ".invalid" in the path is an ordinary address.
@@ -1075,7 +1079,10 @@ describe("Write rule 7 and choices (Images): image_url is imported and served as
     const url = "https://cdn.example.com/broken-tote.png";
     await setImage(sim, url, "fail");
     const reply = await call(sim, "PATCH", `${P}/${tote.id}`, { body: { name: "Tote, new name", image_url: url } });
-    expectError(reply, 422, "IMAGE_FETCH_FAILED");
+    // Spec, Product write rules 7: the one refusal that carries the saved product in `data` next to `error`.
+    expect(reply.status).toBe(422);
+    expect(Object.keys(reply.json).sort()).toEqual(["data", "error"]);
+    expect(reply.json.error).toStrictEqual({ code: "IMAGE_FETCH_FAILED", message: expect.any(String) });
     expect(reply.json.data).toMatchObject({
       id: tote.id,
       name: "Tote, new name",
@@ -1174,7 +1181,7 @@ describe("Limits (idempotency): POST /products with Idempotency-Key", () => {
     const cursor = await heldCursor(sim);
     const body = { sku: "TOTE-CANVAS", name: "Clash", retail_price: 100 };
     const first = await call(sim, "POST", P, { body, headers: { "idempotency-key": "clash-1" } });
-    expectError(first, 409, "CONFLICT");
+    expectError(first, 409, "CONFLICT", "any");
     const again = await call(sim, "POST", P, { body, headers: { "idempotency-key": "clash-1" } });
     expect(again.status).toBe(409);
     expect(again.json).toStrictEqual(first.json);

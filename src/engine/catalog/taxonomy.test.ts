@@ -5,7 +5,8 @@
 // standalone fields, duplicate names, depth 0 at the root, category moves, rename effects).
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
@@ -16,29 +17,6 @@ const P = "/demo/v1";
 
 type Row = Record<string, any> & { id: string; name: string; version: string };
 type Product = Record<string, any> & { id: string; sku: string; version: string };
-
-function expectPlainError(reply: Reply, status: number, code: string): void {
-  expect(reply.status).toBe(status);
-  expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-}
-
-/** Spec, Errors: `fields` appears only for field-specific problems; a conflict about a name may name it. */
-function expectError(reply: Reply, status: number, code: string): void {
-  expect(reply.status).toBe(status);
-  expect(Object.keys(reply.json)).toEqual(["error"]);
-  const { fields, ...rest } = errorOf(reply);
-  expect(rest).toStrictEqual({ code, message: expect.any(String) });
-  if (fields !== undefined)
-    expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
-}
-
-function expectValidation(reply: Reply, field: string): void {
-  expect(reply.status).toBe(400);
-  const error = errorOf(reply);
-  expect(error.code).toBe("VALIDATION_FAILED");
-  expect(error.fields, "fields").toBeDefined();
-  expect(error.fields!.map((f) => f.field)).toContain(field);
-}
 
 const bigger = (a: string, b: string) => expect(BigInt(a)).toBeGreaterThan(BigInt(b));
 
@@ -310,9 +288,9 @@ for (const kind of KINDS) {
       const del = await call(sim, "DELETE", `${base}/${row.id}`);
       expect(del.status).toBe(204);
       expect(del.text).toBe("");
-      expectPlainError(await call(sim, "GET", `${base}/${row.id}`), 404, "NOT_FOUND");
-      expectPlainError(await call(sim, "PATCH", `${base}/${row.id}`, { body: kind.update }), 404, "NOT_FOUND");
-      expectPlainError(await call(sim, "DELETE", `${base}/${row.id}`), 404, "NOT_FOUND");
+      expectError(await call(sim, "GET", `${base}/${row.id}`), 404, "NOT_FOUND");
+      expectError(await call(sim, "PATCH", `${base}/${row.id}`, { body: kind.update }), 404, "NOT_FOUND");
+      expectError(await call(sim, "DELETE", `${base}/${row.id}`), 404, "NOT_FOUND");
       expect((await rowsOf(sim, kind.path)).map((r) => r.id)).not.toContain(row.id);
     });
 
@@ -352,9 +330,9 @@ for (const kind of KINDS) {
       const foreign = await call(sim, "POST", `/other/v1/${kind.path}`, { body: kind.create });
       expect(foreign.status).toBe(201);
       for (const id of [UNKNOWN_ID, "not-a-uuid", "12345", foreign.json.data.id]) {
-        expectPlainError(await call(sim, "GET", `${base}/${id}`), 404, "NOT_FOUND");
-        expectPlainError(await call(sim, "PATCH", `${base}/${id}`, { body: kind.update }), 404, "NOT_FOUND");
-        expectPlainError(await call(sim, "DELETE", `${base}/${id}`), 404, "NOT_FOUND");
+        expectError(await call(sim, "GET", `${base}/${id}`), 404, "NOT_FOUND");
+        expectError(await call(sim, "PATCH", `${base}/${id}`, { body: kind.update }), 404, "NOT_FOUND");
+        expectError(await call(sim, "DELETE", `${base}/${id}`), 404, "NOT_FOUND");
       }
       // The other store's row is untouched and still readable there.
       const there = await call(sim, "GET", `/other/v1/${kind.path}/${foreign.json.data.id}`);
@@ -363,8 +341,13 @@ for (const kind of KINDS) {
 
     it(`Spec, Resources (no unknown properties): create without name or with an unknown property answers 400 VALIDATION_FAILED`, async () => {
       const sim = makeSim();
-      expectValidation(await call(sim, "POST", base, { body: {} }), "name");
-      expectValidation(await call(sim, "POST", base, { body: { ...kind.create, colour: "red" } }), "colour");
+      expectError(await call(sim, "POST", base, { body: {} }), 400, "VALIDATION_FAILED", { includes: "name" });
+      expectError(
+        await call(sim, "POST", base, { body: { ...kind.create, colour: "red" } }),
+        400,
+        "VALIDATION_FAILED",
+        { includes: "colour" },
+      );
       expect(await rowsOf(sim, kind.path)).toHaveLength(kind.fixture.length);
     });
 
@@ -373,22 +356,14 @@ for (const kind of KINDS) {
       const row = (await rowsOf(sim, kind.path)).at(-1)!;
       expect((await call(sim, "GET", base, { key: "catalog:read" })).status).toBe(200);
       expect((await call(sim, "GET", `${base}/${row.id}`, { key: "catalog:read" })).status).toBe(200);
-      expectPlainError(
-        await call(sim, "POST", base, { key: "catalog:read", body: kind.create }),
-        403,
-        "INSUFFICIENT_SCOPE",
-      );
-      expectPlainError(
+      expectError(await call(sim, "POST", base, { key: "catalog:read", body: kind.create }), 403, "INSUFFICIENT_SCOPE");
+      expectError(
         await call(sim, "PATCH", `${base}/${row.id}`, { key: "catalog:read", body: kind.update }),
         403,
         "INSUFFICIENT_SCOPE",
       );
-      expectPlainError(
-        await call(sim, "DELETE", `${base}/${row.id}`, { key: "catalog:read" }),
-        403,
-        "INSUFFICIENT_SCOPE",
-      );
-      expectPlainError(await call(sim, "GET", base, { key: "inventory:read" }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "DELETE", `${base}/${row.id}`, { key: "catalog:read" }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "GET", base, { key: "inventory:read" }), 403, "INSUFFICIENT_SCOPE");
       expect(await rowsOf(sim, kind.path)).toHaveLength(kind.fixture.length);
     });
 
@@ -422,7 +397,7 @@ describe("Spec, Errors (CONFLICT: duplicate brand or tag name); choice: compared
     it(`POST /${kind} with "${existing}", "${existing.toLowerCase()}" or "${existing.toUpperCase()}" answers 409 CONFLICT and creates nothing`, async () => {
       const sim = makeSim();
       for (const name of [existing, existing.toLowerCase(), existing.toUpperCase()]) {
-        expectError(await call(sim, "POST", `${P}/${kind}`, { body: { name } }), 409, "CONFLICT");
+        expectError(await call(sim, "POST", `${P}/${kind}`, { body: { name } }), 409, "CONFLICT", "any");
       }
       expect((await rowsOf(sim, kind)).filter((r) => r.name.toLowerCase() === existing.toLowerCase())).toHaveLength(1);
     });
@@ -434,6 +409,7 @@ describe("Spec, Errors (CONFLICT: duplicate brand or tag name); choice: compared
         await call(sim, "PATCH", `${P}/${kind}/${row.id}`, { body: { name: existing.toUpperCase() } }),
         409,
         "CONFLICT",
+        "any",
       );
       expect((await call(sim, "GET", `${P}/${kind}/${row.id}`)).json.data).toStrictEqual(row);
     });
@@ -539,6 +515,7 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
       await call(sim, "POST", `${P}/categories`, { body: { name: "Orphans", parent_id: UNKNOWN_ID } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     expect(await rowsOf(sim, "categories")).toHaveLength(6);
   });
@@ -551,6 +528,7 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
       await call(sim, "POST", `${P}/categories`, { body: { name: "Repairs", parent_id: services.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     const foreign = await call(sim, "POST", "/other/v1/categories", { body: { name: "Theirs" } });
     expect(foreign.status).toBe(201);
@@ -558,14 +536,17 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
       await call(sim, "POST", `${P}/categories`, { body: { name: "Mine", parent_id: foreign.json.data.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 
   it("a parent_id that is not a UUID answers 400 VALIDATION_FAILED naming parent_id", async () => {
     const sim = makeSim();
-    expectValidation(
+    expectError(
       await call(sim, "POST", `${P}/categories`, { body: { name: "Bad", parent_id: "Apparel" } }),
-      "parent_id",
+      400,
+      "VALIDATION_FAILED",
+      { includes: "parent_id" },
     );
   });
 
@@ -576,6 +557,7 @@ describe("Spec, Category: parent_id and depth (choice: depth 0 at the root)", ()
       await call(sim, "POST", `${P}/categories`, { body: { name: "E-gift", parent_id: gift.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 });
@@ -597,7 +579,7 @@ describe("Spec, Delete rules (category): 409 CONFLICT for a system category, the
     expect((await call(sim, "DELETE", `${P}/categories/${shirts.id}`)).status).toBe(204);
     const del = await call(sim, "DELETE", `${P}/categories/${apparel.id}`);
     expect(del.status).toBe(204);
-    expectPlainError(await call(sim, "GET", `${P}/categories/${apparel.id}`), 404, "NOT_FOUND");
+    expectError(await call(sim, "GET", `${P}/categories/${apparel.id}`), 404, "NOT_FOUND");
   });
 
   it("a category whose only subcategory was moved away can be deleted", async () => {
@@ -673,6 +655,7 @@ describe("Spec, Category and Delete rules: products of a deleted category move t
       await call(sim, "PATCH", `${P}/products/${tote.id}`, { body: { category_id: services.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 });
@@ -687,6 +670,7 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
       await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: shirts.id } }),
       409,
       "CONFLICT",
+      "any",
     );
     expect(await rowsOf(sim, "categories")).toStrictEqual(before);
   });
@@ -701,6 +685,7 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
       await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: polos.id } }),
       409,
       "CONFLICT",
+      "any",
     );
     expect((await call(sim, "GET", `${P}/categories/${apparel.id}`)).json.data).toStrictEqual(apparel);
   });
@@ -712,6 +697,7 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
       await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: apparel.id } }),
       409,
       "CONFLICT",
+      "any",
     );
   });
 
@@ -723,6 +709,7 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
       await call(sim, "PATCH", `${P}/categories/${services.id}`, { body: { parent_id: gift.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
     expect((await call(sim, "GET", `${P}/categories/${services.id}`)).json.data).toStrictEqual(services);
   });
@@ -734,6 +721,7 @@ describe("Choice: category moves (PATCH parent_id); a move under itself or a des
       await call(sim, "PATCH", `${P}/categories/${apparel.id}`, { body: { parent_id: UNKNOWN_ID } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 
@@ -844,6 +832,7 @@ describe("Spec, Delete rules (brand): products that used it get no brand, each w
       await call(sim, "PATCH", `${P}/products/${mug.id}`, { body: { brand_id: northwind.id } }),
       422,
       "UNPROCESSABLE",
+      "any",
     );
   });
 

@@ -6,7 +6,8 @@
 // parent's version kept, case-insensitive combinations).
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DECIMAL = /^[0-9]+$/;
@@ -103,31 +104,10 @@ const opts = (parent: Product, size: string, colour: string) => [
 const variants = (sim: Simulator, parentId: string, body: unknown, headers?: Record<string, string>) =>
   call(sim, "POST", `${P}/products/${parentId}/variants`, { body, headers });
 
-/**
- * The error envelope with this status and code. Spec, Errors: `fields` appears only for field-specific
- * problems, so a conflict or refusal about one field may name it; when present it is [{field, message}].
- */
-function expectError(reply: Reply, status: number, code: string): void {
-  expect(reply.status).toBe(status);
-  expect(Object.keys(reply.json)).toEqual(["error"]);
-  const { fields, ...rest } = errorOf(reply);
-  expect(rest).toStrictEqual({ code, message: expect.any(String) });
-  if (fields !== undefined)
-    expect(fields).toStrictEqual(fields.map(() => ({ field: expect.any(String), message: expect.any(String) })));
-}
-
-/** A refusal that concerns no field (a path id, the store, the scope): exactly {code, message}. */
-function expectPlainError(reply: Reply, status: number, code: string): void {
-  expect(reply.status).toBe(status);
-  expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-}
-
 /** 400 VALIDATION_FAILED whose every field error names the given path or a path under it. */
 function expectValidation(reply: Reply, field: string): void {
-  expect(reply.status).toBe(400);
+  expectError(reply, 400, "VALIDATION_FAILED", "any");
   const error = errorOf(reply);
-  expect(error.code).toBe("VALIDATION_FAILED");
-  expect(typeof error.message).toBe("string");
   expect(error.fields, "fields").toBeDefined();
   expect(error.fields!.length).toBeGreaterThan(0);
   const escaped = field.replace(/\./g, "\\.");
@@ -475,7 +455,7 @@ describe("Spec, Product write rules 9: children are ordinary products afterwards
     const del = await call(sim, "DELETE", `${P}/products/${child.id}`);
     expect(del.status).toBe(204);
     expect(del.text).toBe("");
-    expectPlainError(await call(sim, "GET", `${P}/products/${child.id}`), 404, "NOT_FOUND");
+    expectError(await call(sim, "GET", `${P}/products/${child.id}`), 404, "NOT_FOUND");
   });
 
   it("Choice: a variant child cannot have variants of its own: POST variants on a child answers 422 UNPROCESSABLE", async () => {
@@ -580,15 +560,30 @@ describe("Spec, Product write rules 9: a combination that already exists answers
     const tee = await bySku(sim, "TEE-CLASSIC");
     const before = await childrenOf(sim, tee.id);
     expect(before).toHaveLength(4);
-    expectError(await variants(sim, tee.id, { variants: [{ options: opts(tee, "S", "Navy") }] }), 409, "CONFLICT");
+    expectError(
+      await variants(sim, tee.id, { variants: [{ options: opts(tee, "S", "Navy") }] }),
+      409,
+      "CONFLICT",
+      "any",
+    );
     expect((await childrenOf(sim, tee.id)).map((c) => c.id).sort()).toEqual(before.map((c) => c.id).sort());
   });
 
   it("Choice (values compare without case): s/navy on TEE-CLASSIC answers 409 CONFLICT", async () => {
     const sim = makeSim();
     const tee = await bySku(sim, "TEE-CLASSIC");
-    expectError(await variants(sim, tee.id, { variants: [{ options: opts(tee, "s", "navy") }] }), 409, "CONFLICT");
-    expectError(await variants(sim, tee.id, { variants: [{ options: opts(tee, "M", "WHITE") }] }), 409, "CONFLICT");
+    expectError(
+      await variants(sim, tee.id, { variants: [{ options: opts(tee, "s", "navy") }] }),
+      409,
+      "CONFLICT",
+      "any",
+    );
+    expectError(
+      await variants(sim, tee.id, { variants: [{ options: opts(tee, "M", "WHITE") }] }),
+      409,
+      "CONFLICT",
+      "any",
+    );
     expect(await childrenOf(sim, tee.id)).toHaveLength(4);
   });
 
@@ -604,7 +599,7 @@ describe("Spec, Product write rules 9: a combination that already exists answers
         { options: opts(tee, "S", "White") },
       ],
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
     expect(await childrenOf(sim, tee.id)).toHaveLength(4);
     expect((await allProducts(sim)).length).toBe(before);
   });
@@ -619,7 +614,7 @@ describe("Spec, Product write rules 9: a combination that already exists answers
         { options: opts(parent, "s", "BLUE") },
       ],
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 
@@ -631,6 +626,7 @@ describe("Spec, Product write rules 9: a combination that already exists answers
       await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }),
       409,
       "CONFLICT",
+      "any",
     );
     expect(await childrenOf(sim, parent.id)).toHaveLength(1);
   });
@@ -657,7 +653,7 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
         { options: opts(parent, "S", "Blue"), sku: "TOTE-CANVAS" },
       ],
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 
@@ -668,6 +664,7 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
       await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "tote-canvas" }] }),
       409,
       "CONFLICT",
+      "any",
     );
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
@@ -681,7 +678,7 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
         { options: opts(parent, "M", "Blue"), sku: "linen-dup" },
       ],
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
   });
 
@@ -704,6 +701,7 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
       await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN" }] }),
       409,
       "CONFLICT",
+      "any",
     );
   });
 });
@@ -738,7 +736,7 @@ describe("Choice: the parent needs has_variants true and at least one attribute,
 describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-UUID parent", () => {
   it("an unknown UUID answers 404", async () => {
     const sim = makeSim();
-    expectPlainError(
+    expectError(
       await variants(sim, UNKNOWN_ID, { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }),
       404,
       "NOT_FOUND",
@@ -747,7 +745,7 @@ describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-U
 
   it("a non-UUID id answers 404", async () => {
     const sim = makeSim();
-    expectPlainError(
+    expectError(
       await variants(sim, "TEE-CLASSIC", { variants: [{ options: [{ attribute_id: UNKNOWN_ID, value: "X" }] }] }),
       404,
       "NOT_FOUND",
@@ -758,7 +756,7 @@ describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-U
     const sim = makeSim();
     const parent = await makeParent(sim);
     expect((await call(sim, "DELETE", `${P}/products/${parent.id}`)).status).toBe(204);
-    expectPlainError(
+    expectError(
       await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue") }] }),
       404,
       "NOT_FOUND",
@@ -778,7 +776,7 @@ describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-U
     });
     expect(created.status).toBe(201);
     const parent = created.json.data;
-    expectPlainError(
+    expectError(
       await variants(sim, parent.id, { variants: [{ options: [{ attribute_id: attr(parent, "Size"), value: "S" }] }] }),
       404,
       "NOT_FOUND",
@@ -797,7 +795,7 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     const two = await variants(sim, parent.id, {
       variants: [{ options: opts(parent, "S", "Blue") }, { options: opts(parent, "M", "Blue") }],
     });
-    expectPlainError(two, 402, "PRODUCT_LIMIT_REACHED");
+    expectError(two, 402, "PRODUCT_LIMIT_REACHED");
     expect(await childrenOf(sim, parent.id)).toHaveLength(0);
     expect((await allProducts(sim)).length).toBe(live);
 
@@ -805,7 +803,7 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     expect(one.status).toBe(201);
     expect((await allProducts(sim)).length).toBe(live + 1);
 
-    expectPlainError(
+    expectError(
       await variants(sim, parent.id, { variants: [{ options: opts(parent, "M", "Blue") }] }),
       402,
       "PRODUCT_LIMIT_REACHED",
@@ -827,7 +825,7 @@ describe("Spec, Errors: PRODUCT_LIMIT_REACHED 402; choice: children count, a cal
     });
     expect(reply.status).toBe(201);
     expect(reply.json.data).toHaveLength(3);
-    expectPlainError(
+    expectError(
       await call(sim, "POST", `${P}/products`, { body: { name: "One too many", retail_price: 100 } }),
       402,
       "PRODUCT_LIMIT_REACHED",
@@ -887,7 +885,7 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
       const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
         body: { variant_attributes: attributes },
       });
-      expectError(reply, 409, "CONFLICT");
+      expectError(reply, 409, "CONFLICT", "any");
       expect((await call(sim, "GET", `${P}/products/${parent.id}`)).json.data).toStrictEqual(parent);
     });
   }
@@ -899,7 +897,7 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
     const reply = await call(sim, "PATCH", `${P}/products/${parent.id}`, {
       body: { name: "Renamed", variant_attributes: [{ name: "Size", position: 1 }] },
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
     expect((await call(sim, "GET", `${P}/products/${parent.id}`)).json.data.name).toBe("Linen Shirt");
   });
 
@@ -943,7 +941,7 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
         ],
       },
     });
-    expectError(reply, 409, "CONFLICT");
+    expectError(reply, 409, "CONFLICT", "any");
   });
 
   it("once every child is deleted (no live children), the attributes can change again", async () => {
@@ -969,6 +967,7 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
       await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false } }),
       409,
       "CONFLICT",
+      "any",
     );
     expect((await call(sim, "GET", `${P}/products/${tee.id}`)).json.data).toStrictEqual(tee);
   });
@@ -980,6 +979,7 @@ describe("Spec, Product write rules 5: variant_attributes change only while ther
       await call(sim, "PATCH", `${P}/products/${tee.id}`, { body: { has_variants: false, variant_attributes: [] } }),
       409,
       "CONFLICT",
+      "any",
     );
     expect((await call(sim, "GET", `${P}/products/${tee.id}`)).json.data).toStrictEqual(tee);
   });
@@ -1007,7 +1007,7 @@ describe("Spec, Limits (idempotency): POST /products/{id}/variants takes an opti
     const parent = await makeParent(sim);
     const body = { variants: [{ options: opts(parent, "S", "Blue") }] };
     expect((await variants(sim, parent.id, body)).status).toBe(201);
-    expectError(await variants(sim, parent.id, body), 409, "CONFLICT");
+    expectError(await variants(sim, parent.id, body), 409, "CONFLICT", "any");
   });
 
   it("the same key with a different body answers 422 IDEMPOTENCY_KEY_REUSED and writes nothing", async () => {
@@ -1038,7 +1038,7 @@ describe("Spec, Limits (idempotency): POST /products/{id}/variants takes an opti
     const tee = await bySku(sim, "TEE-CLASSIC");
     const body = { variants: [{ options: opts(tee, "S", "Navy") }] };
     const first = await variants(sim, tee.id, body, { "idempotency-key": "variants-3" });
-    expectError(first, 409, "CONFLICT");
+    expectError(first, 409, "CONFLICT", "any");
     const old = await bySku(sim, "TEE-CLASSIC-S-NAVY");
     expect((await call(sim, "DELETE", `${P}/products/${old.id}`)).status).toBe(204);
     const again = await variants(sim, tee.id, body, { "idempotency-key": "variants-3" });
@@ -1057,7 +1057,7 @@ describe("Spec, Authentication (scopes): POST variants needs catalog:write", () 
       key: "catalog:read",
       body: { variants: [{ options: opts(tee, "XL", "Navy") }] },
     });
-    expectPlainError(reply, 403, "INSUFFICIENT_SCOPE");
+    expectError(reply, 403, "INSUFFICIENT_SCOPE");
     expect(await childrenOf(sim, tee.id)).toHaveLength(4);
   });
 });

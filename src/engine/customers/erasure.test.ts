@@ -8,7 +8,8 @@
 // document with `deleted_at`. Every test uses a fresh simulator on a manual clock (2026-01-01T00:00:00Z).
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, ORIGIN, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, ORIGIN } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const P = "/demo/v1/customers";
 const DECIMAL = /^[0-9]+$/;
@@ -51,11 +52,6 @@ const PERSONAL = [
 ];
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
-
-function expectNotFound(reply: Reply): void {
-  expect(reply.status, reply.text).toBe(404);
-  expect(reply.json).toStrictEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
-}
 
 async function all(sim: Simulator, query = ""): Promise<Customer[]> {
   const reply = await call(sim, "GET", `${P}?limit=200${query}`);
@@ -137,7 +133,7 @@ describe("Spec, Delete rules (customer): DELETE /customers/{id} answers 204 and 
     const reply = await call(sim, "DELETE", `${P}/${bob.id}`);
     expect(reply.status).toBe(204);
     expect(reply.text).toBe("");
-    expectNotFound(await call(sim, "GET", `${P}/${bob.id}`));
+    expectError(await call(sim, "GET", `${P}/${bob.id}`), 404, "NOT_FOUND");
     const codes = (await all(sim)).map((c) => c.customer_code);
     expect(codes.sort()).toEqual(["ALICE", "CARMEN", "DEV", "ERIN", "WALKIN"]);
   });
@@ -158,9 +154,9 @@ describe("Spec, Delete rules (customer): DELETE /customers/{id} answers 204 and 
     const sim = makeSim();
     const bob = await byCode(sim, "BOB");
     await erase(sim, bob.id);
-    expectNotFound(await call(sim, "DELETE", `${P}/${bob.id}`));
-    expectNotFound(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { first_name: "Bob" } }));
-    expectNotFound(await call(sim, "GET", `${P}/${bob.id}`));
+    expectError(await call(sim, "DELETE", `${P}/${bob.id}`), 404, "NOT_FOUND");
+    expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { body: { first_name: "Bob" } }), 404, "NOT_FOUND");
+    expectError(await call(sim, "GET", `${P}/${bob.id}`), 404, "NOT_FOUND");
     expect((await stored(sim, bob.id)).json.first_name).toBe("Erased");
   });
 
@@ -170,10 +166,10 @@ describe("Spec, Delete rules (customer): DELETE /customers/{id} answers 204 and 
     const made = (await call(sim, "POST", "/other/v1/customers", { body: { first_name: "Olga" } })).json
       .data as Customer;
     const before = await all(sim);
-    expectNotFound(await call(sim, "DELETE", `${P}/${UNKNOWN_ID}`));
-    expectNotFound(await call(sim, "DELETE", `${P}/BOB`));
-    expectNotFound(await call(sim, "DELETE", `${P}/${theirs.id}`));
-    expectNotFound(await call(sim, "DELETE", `${P}/${made.id}`));
+    expectError(await call(sim, "DELETE", `${P}/${UNKNOWN_ID}`), 404, "NOT_FOUND");
+    expectError(await call(sim, "DELETE", `${P}/BOB`), 404, "NOT_FOUND");
+    expectError(await call(sim, "DELETE", `${P}/${theirs.id}`), 404, "NOT_FOUND");
+    expectError(await call(sim, "DELETE", `${P}/${made.id}`), 404, "NOT_FOUND");
     expect(await all(sim)).toStrictEqual(before);
     expect((await call(sim, "GET", `/other/v1/customers/${made.id}`)).json.data).toStrictEqual(made);
     expect((await stored(sim, made.id, "other")).json.deleted_at).toBeNull();

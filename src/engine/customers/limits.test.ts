@@ -9,7 +9,8 @@
 // Every test uses a fresh simulator on a manual clock; time only moves through sim.clock.advance.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, errorOf, makeSim, type CallOptions, type Reply } from "../../test-support/sim.js";
+import { call, makeSim, type CallOptions, type Reply } from "../../test-support/sim.js";
+import { errorOf, expectError } from "../../test-support/errors.js";
 
 const P = "/demo/v1/customers";
 const G = "/demo/v1/customer-groups";
@@ -27,14 +28,8 @@ function expectHeaders(reply: Reply, policy: string, value: string): void {
 }
 
 function expectRateLimited(reply: Reply, retryAfter: number): void {
-  expect({ status: reply.status, code: reply.json?.error?.code }).toEqual({ status: 429, code: "RATE_LIMITED" });
-  expect(reply.json).toStrictEqual({ error: { code: "RATE_LIMITED", message: expect.any(String) } });
+  expectError(reply, 429, "RATE_LIMITED");
   expect(reply.headers.get("retry-after")).toBe(String(retryAfter));
-}
-
-function expectInsufficientScope(reply: Reply): void {
-  expect(reply.status, reply.text).toBe(403);
-  expect(reply.json).toStrictEqual({ error: { code: "INSUFFICIENT_SCOPE", message: expect.any(String) } });
 }
 
 async function repeat(
@@ -234,18 +229,24 @@ describe("Spec, Scopes: customers:read views customers; customers:write creates,
     const sim = makeSim();
     const before = (await call(sim, "GET", `${P}?limit=200`, { key: "read" })).json.data as Customer[];
     const bob = before.find((c) => c.customer_code === "BOB")!;
-    expectInsufficientScope(await call(sim, "POST", P, { key: "customers:read", body: { first_name: "Nope" } }));
-    expectInsufficientScope(
-      await call(sim, "PATCH", `${P}/${bob.id}`, { key: "customers:read", body: { city: "Nowhere" } }),
+    expectError(
+      await call(sim, "POST", P, { key: "customers:read", body: { first_name: "Nope" } }),
+      403,
+      "INSUFFICIENT_SCOPE",
     );
-    expectInsufficientScope(await call(sim, "DELETE", `${P}/${bob.id}`, { key: "customers:read" }));
+    expectError(
+      await call(sim, "PATCH", `${P}/${bob.id}`, { key: "customers:read", body: { city: "Nowhere" } }),
+      403,
+      "INSUFFICIENT_SCOPE",
+    );
+    expectError(await call(sim, "DELETE", `${P}/${bob.id}`, { key: "customers:read" }), 403, "INSUFFICIENT_SCOPE");
     expect((await call(sim, "GET", `${P}?limit=200`, { key: "read" })).json.data).toStrictEqual(before);
   });
 
   it("the read key (every read scope) reads customers but cannot write them", async () => {
     const sim = makeSim();
     expect((await call(sim, "GET", P, { key: "read" })).status).toBe(200);
-    expectInsufficientScope(await call(sim, "POST", P, { key: "read", body: { first_name: "Nope" } }));
+    expectError(await call(sim, "POST", P, { key: "read", body: { first_name: "Nope" } }), 403, "INSUFFICIENT_SCOPE");
   });
 
   it("customers:write satisfies customers:read: it reads the list, a customer and the groups", async () => {
@@ -277,13 +278,13 @@ describe("Spec, Scopes: customers:read views customers; customers:write creates,
       const sim = makeSim();
       const bob = await byCode(sim, "BOB");
       const group = (await call(sim, "GET", G, { key: "read" })).json.data[0].id as string;
-      expectInsufficientScope(await call(sim, "GET", P, { key }));
-      expectInsufficientScope(await call(sim, "GET", `${P}/${bob.id}`, { key }));
-      expectInsufficientScope(await call(sim, "POST", P, { key, body: { first_name: "Nope" } }));
-      expectInsufficientScope(await call(sim, "PATCH", `${P}/${bob.id}`, { key, body: { city: "x" } }));
-      expectInsufficientScope(await call(sim, "DELETE", `${P}/${bob.id}`, { key }));
-      expectInsufficientScope(await call(sim, "GET", G, { key }));
-      expectInsufficientScope(await call(sim, "GET", `${G}/${group}`, { key }));
+      expectError(await call(sim, "GET", P, { key }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "GET", `${P}/${bob.id}`, { key }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "POST", P, { key, body: { first_name: "Nope" } }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "PATCH", `${P}/${bob.id}`, { key, body: { city: "x" } }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "DELETE", `${P}/${bob.id}`, { key }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "GET", G, { key }), 403, "INSUFFICIENT_SCOPE");
+      expectError(await call(sim, "GET", `${G}/${group}`, { key }), 403, "INSUFFICIENT_SCOPE");
       expect(errorOf(await call(sim, "GET", P, { key })).code).toBe("INSUFFICIENT_SCOPE");
     },
   );

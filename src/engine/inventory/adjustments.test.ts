@@ -15,11 +15,11 @@ import {
   levelsOf,
   levelAt,
   put,
-  expectError,
   snapshot,
   adjust,
   type ReasonName,
 } from "../../test-support/inventory.js";
+import { expectError } from "../../test-support/errors.js";
 
 describe("Spec, Limits and Errors: POST /inventory/adjustments requires Idempotency-Key", () => {
   it("a missing key answers 400 VALIDATION_FAILED naming Idempotency-Key and writes nothing", async () => {

@@ -6,17 +6,8 @@
 // batch.test.ts. "Writes nothing" is checked on the levels (with their versions) and on the
 // control stock view (interfaces.md 3).
 import { describe, expect, it } from "vitest";
-import {
-  demo,
-  control,
-  stockOf,
-  levelAt,
-  put,
-  expectError,
-  snapshot,
-  snapshotAll,
-  batch,
-} from "../../test-support/inventory.js";
+import { demo, control, stockOf, levelAt, put, snapshot, snapshotAll, batch } from "../../test-support/inventory.js";
+import { expectError } from "../../test-support/errors.js";
 
 describe("Spec, InventoryBatchLineResult: product_id, outlet_id, changed, previous, on_hand, delta; sku only when given by sku; replayed", () => {
   it("echoes sku (as sent) only on lines given by sku, and answers replayed false; a set to the same level answers changed false, delta 0", async () => {

@@ -15,12 +15,12 @@ import {
   stockOf,
   levelsOf,
   levelAt,
-  expectError,
   snapshot,
   snapshotAll,
   batch,
   type Demo,
 } from "../../test-support/inventory.js";
+import { expectError } from "../../test-support/errors.js";
 
 async function createProducts(d: Demo, n: number): Promise<string[]> {
   const ids: string[] = [];

@@ -14,10 +14,10 @@ import {
   levelsOf,
   levelAt,
   put,
-  expectError,
   snapshot,
   type Level,
 } from "../../test-support/inventory.js";
+import { expectError } from "../../test-support/errors.js";
 
 const DECIMAL = /^[0-9]+$/;
 const byOutlet = (a: Level, b: Level) => (a.outlet_id < b.outlet_id ? -1 : 1);

@@ -15,10 +15,10 @@ import {
   levelsOf,
   levelAt,
   put,
-  expectError,
   snapshot,
   type ReasonName,
 } from "../../test-support/inventory.js";
+import { expectError } from "../../test-support/errors.js";
 
 describe("Spec, PUT /products/{id}/inventory/{outlet_id}: Stock write result and Inventory rule 1", () => {
   it("answers 200 with exactly {changed, previous, on_hand, delta, adjustment_id, movement_id} and stores the level", async () => {

@@ -6,7 +6,7 @@
 // alice, walkIn, bobRefund, bob, dev, carmenRefund, carmen, voided, erin (time order).
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
 import {
   allSales,
   control,
@@ -19,6 +19,7 @@ import {
   type DemoSales,
   type Sale,
 } from "../../test-support/sales.js";
+import { expectError } from "../../test-support/errors.js";
 
 async function setup(): Promise<{ sim: Simulator; refs: DemoRefs; fx: DemoSales; all: Sale[] }> {
   const sim = makeSim();
@@ -28,13 +29,6 @@ async function setup(): Promise<{ sim: Simulator; refs: DemoRefs; fx: DemoSales;
 }
 
 const ids = (sales: Sale[]) => sales.map((s) => s.id);
-
-function expectFieldError(reply: Reply, field: string): void {
-  expect(reply.status).toBe(400);
-  expect(reply.json).toStrictEqual({
-    error: { code: "VALIDATION_FAILED", message: expect.any(String), fields: [{ field, message: expect.any(String) }] },
-  });
-}
 
 const get = (sim: Simulator, query: string) => call(sim, "GET", `/demo/v1/sales?${query}`, { key: "sales:read" });
 
@@ -123,7 +117,7 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
       `${field}=%s (URL-encoded; an offset, no zone or no time) answers 400 VALIDATION_FAILED naming ${field}`,
       async (value) => {
         const { sim } = await setup();
-        expectFieldError(await get(sim, `${field}=${encodeURIComponent(value)}`), field);
+        expectError(await get(sim, `${field}=${encodeURIComponent(value)}`), 400, "VALIDATION_FAILED", field);
       },
     );
   }
@@ -144,7 +138,7 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
       `${field}=%s (no such instant) answers 400 VALIDATION_FAILED naming ${field}, never a page`,
       async (value) => {
         const { sim } = await setup();
-        expectFieldError(await get(sim, `${field}=${encodeURIComponent(value)}`), field);
+        expectError(await get(sim, `${field}=${encodeURIComponent(value)}`), 400, "VALIDATION_FAILED", field);
       },
     );
   }
@@ -161,8 +155,13 @@ describe("Spec, Sales list rules 1: completed_from and completed_to filter compl
     expect(
       ids(await allSales(sim, { completed_from: "2025-12-30T22:00:00Z", completed_to: "2025-12-30T22:00:00Z" })),
     ).toEqual([fx.dev.id]);
-    expectFieldError(await get(sim, "completed_from=2025-12-30T23:00:00%2B01:00"), "completed_from");
-    expectFieldError(await get(sim, "completed_to=2025-12-30T23:00:00%2B01:00"), "completed_to");
+    expectError(
+      await get(sim, "completed_from=2025-12-30T23:00:00%2B01:00"),
+      400,
+      "VALIDATION_FAILED",
+      "completed_from",
+    );
+    expectError(await get(sim, "completed_to=2025-12-30T23:00:00%2B01:00"), 400, "VALIDATION_FAILED", "completed_to");
   });
 });
 
@@ -194,7 +193,7 @@ describe("Spec, Sales list rules 2: status accepts completed, partially_refunded
     "status=%s answers 400 VALIDATION_FAILED naming status",
     async (status) => {
       const { sim } = await setup();
-      expectFieldError(await get(sim, `status=${status}`), "status");
+      expectError(await get(sim, `status=${status}`), 400, "VALIDATION_FAILED", "status");
     },
   );
 });
@@ -208,7 +207,7 @@ describe("Spec, Sales list rules 3: include_deleted on sales answers 400 VALIDAT
     "include_deleted=yes",
   ])("%s answers 400 naming include_deleted", async (query) => {
     const { sim } = await setup();
-    expectFieldError(await get(sim, query), "include_deleted");
+    expectError(await get(sim, query), 400, "VALIDATION_FAILED", "include_deleted");
   });
 });
 
@@ -324,19 +323,19 @@ describe("Spec, Sales list rules 4 and the /sales filters outlet_id, customer_id
     ["outlet_id", ""],
   ])("%s=%s (not a UUID) answers 400 VALIDATION_FAILED naming the parameter", async (field, value) => {
     const { sim } = await setup();
-    expectFieldError(await get(sim, `${field}=${encodeURIComponent(value)}`), field);
+    expectError(await get(sim, `${field}=${encodeURIComponent(value)}`), 400, "VALIDATION_FAILED", field);
   });
 
   it.each(["sale_status=completed", "created_from=2025-12-30T00:00:00Z", "deleted=true"])(
     "Choices, Requests (unknown query parameters): %s answers 400 naming the parameter",
     async (query) => {
       const { sim } = await setup();
-      expectFieldError(await get(sim, query), query.split("=")[0]!);
+      expectError(await get(sim, query), 400, "VALIDATION_FAILED", query.split("=")[0]!);
     },
   );
 
   it("Choices, Requests (a parameter given twice): status twice answers 400 naming status", async () => {
     const { sim } = await setup();
-    expectFieldError(await get(sim, "status=completed&status=voided"), "status");
+    expectError(await get(sim, "status=completed&status=voided"), 400, "VALIDATION_FAILED", "status");
   });
 });

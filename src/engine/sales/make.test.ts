@@ -4,7 +4,7 @@
 // (docs/spec-choices.md, "Sales": amounts rounded half away from zero, the walk-in default, parked
 // sales; "Control plane and fixtures": success statuses).
 import { describe, expect, it } from "vitest";
-import { call, errorOf, makeSim } from "../../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
 import {
   advance,
   allSales,
@@ -17,6 +17,7 @@ import {
   makeSale,
   UUID,
 } from "../../test-support/sales.js";
+import { errorOf } from "../../test-support/errors.js";
 
 const START = "2026-01-01T00:00:00.000Z";
 const uuid = expect.stringMatching(UUID);

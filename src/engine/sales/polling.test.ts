@@ -7,7 +7,7 @@
 // moves through POST /_sim/clock.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
-import { call, makeSim, type Reply } from "../../test-support/sim.js";
+import { call, makeSim } from "../../test-support/sim.js";
 import {
   advance,
   allSales,
@@ -23,6 +23,7 @@ import {
   type ListBody,
   type Sale,
 } from "../../test-support/sales.js";
+import { expectError } from "../../test-support/errors.js";
 
 const ids = (sales: Sale[]) => sales.map((s) => s.id);
 
@@ -45,17 +46,6 @@ async function drain(sim: Simulator, cursor: string | undefined, limit: number):
     if (!page.has_more) return { rows, pages, cursor };
   }
   throw new Error("the feed never ended");
-}
-
-function expectCursorError(reply: Reply): void {
-  expect(reply.status).toBe(400);
-  expect(reply.json).toStrictEqual({
-    error: {
-      code: "VALIDATION_FAILED",
-      message: expect.any(String),
-      fields: [{ field: "cursor", message: expect.any(String) }],
-    },
-  });
 }
 
 describe("Spec, Pagination and polling rules 1: paging through /sales with limit=2 from the start", () => {
@@ -230,8 +220,11 @@ describe("Spec, Pagination and polling rules 1 (an unreadable cursor answers 400
       page.next_cursor!.slice(0, -2),
       outlets.json.next_cursor as string,
     ]) {
-      expectCursorError(
+      expectError(
         await call(sim, "GET", `/demo/v1/sales?cursor=${encodeURIComponent(cursor)}`, { key: "sales:read" }),
+        400,
+        "VALIDATION_FAILED",
+        "cursor",
       );
     }
   });
@@ -271,7 +264,12 @@ describe("Spec, Pagination and polling rules 3: order=desc returns one first pag
     const held = (await listSales(sim, { limit: "3" })).next_cursor!;
     const plain = await listSales(sim, { order: "desc", limit: "4" });
     expect(await listSales(sim, { order: "desc", limit: "4", cursor: held })).toStrictEqual(plain);
-    expectCursorError(await call(sim, "GET", "/demo/v1/sales?order=desc&cursor=garbage", { key: "sales:read" }));
+    expectError(
+      await call(sim, "GET", "/demo/v1/sales?order=desc&cursor=garbage", { key: "sales:read" }),
+      400,
+      "VALIDATION_FAILED",
+      "cursor",
+    );
   });
 
   it("order other than asc or desc answers 400 VALIDATION_FAILED naming order", async () => {
