@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createSimulator, type Simulator } from "./simulator.js";
+import type { Simulator } from "./simulator.js";
+import { checkedSimulator } from "./test-support/sim.js";
 
 // Issue 2, Determinism: with a manual clock and a given seed, the same requests give byte-identical
 // responses: ids, versions, cursors, timestamps, tokens and headers.
 
 async function runScript(seed: number): Promise<string[]> {
-  const sim: Simulator = createSimulator({ clock: "manual", seed });
+  const sim: Simulator = checkedSimulator({ clock: "manual", seed });
   const transcript: string[] = [];
   const send = async (method: string, path: string, token: string | null, body?: unknown) => {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};

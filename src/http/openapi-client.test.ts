@@ -1,6 +1,7 @@
 import createClient from "openapi-fetch";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSimulator, type Simulator } from "../simulator.js";
+import type { Simulator } from "../simulator.js";
+import { checkedSimulator } from "../test-support/sim.js";
 import type { paths } from "../test-support/generated/api.js";
 
 // Issue 7: a client generated from the served document (openapi-typescript types, openapi-fetch) works
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 
 async function client() {
-  sim = createSimulator({ clock: "manual" });
+  sim = checkedSimulator({ clock: "manual" });
   const { url } = await sim.listen(0);
   return createClient<paths>({
     baseUrl: `${url}/demo/v1`,

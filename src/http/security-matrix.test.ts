@@ -46,6 +46,7 @@ import {
   type Ids,
 } from "../test-support/security.js";
 import { expectError } from "../test-support/errors.js";
+import { withResponseCheck } from "../test-support/response-validation.js";
 
 // Spies for the constant-time checks. They take effect only in the module graph loaded after
 // vi.resetModules() (see "compared in constant time" below); every other test uses the ordinary graph,
@@ -1076,7 +1077,7 @@ describe("Issue (Robustness and security): secrets are compared in constant time
   });
 
   it("the token endpoint checks the client secret with safeEqual over two 32-byte digests (timingSafeEqual), sent in the body or as HTTP Basic, right or wrong, of any length", async () => {
-    const sim = fresh.createSimulator({ clock: "manual", seed: 1 });
+    const sim = fresh.createSimulator(withResponseCheck({ clock: "manual", seed: 1 }));
     const client = sim.credentials().oauth_clients[0]!;
     const attempts: [string, string, "body" | "basic"][] = [
       [
@@ -1142,7 +1143,7 @@ describe("Issue (Robustness and security): secrets are compared in constant time
   });
 
   it("an API request looks its credential up by the SHA-256 digest of the presented token, known or unknown", async () => {
-    const sim = fresh.createSimulator({ clock: "manual", seed: 1 });
+    const sim = fresh.createSimulator(withResponseCheck({ clock: "manual", seed: 1 }));
     const known = sim.token("demo", "full");
     const unknown = "rsk_securityMatrixUnknownForDigest0000000000";
     const statuses: number[] = [];
@@ -1157,7 +1158,7 @@ describe("Issue (Robustness and security): secrets are compared in constant time
 
   it("the control plane's token (SimulatorOptions.controlToken) is checked with safeEqual", async () => {
     const controlToken = "security-matrix-control-token-0001";
-    const sim = fresh.createSimulator({ clock: "manual", seed: 1, controlToken });
+    const sim = fresh.createSimulator(withResponseCheck({ clock: "manual", seed: 1, controlToken }));
     reset();
     const wrong = await sim.fetch(`${ORIGIN}/_sim/health`, {
       headers: { authorization: "Bearer security-matrix-control-token-0002" },

@@ -1,10 +1,17 @@
-// Helpers for tests: a simulator on a manual clock and a compact way to call it in-process.
+// Helpers for tests: a simulator on a manual clock and a compact way to call it in-process. Every simulator
+// built here judges its responses against the OpenAPI document (response-validation.ts).
 import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
+import { withResponseCheck } from "./response-validation.js";
 
 export const ORIGIN = "http://sim.test";
 
+/** `createSimulator` with the response check installed; fits the conformance runner's `simulator` option. */
+export const checkedSimulator = (options: SimulatorOptions = {}): Simulator =>
+  createSimulator(withResponseCheck(options));
+
+/** A checked simulator on a manual clock, seed 1. */
 export function makeSim(options: SimulatorOptions = {}): Simulator {
-  return createSimulator({ clock: "manual", seed: 1, ...options });
+  return checkedSimulator({ clock: "manual", seed: 1, ...options });
 }
 
 export interface CallOptions {
