@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "./simulator.js";
 import { checkedSimulator } from "./test-support/sim.js";
 
-// Issue 2, Determinism: with a manual clock and a given seed, the same requests give byte-identical
-// responses: ids, versions, cursors, timestamps, tokens and headers.
+// README ("For byte-identical runs, use --clock manual --seed N"): with a manual clock and a given seed, the
+// same requests give byte-identical responses: ids, versions, cursors, timestamps, tokens and headers.
 
 async function runScript(seed: number): Promise<string[]> {
   const sim: Simulator = checkedSimulator({ clock: "manual", seed });

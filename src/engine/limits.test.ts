@@ -373,7 +373,7 @@ describe("Spec, Limits: failed authentication, per network address, 300 per 5 mi
   });
 });
 
-describe("Issue 9: rate limiting is on by default and off only through an explicit option", () => {
+describe("Spec, Limits (120 per minute per credential): rate limiting is on by default and off only through an explicit option", () => {
   it("with rateLimits: false, 200 requests in a minute all answer 200; by default the 121st is 429", async () => {
     const off = makeSim({ rateLimits: false });
     const statuses = new Set<number>();

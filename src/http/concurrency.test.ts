@@ -1,4 +1,4 @@
-// Concurrency and faults (issue 10), against the spec (retail-api-v1.md):
+// Concurrency and faults, against the spec (retail-api-v1.md):
 // - Limits, Idempotency paragraph: "Processing in progress answers 409 IDEMPOTENCY_IN_PROGRESS"; "A retry
 //   with the same key and same body returns the same status and data with header Idempotent-Replayed:
 //   true"; "A 500 is not remembered".

@@ -68,7 +68,7 @@ function allKeyTokens(sim: Simulator): Record<string, string> {
   return out;
 }
 
-describe("Issue (Robustness and security): credentials are stored only as digests", () => {
+describe("docs/spec-choices.md, Secrets (how credentials are held): credentials are stored only as digests", () => {
   it("the credential registry (engine/auth/credentials.ts) holds no API key's plaintext, fixture keys and a control-plane key alike", async () => {
     const sim = makeSim();
     const created = await createKey(sim, "made-by-control");
@@ -129,7 +129,7 @@ describe("Issue (Robustness and security): credentials are stored only as digest
   });
 });
 
-describe("Issue (Robustness and security): secrets are compared in constant time (kernel/digest.ts safeEqual)", () => {
+describe("docs/spec-choices.md, Secrets (comparisons of secrets): secrets are compared in constant time (kernel/digest.ts safeEqual)", () => {
   // A second module graph, loaded after vi.resetModules(), in which digest.ts and node:crypto are the spied ones.
   let fresh: typeof import("../simulator.js");
   let digest: typeof import("../kernel/digest.js");
@@ -261,7 +261,7 @@ describe("Issue (Robustness and security): secrets are compared in constant time
 // ------------------------------------------------------------------------------------------------
 // 10: logs
 
-describe("Issue (Robustness and security): no credential or personal detail appears in the simulator's log", () => {
+describe("docs/spec-choices.md, Secrets (logs): no credential or personal detail appears in the simulator's log", () => {
   it("a varied session (successes, 4xx, OAuth sign-in, consent and token exchanges, customer writes, an internal error) logs no token, secret, code, email, phone or name", async () => {
     const lines: string[] = [];
     const sim = makeSim({ log: (line) => lines.push(line) });
