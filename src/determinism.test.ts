@@ -40,7 +40,7 @@ async function runScript(seed: number): Promise<string[]> {
   return transcript;
 }
 
-describe("Determinism: same seed, manual clock, same requests", () => {
+describe("README (byte-identical runs): same seed, manual clock, same requests", () => {
   it("gives byte-identical responses, headers included", async () => {
     const a = await runScript(7);
     const b = await runScript(7);

@@ -374,7 +374,7 @@ describe("Faults (interfaces.md): a fault that answers after the write is commit
   });
 });
 
-describe("Over HTTP: concurrent requests through the node adapter", () => {
+describe("Spec, Limits (Idempotency paragraph) over HTTP: concurrent requests through the node adapter", () => {
   let sim: Simulator;
   let server: Listening;
   beforeAll(async () => {

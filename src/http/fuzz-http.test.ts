@@ -24,7 +24,7 @@ beforeAll(() => {
 });
 afterAll(expectNoPollution);
 
-describe("Fuzzing over HTTP: raw bytes through the node:http adapter", () => {
+describe("Spec, Errors (bad input always gets the envelope) over HTTP: raw bytes through the node:http adapter", () => {
   const HTTP_RUNS = 25;
   const h = harness();
   let server: Listening;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { iso, manualClock, parseUtcDateTime, systemClock } from "./clock.js";
 import { createRng, isUuid } from "./random.js";
 
-describe("kernel clock: manual is frozen until moved, system is the wall clock plus travel", () => {
+describe("docs/architecture.md, Layers (kernel): the clock, manual is frozen until moved, system is the wall clock plus travel", () => {
   it("manual starts at 2026-01-01T00:00:00Z by default and moves only when told", () => {
     const clock = manualClock();
     expect(iso(clock.now())).toBe("2026-01-01T00:00:00.000Z");
@@ -46,7 +46,7 @@ describe("kernel clock: manual is frozen until moved, system is the wall clock p
   });
 });
 
-describe("kernel rng: seeded, reproducible, UUID-shaped ids", () => {
+describe("docs/architecture.md, Layers (kernel): the rng, seeded, reproducible, UUID-shaped ids", () => {
   it("the same seed and stream give the same sequence; another seed or stream differs", () => {
     const a = createRng(1, "ids");
     const b = createRng(1, "ids");
