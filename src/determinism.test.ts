@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createSimulator, type Simulator } from "./simulator.js";
+import type { Simulator } from "./simulator.js";
+import { checkedSimulator } from "./test-support/sim.js";
 
-// Issue 2, Determinism: with a manual clock and a given seed, the same requests give byte-identical
-// responses: ids, versions, cursors, timestamps, tokens and headers.
+// README ("For byte-identical runs, use --clock manual --seed N"): with a manual clock and a given seed, the
+// same requests give byte-identical responses: ids, versions, cursors, timestamps, tokens and headers.
 
 async function runScript(seed: number): Promise<string[]> {
-  const sim: Simulator = createSimulator({ clock: "manual", seed });
+  const sim: Simulator = checkedSimulator({ clock: "manual", seed });
   const transcript: string[] = [];
   const send = async (method: string, path: string, token: string | null, body?: unknown) => {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -39,7 +40,7 @@ async function runScript(seed: number): Promise<string[]> {
   return transcript;
 }
 
-describe("Determinism: same seed, manual clock, same requests", () => {
+describe("README (byte-identical runs): same seed, manual clock, same requests", () => {
   it("gives byte-identical responses, headers included", async () => {
     const a = await runScript(7);
     const b = await runScript(7);

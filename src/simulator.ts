@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   sleep?: Sleep;
   /** Rate limiting is on unless turned off here explicitly (benchmarks, load tests). Default true. */
   rateLimits?: boolean;
+  /**
+   * Called once per answered request, in process or over a socket, with the request and the response about to be
+   * sent (tests judge every response against the OpenAPI document here). It should only read them.
+   */
+  onExchange?: (req: SimRequest, res: SimResponse) => void;
 }
 
 /** A control operation refused its input; `error` is the spec's error object. */
@@ -131,8 +136,10 @@ export class Simulator {
   }
 
   /** The simulator's own request shape, for adapters and tests that need exact control. */
-  handle(req: SimRequest): Promise<SimResponse> {
-    return this.server(req);
+  async handle(req: SimRequest): Promise<SimResponse> {
+    const res = await this.server(req);
+    this.options.onExchange?.(req, res);
+    return res;
   }
 
   /** Serves on node:http; loopback unless another host is given. */

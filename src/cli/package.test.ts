@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 
-// Issue 7: the package works the way SDK authors install it. `npm pack` makes a tarball; installed into
+// docs/sdk-authors.md: the package works the way SDK authors install it. `npm pack` makes a tarball; installed into
 // an empty project it runs `npx retail-sim` and `import { createSimulator } from "retail-sim"`, types included.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -26,7 +26,7 @@ beforeAll(() => {
   npm(["install", "--no-audit", "--no-fund", "--omit=dev", join(dir, tarball)], project);
 }, 240_000);
 
-describe("Issue 7: the packed tarball installed into an empty project", () => {
+describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into an empty project", () => {
   it("ships the built code, the docs and no tests", () => {
     const files = spawnSync(
       "tar",

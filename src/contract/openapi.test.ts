@@ -78,7 +78,7 @@ describe("Spec, What the service does 6: GET /openapi.json under the store prefi
   });
 });
 
-describe("Operations table: the document describes every operation, under its path and method, with its scope", () => {
+describe("Spec, Endpoints and Scopes: the document describes every operation of the operations table, under its path and method, with its scope", () => {
   for (const op of OPERATIONS) {
     it(`${op.method} ${op.path} appears as operationId ${op.id} with security [${op.scope ?? ""}]`, async () => {
       const sim = makeSim();

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { checkResponse, ResponseChecker } from "./response-check.js";
 
-// The response check behind the test harness hook: it must fail what the document does not describe.
+// The response check behind the test harness hook (SimulatorOptions.onExchange,
+// src/test-support/response-validation.ts): it must fail what the document does not describe.
 
 const json = "application/json; charset=utf-8";
 
-describe("Issue 7: responses are judged against the served OpenAPI document", () => {
+describe("docs/architecture.md, Tests (the response checker): responses are judged against the served OpenAPI document", () => {
   it("accepts a described response", () => {
     const body = JSON.stringify({ data: [], next_cursor: null, has_more: false });
     expect(checkResponse({ method: "GET", path: "/demo/v1/outlets", status: 200, contentType: json, body })).toEqual(

@@ -96,7 +96,7 @@ describe("Spec, Pagination and polling rules 1: the cursor is opaque; an unreada
   });
 });
 
-describe("Issue 9: a page costs the same deep in a large feed as at the start of a small one (rows visited, not time)", () => {
+describe("Spec, Pagination and polling rules 1 (docs/performance.md): a page costs the same deep in a large feed as at the start of a small one (rows visited, not time)", () => {
   it("a page of 50 visits 51 slots at 1,000 rows and at 100,000 rows, from the start or from a deep cursor", () => {
     const small = feedOf(1_000);
     const large = feedOf(100_000);
@@ -118,7 +118,7 @@ describe("Issue 9: a page costs the same deep in a large feed as at the start of
   });
 });
 
-describe("Issue 9: a secondary index pages exactly what the filtered feed pages (no full-collection scan)", () => {
+describe("Spec, Pagination and polling rules 1 (docs/architecture.md, State): a secondary index pages exactly what the filtered feed pages (no full-collection scan)", () => {
   type Thing = { key: string | null; n: number };
   const op = fc.oneof(
     fc.record({

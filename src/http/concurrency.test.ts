@@ -1,4 +1,4 @@
-// Concurrency and faults (issue 10), against the spec (retail-api-v1.md):
+// Concurrency and faults, against the spec (retail-api-v1.md):
 // - Limits, Idempotency paragraph: "Processing in progress answers 409 IDEMPOTENCY_IN_PROGRESS"; "A retry
 //   with the same key and same body returns the same status and data with header Idempotent-Replayed:
 //   true"; "A 500 is not remembered".
@@ -12,9 +12,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../simulator.js";
 import { call, makeSim } from "../test-support/sim.js";
-import { control, demo, expectError, stockOf } from "../test-support/inventory.js";
+import { control, demo, stockOf } from "../test-support/inventory.js";
 import type { Listening } from "./node.js";
 import { fuzzParameters, fuzzTimeout } from "../test-support/fuzz.js";
+import { expectError } from "../test-support/errors.js";
 
 const json = { "content-type": "application/json" };
 
@@ -373,7 +374,7 @@ describe("Faults (interfaces.md): a fault that answers after the write is commit
   });
 });
 
-describe("Over HTTP: concurrent requests through the node adapter", () => {
+describe("Spec, Limits (Idempotency paragraph) over HTTP: concurrent requests through the node adapter", () => {
   let sim: Simulator;
   let server: Listening;
   beforeAll(async () => {

@@ -1,11 +1,12 @@
 import createClient from "openapi-fetch";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSimulator, type Simulator } from "../simulator.js";
+import type { Simulator } from "../simulator.js";
+import { checkedSimulator } from "../test-support/sim.js";
 import type { paths } from "../test-support/generated/api.js";
 
-// Issue 7: a client generated from the served document (openapi-typescript types, openapi-fetch) works
-// against a running simulator: the document is what SDK authors can build on. `npm test` type-checks
-// this file against the generated types, so a document that drifts from the API breaks the build.
+// docs/sdk-authors.md, Generate a client: a client generated from the served document (openapi-typescript types,
+// openapi-fetch) works against a running simulator: the document is what SDK authors can build on. `npm test`
+// type-checks this file against the generated types, so a document that drifts from the API breaks the build.
 
 let sim: Simulator | undefined;
 
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 
 async function client() {
-  sim = createSimulator({ clock: "manual" });
+  sim = checkedSimulator({ clock: "manual" });
   const { url } = await sim.listen(0);
   return createClient<paths>({
     baseUrl: `${url}/demo/v1`,
@@ -23,7 +24,7 @@ async function client() {
   });
 }
 
-describe("Issue 7: a generated client (openapi-typescript + openapi-fetch) against a running simulator", () => {
+describe("docs/sdk-authors.md, Generate a client: a generated client (openapi-typescript + openapi-fetch) against a running simulator", () => {
   it("creates, updates, lists and deletes a product, and sets its stock", async () => {
     const api = await client();
     const created = await api.POST("/products", {

@@ -1,5 +1,5 @@
-// Server hygiene (issue 10) over real sockets: a cap on header size, timeouts for clients too slow to
-// send their headers or body, unreadable requests, keep-alive. Every refusal is the spec's error
+// Server hygiene (docs/spec-choices.md, Requests) over real sockets: a cap on header size, timeouts for clients
+// too slow to send their headers or body, unreadable requests, keep-alive. Every refusal is the spec's error
 // envelope (spec, Errors: `{"error": {"code", "message"}}`; VALIDATION_FAILED is 400) and the server
 // keeps serving. The timeouts are shortened for the test; nothing here sleeps: each test waits for the
 // server's answer or for it to close the connection.

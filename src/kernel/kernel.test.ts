@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { iso, manualClock, parseUtcDateTime, systemClock } from "./clock.js";
 import { createRng, isUuid } from "./random.js";
 
-describe("kernel clock: manual is frozen until moved, system is the wall clock plus travel", () => {
+describe("docs/architecture.md, Layers (kernel): the clock, manual is frozen until moved, system is the wall clock plus travel", () => {
   it("manual starts at 2026-01-01T00:00:00Z by default and moves only when told", () => {
     const clock = manualClock();
     expect(iso(clock.now())).toBe("2026-01-01T00:00:00.000Z");
@@ -46,7 +46,7 @@ describe("kernel clock: manual is frozen until moved, system is the wall clock p
   });
 });
 
-describe("kernel rng: seeded, reproducible, UUID-shaped ids", () => {
+describe("docs/architecture.md, Layers (kernel): the rng, seeded, reproducible, UUID-shaped ids", () => {
   it("the same seed and stream give the same sequence; another seed or stream differs", () => {
     const a = createRng(1, "ids");
     const b = createRng(1, "ids");
@@ -107,7 +107,7 @@ describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", ()
   });
 });
 
-describe("Issue 9: cached row JSON is embedded as is, and the text equals plain serialization", () => {
+describe("docs/performance.md, What made the difference (serialization): cached row JSON is embedded as is, and the text equals plain serialization", () => {
   it("stringifyPayload joins RawJson rows into the envelope exactly as JSON.stringify would write them", async () => {
     const { RawJson, stringifyPayload } = await import("./raw-json.js");
     const rows = [

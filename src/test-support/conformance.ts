@@ -9,6 +9,7 @@ import type { Mutant } from "../../conformance/mutants/index.js";
 import { mutantSimulator } from "../../conformance/mutants/index.js";
 import type { Rule } from "../../conformance/rule.js";
 import { createSimulator, type Simulator } from "../simulator.js";
+import { withResponseCheck } from "./response-validation.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = `${ROOT}dist/bin/retail-sim.js`;
@@ -55,8 +56,9 @@ export interface Listening {
 
 /** A simulator in this process on a free port, its handler wrapped by a mutant when one is given. */
 export async function listenSimulator(mutant?: Mutant, wrap?: Mutant["wrap"]): Promise<Listening> {
-  const options = { clock: "manual" as const, seed: 1 };
-  const sim = mutant ? mutantSimulator(mutant)(options) : createSimulator(options);
+  // The response check judges the honest simulator's answers, before any mutant or wrap changes them.
+  const options = withResponseCheck({ clock: "manual", seed: 1 });
+  const sim = (mutant ? mutantSimulator(mutant) : createSimulator)(options);
   if (wrap) sim.handle = wrap(sim.handle.bind(sim));
   const { url } = await sim.listen(0);
   return {

@@ -2,7 +2,7 @@
 // stock control view, levels, and the stock write calls.
 import { expect } from "vitest";
 import type { Simulator } from "../simulator.js";
-import { call, makeSim, ORIGIN, type Reply } from "./sim.js";
+import { call, makeSim, ORIGIN } from "./sim.js";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
@@ -109,16 +109,6 @@ export const adjust = (d: Demo, body: unknown, key = `adj-${++keySeq}`) =>
 /** POST /inventory/batch with a fresh Idempotency-Key unless one is given. */
 export const batch = (d: Demo, lines: unknown, key = `batch-${++keySeq}`) =>
   call(d.sim, "POST", "/demo/v1/inventory/batch", { body: { lines }, headers: { "Idempotency-Key": key } });
-
-/** The exact error envelope: the code, a message, and the one field when given. */
-export function expectError(reply: Reply, status: number, code: string, field?: string): void {
-  expect(reply.status).toBe(status);
-  if (field === undefined) expect(reply.json).toStrictEqual({ error: { code, message: expect.any(String) } });
-  else
-    expect(reply.json).toStrictEqual({
-      error: { code, message: expect.any(String), fields: [{ field, message: expect.any(String) }] },
-    });
-}
 
 /** Levels and stock views of one product at both outlets, for "nothing written" comparisons. */
 export async function snapshot(d: Demo, product: string) {

@@ -1,6 +1,7 @@
 // Helpers for the OAuth tests (spec, Authentication 3 to 10): the fixture's users and client, the
 // headless consent (`POST /_sim/oauth/authorize`), form posts to `/oauth/token`, and a small reader
-// of the consent screen's HTML forms. They assert nothing themselves.
+// of the consent screen's HTML forms. Only expectOAuthError asserts.
+import { expect } from "vitest";
 import { createHash, randomBytes } from "node:crypto";
 import type { Simulator } from "../simulator.js";
 import { ORIGIN } from "./sim.js";
@@ -303,4 +304,14 @@ export async function submit(sim: Simulator, form: Form, extra: [string, string]
     redirect: "manual",
   });
   return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
+/** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, never `{error: {code, message}}`. */
+export function expectOAuthError(r: JsonReply, status: number, error: string): void {
+  expect(r.status).toBe(status);
+  expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(Object.keys(r.json ?? {}).sort()).toEqual(["error", "error_description"]);
+  expect(r.json.error).toBe(error);
+  expect(typeof r.json.error_description).toBe("string");
+  expect(r.json.error_description.length).toBeGreaterThan(0);
 }

@@ -82,7 +82,7 @@ export async function clockNow(sim: Simulator): Promise<string> {
 
 /**
  * A success of a control route. The exact status of the sale routes is checked by its own test
- * (sales.test.ts, "Choices, Control plane and fixtures"); here any 2xx lets the other tests check
+ * (src/engine/sales/documents.test.ts, "Choices, Control plane and fixtures"); here any 2xx lets the other tests check
  * what they are about.
  */
 function expectSuccess(reply: ControlReply, what: string): void {

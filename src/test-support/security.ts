@@ -1,4 +1,4 @@
-// Helpers for the security matrix (src/http/security-matrix.test.ts): requests for every operation of
+// Helpers for the security matrix (src/http/security-*.test.ts): requests for every operation of
 // the contract's table, built from the table itself (method, path, path parameters, body, idempotency
 // policy), so that a new operation is covered without touching the tests. They assert nothing
 // themselves; they throw when the table names something they cannot build, so a new kind of path

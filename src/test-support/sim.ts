@@ -1,10 +1,17 @@
-// Helpers for tests: a simulator on a manual clock and a compact way to call it in-process.
+// Helpers for tests: a simulator on a manual clock and a compact way to call it in-process. Every simulator
+// built here judges its responses against the OpenAPI document (response-validation.ts).
 import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
+import { withResponseCheck } from "./response-validation.js";
 
 export const ORIGIN = "http://sim.test";
 
+/** `createSimulator` with the response check installed; fits the conformance runner's `simulator` option. */
+export const checkedSimulator = (options: SimulatorOptions = {}): Simulator =>
+  createSimulator(withResponseCheck(options));
+
+/** A checked simulator on a manual clock, seed 1. */
 export function makeSim(options: SimulatorOptions = {}): Simulator {
-  return createSimulator({ clock: "manual", seed: 1, ...options });
+  return checkedSimulator({ clock: "manual", seed: 1, ...options });
 }
 
 export interface CallOptions {
@@ -47,7 +54,3 @@ export async function call(sim: Simulator, method: string, path: string, options
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null, text };
 }
-
-/** Asserts nothing itself: returns the error object of an envelope for exact comparisons. */
-export const errorOf = (reply: Reply) =>
-  reply.json?.error as { code: string; message: string; fields?: { field: string; message: string }[] };

@@ -1,6 +1,6 @@
-// Issue 9: the GET /sales filters (spec, Endpoints: /sales; Sales list rules 1 and 2) page through an
-// index in change order, so a selective filter costs about one page of slots whatever the size of the
-// feed, and returns exactly what the whole feed filtered returns (spec, Pagination and polling rules 1).
+// docs/performance.md, What made the difference: the GET /sales filters (spec, Endpoints: /sales; Sales list rules 1
+// and 2) page through an index in change order, so a selective filter costs about one page of slots whatever the size
+// of the feed, and returns exactly what the whole feed filtered returns (spec, Pagination and polling rules 1).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SalesQuery } from "../../contract/schemas/sales.js";
@@ -77,7 +77,7 @@ const large = salesOf(100_000);
 const small = salesOf(1_000);
 const day = (n: number) => iso(START + n * DAY_MS);
 
-describe("Issue 9: a selective sales filter visits its own rows, not the feed (spec, /sales filters)", () => {
+describe("Spec, Sales list rules 1 and 2 (docs/performance.md): a selective sales filter visits its own rows, not the feed", () => {
   const selective: [string, SalesQuery][] = [
     ["customer_id", { customer_id: "customer-17" }],
     ["parent_sale_id", { parent_sale_id: "sale-5000" }],
@@ -148,7 +148,7 @@ describe("Issue 9: a selective sales filter visits its own rows, not the feed (s
   });
 });
 
-describe("Issue 9: indexed sales pages equal the filtered feed for any query (property)", () => {
+describe("Spec, Sales list rules 1 to 4 and Pagination and polling rules 1: indexed sales pages equal the filtered feed for any query (property)", () => {
   it("any combination of filters, any page size, any cursor", () => {
     const state = salesOf(3_000);
     const query = fc.record(

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { BROWSER_SKIP, browserTitle, CHROMIUM, CHROMIUM_ARGS } from "../../test-support/browser.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSimulator, type Simulator } from "../../simulator.js";
+import type { Simulator } from "../../simulator.js";
+import { checkedSimulator } from "../../test-support/sim.js";
 
 // Spec, Authentication 3: the merchant signs in, allows or cancels, and is redirected; non-admins see a
 // refusal screen. Driven in headless Chromium (Debian's package; nothing downloads a browser).
@@ -21,7 +22,7 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     args: CHROMIUM_ARGS,
   });
-  sim = createSimulator({ clock: "manual" });
+  sim = checkedSimulator({ clock: "manual" });
   url = (await sim.listen(0)).url;
 }, 60_000);
 
