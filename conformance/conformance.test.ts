@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MUTANTS, mutantSimulator } from "./mutants/index.js";
 import { BLIND_MUTANTS } from "./mutants/blind/index.js";
 import { conformance } from "./run.js";
+import { judged } from "../src/test-support/conformance.js";
 import { CATALOG } from "./rules/index.js";
 
 // The suite passes against the real simulator and catches every deliberately broken one.
@@ -10,7 +11,7 @@ describe("The conformance suite against the in-process simulator", () => {
   it.each([1, 2, 3, 4, 5])(
     "seed %i: every rule of the catalog passes",
     async (seed) => {
-      const report = await conformance({ seed, runs: 5 });
+      const report = await conformance({ seed, runs: 5, simulator: judged() });
       const failed = report.rules
         .filter((r) => r.status === "failed")
         .map((r) => `${r.id}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
@@ -30,7 +31,7 @@ describe("Proof of detection power (mutants)", () => {
         seed: 1,
         runs: 5,
         rules: mutant.caughtBy.join(","),
-        simulator: mutantSimulator(mutant),
+        simulator: judged(mutantSimulator(mutant)),
       });
       const failed = report.rules.filter((r) => r.status === "failed").map((r) => r.id);
       expect(failed.length).toBeGreaterThan(0);
@@ -68,7 +69,7 @@ describe("Proof of detection power (blind mutants)", () => {
         seed: 1,
         runs: 5,
         rules: mutant.caughtBy.join(","),
-        simulator: mutantSimulator(mutant),
+        simulator: judged(mutantSimulator(mutant)),
         ...(timeoutMs ? { timeoutMs } : {}),
       });
       expect(report.rules.map((r) => r.id).sort()).toEqual([...mutant.caughtBy].sort());

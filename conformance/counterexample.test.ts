@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { leakyRule } from "../src/test-support/conformance.js";
+import { leakyRule, judged } from "../src/test-support/conformance.js";
 import { createSimulator, type Simulator } from "../src/simulator.js";
 import { MUTANTS, mutantSimulator } from "./mutants/index.js";
 import { FORMATS, writeReports } from "./report/write.js";
@@ -18,7 +18,7 @@ const RULE = "pagination.each-row-once";
 
 describe("docs/conformance.md, Reading a failure: a property rule's counterexample", () => {
   it("has expected, observed, the seed and path, the minimal input, its requests redacted, and a script with one curl per request", async () => {
-    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: judged(mutantSimulator(MUTANT)) });
     const r = report.rules[0]!;
     expect(r).toMatchObject({ id: RULE, status: "failed", spec_ref: "Endpoints: Pagination and polling rules" });
     expect(r.spec_quote).toContain("cursor is opaque");
@@ -67,14 +67,14 @@ describe("docs/conformance.md, Reading a failure: a property rule's counterexamp
   });
 
   it("--seed with --replay runs the printed case again and fails the same way", async () => {
-    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    const report = await conformance({ seed: 1, runs: 5, rules: RULE, simulator: judged(mutantSimulator(MUTANT)) });
     const c = report.rules[0]!.counterexample!;
     const again = await conformance({
       seed: c.seed,
       runs: 5,
       rules: RULE,
       replay: c.path,
-      simulator: mutantSimulator(MUTANT),
+      simulator: judged(mutantSimulator(MUTANT)),
     });
     const r = again.rules[0]!;
     expect(r.status).toBe("failed");
@@ -98,7 +98,7 @@ describe("docs/conformance.md, Reading a failure: a property rule's counterexamp
       seed: 4,
       runs: 3,
       rules: "pagination.empty-page-null-cursor",
-      simulator: mutantSimulator(mutant),
+      simulator: judged(mutantSimulator(mutant)),
     });
     const c = first.rules[0]!.counterexample!;
     expect(first.rules[0]!.status).toBe("failed");
@@ -109,18 +109,18 @@ describe("docs/conformance.md, Reading a failure: a property rule's counterexamp
       seed: c.seed,
       runs: 3,
       rules: "pagination.empty-page-null-cursor",
-      simulator: mutantSimulator(mutant),
+      simulator: judged(mutantSimulator(mutant)),
     });
     expect(again.rules[0]!.counterexample).toEqual(c);
   });
 
   it("the reported seed is the one to pass back, even past fast-check's 32-bit range", async () => {
     let seed = 4294967295;
-    let report = await conformance({ seed, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+    let report = await conformance({ seed, runs: 5, rules: RULE, simulator: judged(mutantSimulator(MUTANT)) });
     // Find a seed at the top of the range whose search catches the mutant.
     for (let tries = 0; report.summary.failed === 0 && tries < 20; tries++) {
       seed -= 1;
-      report = await conformance({ seed, runs: 5, rules: RULE, simulator: mutantSimulator(MUTANT) });
+      report = await conformance({ seed, runs: 5, rules: RULE, simulator: judged(mutantSimulator(MUTANT)) });
     }
     expect(report.summary.failed).toBe(1);
     const c = report.rules[0]!.counterexample!;
@@ -130,7 +130,7 @@ describe("docs/conformance.md, Reading a failure: a property rule's counterexamp
       runs: 5,
       rules: RULE,
       replay: c.path,
-      simulator: mutantSimulator(MUTANT),
+      simulator: judged(mutantSimulator(MUTANT)),
     });
     expect(again.rules[0]!.counterexample).toMatchObject({ input: c.input, observed: c.observed });
   }, 60_000);
@@ -144,7 +144,7 @@ describe("docs/conformance.md, Reading a failure: credentials never reach a repo
       runs: 3,
       rules: leakyRule.id,
       catalog: [...CATALOG, leakyRule],
-      simulator: (options) => (sim = createSimulator(options)),
+      simulator: judged((options) => (sim = createSimulator(options))),
     });
     expect(report.rules[0]!.status).toBe("failed");
     const runToken = sim!.token("demo", "full");

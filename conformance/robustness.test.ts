@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimRequest, SimResponse } from "../src/http/types.js";
-import { ensureBuilt, listenSimulator, runCli, tempDirs, type Listening } from "../src/test-support/conformance.js";
+import {
+  ensureBuilt,
+  listenSimulator,
+  runCli,
+  tempDirs,
+  type Listening,
+  judged,
+} from "../src/test-support/conformance.js";
 import { execFile } from "node:child_process";
 import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
 import { conformance } from "./run.js";
@@ -239,7 +246,7 @@ describe("Each rule bounds its requests: a server that never stops paging costs 
       seed: 1,
       runs: 5,
       rules: "pagination.each-row-once,catalog.feed-model,sales.polling-each-change-once",
-      simulator: mutantSimulator(endless),
+      simulator: judged(mutantSimulator(endless)),
     });
     expect(report.rules.map((r) => r.status)).toEqual(["failed", "failed", "failed"]);
     for (const r of report.rules) {

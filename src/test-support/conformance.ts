@@ -8,11 +8,21 @@ import { fileURLToPath } from "node:url";
 import type { Mutant } from "../../conformance/mutants/index.js";
 import { mutantSimulator } from "../../conformance/mutants/index.js";
 import type { Rule } from "../../conformance/rule.js";
-import { createSimulator, type Simulator } from "../simulator.js";
+import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
 import { withResponseCheck } from "./response-validation.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = `${ROOT}dist/bin/retail-sim.js`;
+
+/**
+ * The in-process target of `conformance({simulator})` with every honest answer judged against the
+ * OpenAPI document (the response-validation hook); a mutant's rewrite of an answer is not judged.
+ */
+export function judged(
+  make: (options: SimulatorOptions) => Simulator = createSimulator,
+): (options: SimulatorOptions) => Simulator {
+  return (options) => make(withResponseCheck(options));
+}
 
 /** `npm test` builds first; running vitest alone needs a build too. */
 export function ensureBuilt(): void {
