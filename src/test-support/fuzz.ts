@@ -7,7 +7,11 @@
 // parameters, bodies), Pagination and polling rules, Limits (Idempotency-Key, rate limits).
 export * from "./fuzz/runs.js";
 export * from "./fuzz/requests.js";
+export * from "./fuzz/body-values.js";
 export * from "./fuzz/bodies.js";
+export * from "./fuzz/route-paths.js";
+export * from "./fuzz/route-queries.js";
+export * from "./fuzz/route-headers.js";
 export * from "./fuzz/routes.js";
 export * from "./fuzz/checks.js";
 export * from "./fuzz/wire.js";

@@ -2,7 +2,7 @@
 // Part of src/test-support/fuzz.ts (which re-exports every part).
 import fc from "fast-check";
 import type { Operation } from "../../contract/operation.js";
-import { type Schema, WRONG_TYPED, acceptedTypes, fieldPaths, valueArb } from "./bodies.js";
+import { type Schema, WRONG_TYPED, acceptedTypes, fieldPaths, valueArb } from "./body-values.js";
 import { type FuzzContext, jsonText, withAt } from "./requests.js";
 
 // Every field of every body schema, for the exhaustive wrong-type check.

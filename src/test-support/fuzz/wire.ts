@@ -3,9 +3,11 @@
 import net from "node:net";
 import fc from "fast-check";
 import { MAX_BODY_BYTES } from "../../http/types.js";
-import { INVALID_UTF8, type Schema, padded, valueArb, withInvalidUtf8 } from "./bodies.js";
+import { INVALID_UTF8, padded, withInvalidUtf8 } from "./bodies.js";
+import { type Schema, valueArb } from "./body-values.js";
 import { type FuzzContext, clip, jsonText, latin1, previewBytes } from "./requests.js";
-import { opPath, operationArb, paramsArb } from "./routes.js";
+import { opPath, paramsArb } from "./route-paths.js";
+import { operationArb } from "./routes.js";
 
 // Raw HTTP over a socket: the bytes on the wire are exactly the ones given.
 
