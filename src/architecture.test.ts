@@ -99,7 +99,6 @@ function circleThrough(graph: ReadonlyMap<string, readonly string[]>, files: rea
   return [start];
 }
 
-
 const LAYERS = ["kernel", "contract", "engine", "http", "simulator", "cli"] as const;
 
 /** The layer of a production file of src/; tests and test support stand above every layer. */
