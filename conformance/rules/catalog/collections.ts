@@ -2,9 +2,6 @@ import fc from "fast-check";
 import type { RuleContext } from "../../context.js";
 import type { Rule } from "../../rule.js";
 import {
-  CODE_TYPE_LIST,
-  type CodeType,
-  codeValue,
   createProduct,
   expectError,
   expectNoProduct,
@@ -22,6 +19,7 @@ import {
   trackCreated,
   unknownUuid,
 } from "../support/catalog.js";
+import { CODE_TYPE_LIST, type CodeType, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Product collections: caps, replacement semantics (Product write rules 3) and atomic writes (rule 4).

@@ -7,20 +7,19 @@ import {
   createTaxon,
   expectError,
   expectNewVersion,
-  expectTombstone,
   freshSku,
   isUuid,
   type Kind,
   ok2xx,
   otherProducts,
-  ours,
   patchProduct,
-  Poller,
   readProduct,
   sameId,
   show,
   trackCreated,
 } from "../support/catalog.js";
+import { ours, Poller } from "../support/feed-poller.js";
+import { expectTombstone } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Delete rules: products (soft delete, tombstones, refusals), brands, categories, tags, suppliers and

@@ -1,15 +1,9 @@
 import fc from "fast-check";
 import type { RuleContext } from "../../context.js";
 import type { Rule } from "../../rule.js";
-import {
-  createProduct,
-  expectError,
-  expectNewVersion,
-  expectTombstone,
-  ours,
-  Poller,
-  show,
-} from "../support/catalog.js";
+import { createProduct, expectError, expectNewVersion, show } from "../support/catalog.js";
+import { ours, Poller } from "../support/feed-poller.js";
+import { expectTombstone } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Model-based: random sequences of product creates, updates and deletes, with polls of the product

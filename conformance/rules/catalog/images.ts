@@ -4,7 +4,6 @@ import {
   bySku,
   created,
   expectNoProduct,
-  expectProductShape,
   freshSku,
   isUuid,
   patchProduct,
@@ -14,6 +13,7 @@ import {
   show,
   trackCreated,
 } from "../support/catalog.js";
+import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 import { imageAddress, okImage, setImage } from "../support/images.js";
 

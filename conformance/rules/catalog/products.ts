@@ -4,12 +4,10 @@ import type { Rule } from "../../rule.js";
 import {
   bySku,
   canonical,
-  codeValue,
   createProduct,
   created,
   expectError,
   expectNoProduct,
-  expectProductShape,
   expectUnchanged,
   freshSku,
   isUuid,
@@ -24,6 +22,7 @@ import {
   trackCreated,
   unknownUuid,
 } from "../support/catalog.js";
+import { codeValue, expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Product create and read: the minimal create, the document's fields, SKUs, money, unknown tags and

@@ -5,7 +5,6 @@ import {
   bySku,
   createProduct,
   expectError,
-  expectProductShape,
   expectUnchanged,
   freshSku,
   isUuid,
@@ -15,6 +14,7 @@ import {
   sameId,
   show,
 } from "../support/catalog.js";
+import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Variants (Product write rules 5 and 9). The response of the variants call is not shown by the

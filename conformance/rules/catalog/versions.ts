@@ -2,17 +2,13 @@ import fc from "fast-check";
 import { Skip, type RuleContext } from "../../context.js";
 import type { Rule } from "../../rule.js";
 import {
-  CODE_TYPE_LIST,
-  codeValue,
   createProduct,
   createTaxon,
   expectError,
   expectNewVersion,
   expectUnchanged,
   freshSku,
-  ours,
   patchProduct,
-  Poller,
   poolProducts,
   poolSuppliers,
   poolTags,
@@ -20,6 +16,8 @@ import {
   sameId,
   show,
 } from "../support/catalog.js";
+import { ours, Poller } from "../support/feed-poller.js";
+import { CODE_TYPE_LIST, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 
 // Row versions: optimistic concurrency (Product write rules 6), a new version with every change

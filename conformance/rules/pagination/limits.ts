@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { Mismatch, Skip, type RuleContext } from "../../context.js";
 import type { Rule } from "../../rule.js";
-import { createProduct, freshSku, isUuid, ok2xx, ours, Poller, sameId, show } from "../support/catalog.js";
+import { createProduct, freshSku, isUuid, ok2xx, sameId, show } from "../support/catalog.js";
+import { ours, Poller } from "../support/feed-poller.js";
 import { rule, SPEC } from "../rule.js";
 
 // Pagination on the product list, where the run can make rows of its own: the default and largest
