@@ -3,6 +3,7 @@ import { collectionRules } from "./collections.js";
 import { deleteRules } from "./deletes.js";
 import { feedRules } from "./feed.js";
 import { imageRules } from "./images.js";
+import { productWriteRules } from "./product-writes.js";
 import { productRules } from "./products.js";
 import { variantRules } from "./variants.js";
 import { refusalRules } from "./refusals.js";
@@ -13,6 +14,7 @@ import { versionRules } from "./versions.js";
 
 export const catalogRules: readonly Rule[] = [
   ...productRules,
+  ...productWriteRules,
   ...collectionRules,
   ...versionRules,
   ...variantRules,

@@ -148,6 +148,31 @@ export async function expectUnchanged(ctx: RuleContext, before: any, why: string
   );
 }
 
+export type WriteOp = "create" | "update";
+
+/** A write that must be refused: a create of a new SKU, or an update of a product of ours. Answers the reply and how to check nothing was saved. */
+export async function refusedWrite(ctx: RuleContext, op: WriteOp, body: Record<string, unknown>) {
+  const sku = await freshSku(ctx);
+  if (op === "create") {
+    const full = productBody(ctx, { sku, ...body });
+    const reply = await ctx.call("POST", "/products", { body: full });
+    trackCreated(ctx, "/products", reply);
+    return {
+      reply,
+      what: `POST /products ${show(full, 200)}`,
+      nothingSaved: () => expectNoProduct(ctx, sku, "a refused create"),
+    };
+  }
+  const before = await createProduct(ctx, { sku });
+  const current = await readProduct(ctx, before.id);
+  const reply = await ctx.call("PATCH", `/products/${before.id}`, { body });
+  return {
+    reply,
+    what: `PATCH /products/{id} ${show(body, 200)}`,
+    nothingSaved: () => expectUnchanged(ctx, current, "a refused update"),
+  };
+}
+
 /** Key-sorted JSON, so two reads compare whatever order the server writes keys in. */
 export function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, value) =>
