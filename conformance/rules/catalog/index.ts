@@ -7,6 +7,8 @@ import { productWriteRules } from "./product-writes.js";
 import { productRules } from "./products.js";
 import { variantRules } from "./variants.js";
 import { refusalRules } from "./refusals.js";
+import { taxonomyDeleteRules } from "./taxonomy-deletes.js";
+import { taxonomyListRules } from "./taxonomy-lists.js";
 import { versionRules } from "./versions.js";
 
 // The Catalog area: products, their collections, versions, variants, deletes and the product feed.
@@ -19,6 +21,8 @@ export const catalogRules: readonly Rule[] = [
   ...versionRules,
   ...variantRules,
   ...deleteRules,
+  ...taxonomyDeleteRules,
+  ...taxonomyListRules,
   ...feedRules,
   ...imageRules,
   ...refusalRules,
