@@ -1,4 +1,6 @@
 import type { Rule } from "../../rule.js";
+import { atomicWriteRules } from "./atomic-write.js";
+import { collectionReplaceRules } from "./collections-replace.js";
 import { collectionRules } from "./collections.js";
 import { deleteRules } from "./deletes.js";
 import { feedRules } from "./feed.js";
@@ -18,6 +20,8 @@ export const catalogRules: readonly Rule[] = [
   ...productRules,
   ...productWriteRules,
   ...collectionRules,
+  ...collectionReplaceRules,
+  ...atomicWriteRules,
   ...versionRules,
   ...variantRules,
   ...deleteRules,
