@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { Skip, type Reply, type RuleContext } from "../../context.js";
 import {
-  UNKNOWN_ID,
   batch,
   createProduct,
   describeLevels,
@@ -10,151 +9,17 @@ import {
   levelKey,
   levels,
   levelsOf,
-  milli,
   namesLine,
   outletIds,
-  prepareLevel,
   reasons,
-  setStock,
   snapshot,
-  systemReason,
   unchanged,
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { badCases, batchWorld, buildBadBatch } from "./bad-batches.js";
 
-// Inventory rules 2, 3 and 5 on POST /inventory/batch, and OUTLET_DELETED (control plane only).
-
-type BadKind =
-  | "unknown-sku"
-  | "unknown-product"
-  | "unknown-outlet"
-  | "not-tracked"
-  | "system-reason"
-  | "four-decimals"
-  | "below-zero"
-  | "duplicate-pair";
-
-interface BatchWorld {
-  readonly outlets: readonly string[];
-  /** Products the good lines set (never written by a correct server: every batch fails). */
-  readonly good: readonly string[];
-  /** The product the bad lines are about. */
-  readonly bad: string;
-  readonly untracked: string;
-  readonly systemReasonId?: string;
-  readonly decreaseReasonId?: string;
-  readonly kinds: readonly BadKind[];
-}
-
-interface BadBatchCase {
-  readonly pairs: readonly number[];
-  readonly quantities: readonly number[];
-  readonly kind: BadKind;
-  readonly at: number;
-}
-
-/** Products and reasons for the bad-batch properties: three products of the run and one that tracks no stock. */
-async function batchWorld(ctx: RuleContext): Promise<BatchWorld> {
-  const outlets = (await outletIds(ctx)).slice(0, 2);
-  const all = await reasons(ctx);
-  const good = [(await createProduct(ctx)).id, (await createProduct(ctx)).id];
-  const bad = (await createProduct(ctx)).id;
-  const untracked = (await createProduct(ctx, { has_inventory: false })).id;
-  await prepareLevel(ctx, bad, outlets[0]!, 3);
-  const decrease = await findAdjustReason(ctx, all, bad, outlets[0]!, -1).catch((e) =>
-    e instanceof Skip ? undefined : Promise.reject(e),
-  );
-  const system = systemReason(all);
-  const kinds: BadKind[] = [
-    "unknown-sku",
-    "unknown-product",
-    "unknown-outlet",
-    "not-tracked",
-    "four-decimals",
-    "duplicate-pair",
-  ];
-  if (system) kinds.push("system-reason");
-  if (decrease) kinds.push("below-zero");
-  return { outlets, good, bad, untracked, systemReasonId: system?.id, decreaseReasonId: decrease?.id, kinds };
-}
-
-const badCases = (w: BatchWorld): fc.Arbitrary<BadBatchCase> => {
-  const pairCount = w.good.length * w.outlets.length;
-  return fc.record({
-    pairs: fc.shuffledSubarray([...Array(pairCount).keys()], { minLength: 1 }),
-    quantities: fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: pairCount, maxLength: pairCount }),
-    kind: fc.constantFrom(...w.kinds),
-    at: fc.nat({ max: 1000 }),
-  });
-};
-
-/**
- * The batch of a case: its good lines with one bad line inserted; which line indexes may be named; what
- * status and code. A good line sets its level to `base` (the level now) plus its quantity, so that
- * writing it would always show, however often the case runs.
- */
-function buildBadBatch(
-  ctx: RuleContext,
-  w: BatchWorld,
-  c: BadBatchCase,
-  base: (productId: string, outletId: string) => number = () => 0,
-) {
-  const pairOf = (i: number) => ({
-    product_id: w.good[Math.floor(i / w.outlets.length)]!,
-    outlet_id: w.outlets[i % w.outlets.length]!,
-  });
-  const lines: Record<string, unknown>[] = c.pairs.map((p, i) => {
-    const pair = pairOf(p);
-    return { ...pair, set: { on_hand: (milli(base(pair.product_id, pair.outlet_id)) + c.quantities[i]!) / 1000 } };
-  });
-  const at = c.at % (lines.length + 1);
-  const outlet = w.outlets[c.at % w.outlets.length]!;
-  let line: Record<string, unknown>;
-  let statuses: number[] = [404, 422];
-  let code: string | undefined;
-  let named = [at];
-  switch (c.kind) {
-    case "unknown-sku":
-      line = { sku: ctx.name("no-such-sku"), outlet_id: outlet, set: { on_hand: 1 } };
-      break;
-    case "unknown-product":
-      line = { product_id: UNKNOWN_ID, outlet_id: outlet, set: { on_hand: 1 } };
-      break;
-    case "unknown-outlet":
-      line = { product_id: w.bad, outlet_id: UNKNOWN_ID, set: { on_hand: 1 } };
-      break;
-    case "not-tracked":
-      line = { product_id: w.untracked, outlet_id: outlet, set: { on_hand: 1 } };
-      [statuses, code] = [[422], "NOT_STOCK_TRACKED"];
-      break;
-    case "system-reason":
-      line = { product_id: w.bad, outlet_id: outlet, set: { on_hand: 1, reason_id: w.systemReasonId } };
-      [statuses, code] = [[422], "REASON_NOT_ALLOWED"];
-      break;
-    case "four-decimals":
-      line = { product_id: w.bad, outlet_id: outlet, set: { on_hand: 1.2345 } };
-      [statuses, code] = [[400], "VALIDATION_FAILED"];
-      break;
-    case "below-zero":
-      line = {
-        product_id: w.bad,
-        outlet_id: w.outlets[0],
-        adjust: { quantity: -1_000_000, reason_id: w.decreaseReasonId },
-      };
-      [statuses, code] = [[422], "INSUFFICIENT_STOCK"];
-      break;
-    case "duplicate-pair": {
-      // The pair of a good line again: whichever of the two the target names is fine.
-      const of = c.at % lines.length;
-      line = { ...pairOf(c.pairs[of]!), set: { on_hand: 1 } };
-      statuses = [400, 409, 422];
-      named = [at, of < at ? of : of + 1];
-      break;
-    }
-  }
-  lines.splice(at, 0, line);
-  return { lines, statuses, code, named, at };
-}
+// Inventory rules 2, 3 and 5 on POST /inventory/batch. The bad batches are built in bad-batches.ts;
+// OUTLET_DELETED is in outlet-deleted.ts.
 
 function refused(ctx: RuleContext, reply: Reply, statuses: readonly number[], code: string | undefined): void {
   ctx.status(reply, ...statuses);
@@ -404,45 +269,3 @@ export const inventoryBatchRules = [
     },
   }),
 ];
-
-/** Last of the inventory rules: it deletes an outlet of the target for good. */
-export const outletDeletedRule = rule({
-  id: "inventory.outlet-deleted",
-  area: "Inventory",
-  title: "Stock writes at a deleted outlet answer 422 OUTLET_DELETED; a batch with such a line writes no line",
-  spec: { section: SPEC.inventory, quote: "422 OUTLET_DELETED (nothing written; a batch writes no lines)" },
-  needs: { control: true, destructive: true },
-  cost: 10,
-  leniency:
-    "Needs the control plane (DELETE /_sim/stores/{prefix}/outlets/{id}); skipped when the store has fewer than 2 live outlets, so one always remains.",
-  async run(ctx) {
-    const me = await ctx.call("GET", "/me");
-    ctx.status(me, 200);
-    const outlets = await outletIds(ctx, 2);
-    const [kept, doomed] = [outlets[0]!, outlets[outlets.length - 1]!];
-    const product = await createProduct(ctx);
-    await prepareLevel(ctx, product.id, kept, 2);
-    await prepareLevel(ctx, product.id, doomed, 3);
-    const before = await levels(ctx, product.id);
-    const deleted = await ctx.control("DELETE", `/stores/${me.json.data.domain_prefix}/outlets/${doomed}`);
-    if (deleted.status !== 204 && deleted.status !== 200)
-      throw new Skip(`the control plane did not delete the outlet (status ${deleted.status})`);
-    ctx.error(await setStock(ctx, product.id, doomed, { on_hand: 4 }), 422, "OUTLET_DELETED");
-    const lines = [
-      { product_id: product.id, outlet_id: kept, set: { on_hand: 5 } },
-      { product_id: product.id, outlet_id: doomed, set: { on_hand: 4 } },
-    ];
-    ctx.error(await batch(ctx, lines), 422, "OUTLET_DELETED");
-    const after = await levels(ctx, product.id);
-    ctx.check(
-      levelKey(after.get(kept)) === levelKey(before.get(kept)),
-      `the level at the live outlet unchanged (${levelKey(before.get(kept))})`,
-      levelKey(after.get(kept)),
-    );
-    ctx.check(
-      !after.has(doomed),
-      "no level row for the deleted outlet (one row per live outlet)",
-      levelKey(after.get(doomed)),
-    );
-  },
-});
