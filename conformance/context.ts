@@ -1,54 +1,16 @@
-import fc from "fast-check";
+import type fc from "fast-check";
 import type { Exchange, RuleInfo } from "./types.js";
 import type { RunState } from "./run-state.js";
 
 export type { RunState, StopSwitch } from "./run-state.js";
-import { judge, type AmbientViolation } from "./ambient/judge.js";
+import { judge } from "./ambient/judge.js";
+import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcomes.js";
+import { runProperty } from "./property.js";
+import { collectSecrets } from "./secrets.js";
 
-/** A rule's expectation did not hold. `expected` and `observed` are what the report shows. */
-export class Mismatch extends Error {
-  constructor(
-    readonly expected: string,
-    readonly observed: string,
-    /** The ambient check that saw it, when no rule's own expectation did. */
-    readonly ambient?: AmbientViolation,
-  ) {
-    super(`expected ${expected}; observed ${observed}`);
-  }
-}
-
-/** The target did not answer (timeout, reset, refused connection): the rule fails with what happened. */
-export class NoAnswer extends Mismatch {}
-
-/** The rule sent as many requests as it may (a looping cursor, a server that never says "done"). */
-export class BudgetExceeded extends Mismatch {}
-
-/** The run was interrupted (SIGINT): the rule stops where it is and is reported as not run. */
-export class Interrupted extends Error {}
-
-/** The rule cannot run against this target (a choice the target made differently, a missing capability). */
-export class Skip extends Error {
-  constructor(
-    message: string,
-    /** What would let it run (`--control`, `--key catalog:read=TOKEN`, ...), for the verdict. */
-    readonly unlock?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A property failed: the minimal case fast-check found, with what to replay it. */
-export class PropertyFailure extends Error {
-  constructor(
-    readonly mismatch: Mismatch,
-    readonly seed: number,
-    readonly path: string | undefined,
-    readonly input: string,
-    readonly exchanges: Exchange[],
-  ) {
-    super(mismatch.message);
-  }
-}
+// A rule's view of the run: requests to the target and its control plane (with pacing, the request
+// budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
+// rule ends is in outcomes.ts, the property runner in property.ts, the secrets of a run in secrets.ts.
 
 export interface Reply {
   readonly status: number;
@@ -70,22 +32,6 @@ export interface CallOptions {
   readonly paced?: boolean;
   /** The suite's own retry of a keyed request (the ambient replay check): never retried again. */
   readonly shadow?: boolean;
-}
-
-/** Response fields that hold a credential: their values are remembered as secrets of the run. */
-const SECRET_FIELDS = /^(token|access_token|refresh_token|id_token|client_secret|password|api_key|secret)$/i;
-
-/** Remembers credentials found in a JSON body (a created key, a token exchange) so reports can redact them. */
-export function collectSecrets(value: unknown, into: Set<string>, depth = 0): void {
-  if (depth > 8 || typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) collectSecrets(item, into, depth + 1);
-    return;
-  }
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v === "string" && SECRET_FIELDS.test(k) && v.length >= 8) into.add(v);
-    else collectSecrets(v, into, depth + 1);
-  }
 }
 
 /** Requests a rule may send: a generous multiple of what it announces, so a looping server costs a failure, not hours. */
@@ -323,90 +269,12 @@ export class RuleContext {
   }
 
   /** Runs a fast-check property; a failure carries the minimal case, its seed and path, and its requests. */
-  async property<T>(
+  property<T>(
     arbitrary: fc.Arbitrary<T>,
     predicate: (value: T) => Promise<void>,
     numRuns = this.run.runs,
   ): Promise<void> {
-    const check = async (value: T) => {
-      try {
-        await predicate(value);
-      } catch (error) {
-        if (error instanceof Mismatch && !(error instanceof BudgetExceeded)) this.firstMismatch ??= error;
-        throw error;
-      }
-    };
-    // Skips and interruptions end the property at once; fast-check must not shrink them.
-    let halt: Error | undefined;
-    // Each case is a scenario of its own (it creates what it uses, and retries with its own key), so
-    // with several full keys each case takes the one with the most budget: a property larger than one
-    // key's window does not wait for that window while the others sit idle.
-    const perCase = Math.max(1, Math.ceil(this.rule.cost / Math.max(1, numRuns)));
-    const guarded = async (value: T) => {
-      if (halt) throw halt;
-      if (this.token !== null && this.run.fullTokens.includes(this.token) && this.run.fullTokens.length > 1)
-        this.token = this.run.pacer.pick(this.run.fullTokens, perCase);
-      try {
-        await check(value);
-      } catch (error) {
-        if (error instanceof Skip || error instanceof Interrupted) halt = error;
-        throw error;
-      }
-    };
-    const params = { seed: this.run.seed, numRuns, endOnFailure: false };
-    const before = this.exchanges.length;
-    let result = await fc.check(fc.asyncProperty(arbitrary, guarded), { ...params, path: this.run.replay });
-    if (halt) throw halt;
-    // A path from another run of the rule (the target's data changed since) does not fit: run from the seed.
-    if (
-      this.run.replay &&
-      result.failed &&
-      result.counterexample === null &&
-      /path/i.test(String(result.errorInstance ?? ""))
-    ) {
-      result = await fc.check(fc.asyncProperty(arbitrary, guarded), params);
-      if (halt) throw halt;
-    }
-    if (!result.failed) return;
-    if (!result.counterexample) {
-      const e: unknown = result.errorInstance;
-      throw e instanceof Mismatch ? e : new Mismatch("the property to run", String(e));
-    }
-    const value = result.counterexample[0] as T;
-    // The minimal case runs once more for its requests: the rule's set-up before it stays in the record.
-    const setup = this.exchanges.length;
-    const record = () => [...this.exchanges.slice(0, before), ...this.exchanges.slice(setup)];
-    this.budget += 100;
-    try {
-      await predicate(value);
-    } catch (error) {
-      if (error instanceof Skip || error instanceof Interrupted) throw error;
-      // A case that breaks the rule's own code (a body it cannot read) still carries its seed and path.
-      const mismatch =
-        error instanceof Mismatch
-          ? error
-          : new Mismatch("the rule to run to the end", `it stopped: ${(error as Error)?.message ?? String(error)}`);
-      throw new PropertyFailure(
-        mismatch,
-        this.run.seed,
-        result.counterexamplePath ?? undefined,
-        fc.stringify(value),
-        record(),
-      );
-    }
-    const first = result.errorInstance;
-    const mismatch = first instanceof Mismatch ? first : new Mismatch("the property to hold", String(first));
-    throw new PropertyFailure(
-      new Mismatch(
-        mismatch.expected,
-        `${mismatch.observed} (the minimal case passed when run again: flaky)`,
-        mismatch.ambient,
-      ),
-      this.run.seed,
-      result.counterexamplePath ?? undefined,
-      fc.stringify(value),
-      record(),
-    );
+    return runProperty(this, arbitrary, predicate, numRuns);
   }
 }
 

@@ -1,4 +1,5 @@
-import { BudgetExceeded, type Mismatch, NoAnswer, type RunState } from "./context.js";
+import type { RunState } from "./context.js";
+import { BudgetExceeded, type Mismatch, NoAnswer } from "./outcomes.js";
 import { storeKeyParts } from "./credentials.js";
 import { reproScript } from "./repro.js";
 import type { Counterexample, Exchange } from "./types.js";

@@ -14,7 +14,8 @@ import {
 import { execFile } from "node:child_process";
 import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
 import { conformance } from "./run.js";
-import { requestBudget, Skip } from "./context.js";
+import { requestBudget } from "./context.js";
+import { Skip } from "./outcomes.js";
 import { toJson } from "./report/json.js";
 import type { Rule } from "./rule.js";
 import { selectRules } from "./rules/index.js";

@@ -1,12 +1,5 @@
-import {
-  Interrupted,
-  Mismatch,
-  PropertyFailure,
-  RuleContext,
-  Skip,
-  type RunState,
-  type StopSwitch,
-} from "./context.js";
+import { RuleContext, type RunState, type StopSwitch } from "./context.js";
+import { Interrupted, Mismatch, PropertyFailure, Skip } from "./outcomes.js";
 import { NO_CREDENTIALS, credentialSecrets, type Credentials } from "./credentials.js";
 import { Pacer, type WaitNotice } from "./pacer.js";
 import { IdempotencyMemory } from "./ambient/replay.js";

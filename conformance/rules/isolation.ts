@@ -1,4 +1,5 @@
-import { Skip, type Reply, type RuleContext } from "../context.js";
+import type { Reply, RuleContext } from "../context.js";
+import { Skip } from "../outcomes.js";
 import type { Rule } from "../rule.js";
 import { otherStoreGiven } from "./support/given.js";
 import { storePrefix } from "./support/access.js";

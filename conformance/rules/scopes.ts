@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../context.js";
-import { Skip } from "../context.js";
+import { Skip } from "../outcomes.js";
 import { rule, SPEC } from "./rule.js";
 import { givenKeys } from "./support/given.js";
 import {

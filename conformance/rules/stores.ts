@@ -1,5 +1,5 @@
 import type { Reply, RuleContext } from "../context.js";
-import { Skip } from "../context.js";
+import { Skip } from "../outcomes.js";
 import { rule, SPEC } from "./rule.js";
 import { givenStore, otherStoreGiven } from "./support/given.js";
 import { createKey, secret, storePrefix } from "./support/access.js";

@@ -1,4 +1,5 @@
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
 import { advance, controlOk, createKey, DAY_S, secret, storePrefix } from "../support/access.js";
 

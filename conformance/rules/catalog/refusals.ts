@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import {
   bySku,

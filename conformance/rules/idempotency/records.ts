@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { advance, is2xx, sameJson, trackCreated } from "../support/access.js";
 import { createProduct, freshSku, productBody } from "../support/catalog.js";

@@ -1,4 +1,4 @@
-import { Skip } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { batch, createProduct, levelKey, levels, outletIds, prepareLevel, setStock } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
 

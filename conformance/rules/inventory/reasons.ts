@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { Mismatch, Skip } from "../../context.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import {
   adjust,
   createProduct,

@@ -1,4 +1,4 @@
-import { Skip } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
 import { advance, createKey, retryAfter, sendUnpaced, storePrefix } from "../support/access.js";
 

@@ -1,4 +1,5 @@
-import { Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
 import { advance, createKey, retryAfter, sendUnpaced, storePrefix } from "../support/access.js";
 

@@ -1,4 +1,5 @@
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import {
   consent,

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
 
 // Pagination and polling rules, checked on lists every target has (outlets, payment types, taxes,

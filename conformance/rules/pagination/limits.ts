@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Mismatch, Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { createProduct, freshSku, isUuid, ok2xx, sameId, show } from "../support/catalog.js";
 import { ours, Poller } from "../support/feed-poller.js";

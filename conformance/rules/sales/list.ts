@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Mismatch, Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import { UUID, isUtc, makeSale, poll, readSale, refundSale, rowKey, salesSetup, voidSale } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { outletIds } from "../support/inventory.js";
 import { makeSale, rowKey, salesSetup } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";

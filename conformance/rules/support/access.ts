@@ -1,4 +1,5 @@
-import { Skip, type CallOptions, type Reply, type RuleContext } from "../../context.js";
+import type { CallOptions, Reply, RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
 // the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.

@@ -1,4 +1,5 @@
-import { Skip, type Reply, type RuleContext, type RunState } from "../../context.js";
+import type { Reply, RuleContext, RunState } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 
 // Shared helpers of the catalog rules: creating (and tracking) our own products and taxonomy rows,
 // the error check, and "nothing was saved". The Product document is checked in product-shape.ts and

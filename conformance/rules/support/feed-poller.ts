@@ -1,4 +1,5 @@
-import { Mismatch, type RuleContext, type RunState } from "../../context.js";
+import type { RuleContext, RunState } from "../../context.js";
+import { Mismatch } from "../../outcomes.js";
 import { show } from "./catalog.js";
 
 // The product feed of the catalog rules, polled from a held cursor.

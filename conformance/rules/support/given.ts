@@ -1,4 +1,5 @@
-import { Skip, type RuleContext } from "../../context.js";
+import type { RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { closure, secret, storePrefix, type Key } from "./access.js";
 
 // Credentials handed to a run on the command line (a staging run has no control plane to make them):

@@ -1,4 +1,5 @@
-import { Mismatch, Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 
 // Helpers of the inventory rules: every rule stocks products it created itself (named by the run,
 // deleted at the end), at outlets read from GET /outlets, so shared stock is never touched.

@@ -1,4 +1,5 @@
-import { Skip, type Reply, type RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
+import { Skip } from "../../outcomes.js";
 import { givenClient } from "./given.js";
 import { apiRoot, controlOk, prefixOfBaseUrl, secret, sendUnpaced } from "./access.js";
 

@@ -1,4 +1,5 @@
-import { Mismatch, Skip, type Reply, type RuleContext, type RunState } from "../../context.js";
+import type { Reply, RuleContext, RunState } from "../../context.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import { createProduct, outletIds } from "./inventory.js";
 
 // Helpers of the customer and sales rules. Customers are created by the run (tracked, erased at the
