@@ -1,4 +1,3 @@
-import { sha256 } from "../kernel/digest.js";
 import { isUuid } from "../kernel/random.js";
 import { apiError, invalid, notFound, type ApiError, type FieldError } from "../contract/errors.js";
 import type { Operation } from "../contract/operation.js";
@@ -14,17 +13,9 @@ import {
   type Presented,
 } from "../engine/auth/credentials.js";
 import { storeGate } from "../engine/auth/gate.js";
-import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
 import { wouldDownload } from "../engine/catalog/images.js";
 import { listParams, type Listing } from "../engine/listing.js";
-import {
-  POLICIES,
-  policyHeader,
-  rateLimitHeader,
-  retryAfterSeconds,
-  type Policy,
-  type WindowState,
-} from "../engine/limits.js";
+import { POLICIES, type Policy, type WindowState } from "../engine/limits.js";
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
@@ -32,9 +23,12 @@ import { SavedDespite, type AnyHandler } from "./handlers/types.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
 import { apiRouter, operationParams, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
+import { idempotent } from "./pipeline-idempotency.js";
+import { countOrRefuse, failedAuth, recordFailure, tooMany, withLimitHeaders } from "./pipeline-limits.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,
 // idempotency, validate, handler, envelope. Each step answers with the spec's envelope.
+// The idempotency step is in pipeline-idempotency.ts, the rate-limit helpers in pipeline-limits.ts.
 
 const STORE_PATH = /^\/([^/]+)\/v1(\/.*)$/;
 
@@ -170,56 +164,7 @@ async function authorized(
     if (refused) return errorResponse(refused);
   }
 
-  const key = req.headers["idempotency-key"];
-  if (op.idempotency === "none" || (key === undefined && op.idempotency === "optional")) {
-    return execute(caller, op, match.params, credential, store);
-  }
-  // Spec, Errors: a missing key on a route that requires one names the header.
-  if (key === undefined) return errorResponse(invalid("Idempotency-Key", "is required on this route"));
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    return errorResponse(invalid("Idempotency-Key", "must be 1 to 255 printable characters without spaces"));
-  }
-  // Same key and same body: method, path, query and the body bytes (docs/spec-choices.md).
-  const fingerprint = sha256(
-    `${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`,
-  );
-  const principal = principalOf(credential).id;
-  const begun = world.idempotency.begin(principal, key, fingerprint, now);
-  if (begun.kind === "in_progress")
-    return errorResponse(
-      apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."),
-    );
-  if (begun.kind === "reused")
-    return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
-  if (begun.kind === "replay") {
-    const { status, body } = begun.response;
-    const headers: Record<string, string> = { "idempotent-replayed": "true" };
-    if (body === null) return emptyResponse(status, headers);
-    return {
-      status,
-      headers: { "content-type": "application/json; charset=utf-8", ...headers },
-      body: op.replayMarksItems ? markReplayed(body) : body,
-    };
-  }
-  const response = await execute(caller, op, match.params, credential, store);
-  // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
-  world.idempotency.finish(
-    principal,
-    key,
-    { status: response.status, body: response.body as string | null },
-    world.env.clock.now(),
-  );
-  return response;
-}
-
-/** Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`. */
-function markReplayed(body: string): string {
-  const parsed = JSON.parse(body) as { data?: unknown };
-  if (!Array.isArray(parsed.data)) return body;
-  return JSON.stringify({
-    ...parsed,
-    data: parsed.data.map((item: Record<string, unknown>) => ({ ...item, replayed: true })),
-  });
+  return idempotent(world, req, op, credential, now, () => execute(caller, op, match.params, credential, store));
 }
 
 /** Validates the request against the operation's declaration, runs its handler and wraps the result. */
@@ -348,56 +293,6 @@ function validationFailed(fields: readonly FieldError[]): ApiError {
     `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`,
     fields,
   );
-}
-
-/** Counts the request in a further limit, or answers the 429 when the limit is reached. Both show in the headers. */
-function countOrRefuse(caller: Caller, policy: Policy, key: string): ApiError | undefined {
-  const state = caller.world.limits.peek(policy, key, caller.now);
-  if (state.used >= policy.limit) {
-    caller.windows.push(state);
-    caller.limited = true;
-    return {
-      ...apiError(
-        "RATE_LIMITED",
-        `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`,
-      ),
-      retryAfter: retryAfterSeconds(state),
-    };
-  }
-  caller.windows.push(caller.world.limits.hit(policy, key, caller.now));
-  return undefined;
-}
-
-/** 401, 402 and 403 count toward the failed-authentication limits (spec, Limits). */
-function recordFailure(caller: Caller, response: SimResponse): SimResponse {
-  caller.world.limits.hit(POLICIES.failedAddress, caller.req.remoteAddress, caller.now);
-  caller.world.limits.hit(POLICIES.failedPair, caller.pairKey, caller.now);
-  return response;
-}
-
-/** An unauthenticated refusal carries the failed-authentication window in its rate-limit headers. */
-function failedAuth(caller: Caller, error: ApiError): SimResponse {
-  const response = recordFailure(caller, errorResponse(error));
-  return withLimitHeaders(response, caller.world.limits.peek(POLICIES.failedPair, caller.pairKey, caller.now));
-}
-
-/** A 429 for the first window; the headers report every window given. */
-function tooMany(message: string, window: WindowState, ...others: WindowState[]): SimResponse {
-  const response = errorResponse(apiError("RATE_LIMITED", message), {
-    "retry-after": String(retryAfterSeconds(window)),
-  });
-  return withLimitHeaders(response, window, ...others);
-}
-
-/** Every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */
-function withLimitHeaders(response: SimResponse, ...windows: WindowState[]): SimResponse {
-  const remaining = (w: WindowState) => w.policy.limit - w.used;
-  const nearest = windows.reduce((a, b) =>
-    remaining(b) < remaining(a) || (remaining(b) === remaining(a) && b.resetMs > a.resetMs) ? b : a,
-  );
-  response.headers["ratelimit-policy"] = windows.map((w) => policyHeader(w.policy)).join(", ");
-  response.headers["ratelimit"] = rateLimitHeader(nearest);
-  return response;
 }
 
 function safeDecode(segment: string): string {
