@@ -129,7 +129,6 @@ for (const c of CASES) {
         expect(poll.data[0]!.name).toBe(`${a.name} (changed 1) (changed 2)`);
         expect(big(poll.data[0]!.version) > big(a.version)).toBe(true);
         expect(big(poll.data[1]!.version) > big(b.version)).toBe(true);
-        // biome-ignore lint/complexity/useMathMinMax: versions are bigint, which Math.max does not take
         const maxBefore = initial.data.map((r) => big(r.version)).reduce((x, y) => (x > y ? x : y));
         expect(poll.data.every((r) => big(r.version) > maxBefore)).toBe(true);
         expectAscending(poll.data);
