@@ -1,24 +1,23 @@
-import { createClock, realSleep, type Clock, type ClockMode, type Sleep } from "./kernel/clock.js";
-import type { Result } from "./kernel/result.js";
+import { realSleep, type ClockMode, type Sleep } from "./kernel/clock.js";
+import { fail, type Result } from "./kernel/result.js";
 import {
   CONTROL_OPERATIONS,
   type ControlFunction,
   type ControlOperations,
   type LooseControlInput,
 } from "./contract/control-operations.js";
-import type { ApiError } from "./contract/errors.js";
+import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
-import type { FaultBody, KeyBody, StorePatchBody } from "./contract/schemas/control.js";
+import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
 import type * as control from "./engine/control.js";
-import { runControl, type ControlResult } from "./engine/control-handlers.js";
-import { buildWorld } from "./engine/build-world.js";
+import { runControl, type ControlResult, type SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
 import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { listen, type Listening, type ServerLimits } from "./http/node.js";
-import type { RequestHandler } from "./http/ports.js";
+import type { RequestHandler, WorldPort } from "./http/ports.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
-import { loadFixture } from "../scenarios/fixtures/index.js";
+import { DEFAULT_SANDBOX_LIMITS, Sandboxes, type Sandbox } from "./sandboxes.js";
 
 export interface SimulatorOptions {
   /** Every id, token and fixture value derives from it. Default 1. */
@@ -44,6 +43,10 @@ export interface SimulatorOptions {
    * sent (tests judge every response against the OpenAPI document here). It should only read them.
    */
   onExchange?: (req: SimRequest, res: SimResponse) => void;
+  /** Live sandboxes at most, besides the default one (docs/interfaces.md, Sandboxes). Default 1000. */
+  maxSandboxes?: number;
+  /** A sandbox unused for this long is removed. Default 1800 (30 minutes). */
+  sandboxIdleSeconds?: number;
 }
 
 /** A control operation refused its input; `error` is the spec's error object. */
@@ -81,52 +84,123 @@ function controlFunctions(run: ControlRunner): ControlFunctions {
 const DEFAULT_API_ROOT = "http://127.0.0.1:4747";
 
 /**
- * The simulator: the current World (replaced on reset) behind a fetch handler, a node:http server and
- * the control operations as functions. The http layer sees none of it but small ports: a getter of the
- * current world, the control settings and a runner of control operations.
+ * One sandbox seen from the library: its credentials and keys, its clock, and every control operation
+ * scoped to it. The simulator is itself the handle of its default sandbox.
  */
-export class Simulator {
+export class SandboxHandle {
+  /** The control operations of the /_sim table as typed functions against this sandbox. */
+  readonly control: ControlFunctions;
+
+  constructor(
+    private readonly own: Sandbox,
+    private readonly runner: (id: string, input: LooseControlInput, apiRoot: string) => Result<unknown, ApiError>,
+    private readonly root: () => string,
+    private readonly resetter: (options: { seed?: number; fixture?: string | FixtureSpec }) => void,
+  ) {
+    this.control = controlFunctions((id, input) => this.runner(id, input, this.root()));
+  }
+
+  get id(): string {
+    return this.own.id;
+  }
+
+  /**
+   * The sandbox's current world (every store, key, limit and fault). A reset replaces it: read it again
+   * after a reset instead of keeping it; a world kept from before is the old one, which only requests
+   * that were in flight at the reset still use.
+   */
+  get world(): World {
+    return this.own.world;
+  }
+
+  readonly clock = {
+    now: (): string => this.control.getClock().now,
+    advance: (seconds: number): string => this.control.moveClock({ body: { advance_seconds: seconds } }).now,
+    set: (when: string): string => this.control.moveClock({ body: { set: when } }).now,
+  };
+
+  credentials(apiRoot = this.root()): control.CredentialsView {
+    return controlFunctions((id, input) => this.runner(id, input, apiRoot)).credentials();
+  }
+
+  /** The token of a store's key by name: `sim.token("demo", "full")`. */
+  token(prefix: string, keyName: string): string {
+    const world = this.own.world;
+    const key = world.credentials.forStore(prefix).find((c) => c.name === keyName);
+    if (!key) throw new ControlError({ code: "NOT_FOUND", message: `No key "${keyName}" in store "${prefix}".` });
+    return world.issuedKeys.get(key.id) as string;
+  }
+
+  createKey(prefix: string, body: KeyBody): control.KeyView {
+    return this.control.createKey({ params: { prefix }, body });
+  }
+
+  revokeKey(id: string): { id: string; state: "revoked" } {
+    return this.control.revokeKey({ params: { id } });
+  }
+
+  patchStore(prefix: string, body: StorePatchBody) {
+    return this.control.patchStore({ params: { prefix }, body });
+  }
+
+  addFault(body: FaultBody): control.FaultView {
+    return this.control.addFault({ body });
+  }
+
+  clearFaults(): void {
+    this.control.clearFaults();
+  }
+
+  /** Back to the state right after it was made: stores, keys, limits, idempotency records, faults and the clock. */
+  reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
+    this.resetter(options);
+  }
+}
+
+/**
+ * The simulator: its sandboxes (the default one is the simulator's own world, replaced on reset) behind a
+ * fetch handler, a node:http server and the control operations as functions. The http layer sees none of
+ * it but small ports: which world a request belongs to, the control settings and a runner of control
+ * operations.
+ */
+export class Simulator extends SandboxHandle {
   readonly controlEnabled: boolean;
   readonly controlToken: string | undefined;
-  /** The control operations of the /_sim table as typed functions against the current world. */
-  readonly control: ControlFunctions;
-  private current: World;
+  private readonly sandboxes: Sandboxes;
   private readonly server: RequestHandler;
-  private readonly clockSource: Clock;
-  private readonly sleep: Sleep;
-  private readonly startSeed: number;
-  private readonly startFixture: string | FixtureSpec;
   private listening?: Listening;
 
   constructor(readonly options: SimulatorOptions = {}) {
     const start = typeof options.now === "string" ? Date.parse(options.now) : options.now;
     if (start !== undefined && !Number.isFinite(start)) throw new Error(`now: "${options.now}" is not a date-time`);
-    this.clockSource = createClock(options.clock ?? "system", start);
-    this.sleep = options.sleep ?? realSleep;
+    const sandboxes = new Sandboxes(
+      { seed: options.seed ?? 1, fixture: options.fixture ?? "demo", clock: options.clock ?? "system", now: start },
+      { sleep: options.sleep ?? realSleep, rateLimits: options.rateLimits ?? true, log: options.log },
+      {
+        max: options.maxSandboxes ?? DEFAULT_SANDBOX_LIMITS.max,
+        idleMs:
+          options.sandboxIdleSeconds === undefined ? DEFAULT_SANDBOX_LIMITS.idleMs : options.sandboxIdleSeconds * 1000,
+      },
+      (apiRoot, id) => `${apiRoot}/_sim/sandboxes/${id}`,
+    );
+    super(
+      sandboxes.main,
+      (id, input, apiRoot) => (this as Simulator).runControl(id, input, apiRoot),
+      () => (this as Simulator).apiRoot,
+      (reset) => (this as Simulator).resetSandbox(sandboxes.main, reset),
+    );
+    this.sandboxes = sandboxes;
     this.controlEnabled = options.control ?? true;
     this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
-    this.startSeed = options.seed ?? 1;
-    this.startFixture = options.fixture ?? "demo";
-    this.current = this.build(this.startSeed, this.startFixture);
     this.server = createServer({
-      world: () => this.current,
+      worlds: this.worldPort(),
       control: {
         enabled: this.controlEnabled,
         token: this.controlToken,
-        run: (id, input, apiRoot) => this.runControl(id, input, apiRoot),
+        run: (id, input, apiRoot, sandbox) => this.runControl(id, input, apiRoot, sandbox),
       },
       log: options.log,
     });
-    this.control = controlFunctions((id, input) => this.runControl(id, input, this.apiRoot));
-  }
-
-  /**
-   * The current world (every store, key, limit and fault). `reset()` replaces it: read `sim.world` again
-   * after a reset instead of keeping it; a world kept from before is the old one, which only requests
-   * that were in flight at the reset still use.
-   */
-  get world(): World {
-    return this.current;
   }
 
   /** WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. */
@@ -152,54 +226,37 @@ export class Simulator {
     return this.listening?.url;
   }
 
-  /** Back to the state right after start: stores, keys, limits, idempotency records, faults and the clock. */
-  reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
-    // Requests held by the old world's faults go on (against the old world) rather than hang.
-    this.current.faults.clear();
-    this.clockSource.reset();
-    this.current = this.build(options.seed ?? this.startSeed, options.fixture ?? this.startFixture);
-  }
-
-  readonly clock = {
-    now: (): string => this.control.getClock().now,
-    advance: (seconds: number): string => this.control.moveClock({ body: { advance_seconds: seconds } }).now,
-    set: (when: string): string => this.control.moveClock({ body: { set: when } }).now,
-  };
-
-  credentials(apiRoot = this.apiRoot): control.CredentialsView {
-    return controlFunctions((id, input) => this.runControl(id, input, apiRoot)).credentials();
-  }
-
-  /** The token of a store's key by name: `sim.token("demo", "full")`. */
-  token(prefix: string, keyName: string): string {
-    const key = this.current.credentials.forStore(prefix).find((c) => c.name === keyName);
-    if (!key) throw new ControlError({ code: "NOT_FOUND", message: `No key "${keyName}" in store "${prefix}".` });
-    return this.current.issuedKeys.get(key.id) as string;
-  }
-
-  createKey(prefix: string, body: KeyBody): control.KeyView {
-    return this.control.createKey({ params: { prefix }, body });
-  }
-
-  revokeKey(id: string): { id: string; state: "revoked" } {
-    return this.control.revokeKey({ params: { id } });
-  }
-
-  patchStore(prefix: string, body: StorePatchBody) {
-    return this.control.patchStore({ params: { prefix }, body });
-  }
-
-  addFault(body: FaultBody): control.FaultView {
-    return this.control.addFault({ body });
-  }
-
-  clearFaults(): void {
-    this.control.clearFaults();
+  /**
+   * A new sandbox: its own stores (their prefixes carry its id), keys, OAuth clients, clock, limits,
+   * idempotency records and faults, built from the seed and fixture given (the simulator's by default).
+   * Requests reach it through this simulator's `fetch` or server at its stores' base URLs.
+   */
+  sandbox(body: SandboxBody = {}): SandboxHandle & { readonly view: SandboxView; remove(): void } {
+    const made = this.sandboxes.make(body);
+    if (!made.ok) throw new ControlError(made.error);
+    const sandbox = made.value;
+    const handle = new SandboxHandle(
+      sandbox,
+      (id, input, apiRoot) => this.runControl(id, input, apiRoot, sandbox.id),
+      () => this.apiRoot,
+      (reset) => this.resetSandbox(sandbox, reset),
+    );
+    const sandboxes = this.sandboxes;
+    const root = () => this.apiRoot;
+    return Object.assign(handle, {
+      get view() {
+        return sandboxes.viewOf(sandbox, root());
+      },
+      remove: () => {
+        const removed = sandboxes.remove(sandbox.id);
+        if (!removed.ok) throw new ControlError(removed.error);
+      },
+    });
   }
 
   /** Stops the server: no new connections; requests in flight finish (held ones are released first). */
   async close(): Promise<void> {
-    this.current.faults.releaseHeld();
+    for (const world of this.sandboxes.worlds()) world.faults.releaseHeld();
     await this.listening?.close();
     this.listening = undefined;
   }
@@ -209,19 +266,42 @@ export class Simulator {
     return this.url ?? DEFAULT_API_ROOT;
   }
 
-  /** One control operation against the current world: what both the /_sim routes and `sim.control` run. */
-  private runControl(id: string, input: LooseControlInput, apiRoot: string): Result<unknown, ApiError> {
-    const reset = (options: { seed?: number; fixture?: string | FixtureSpec }) => {
-      this.reset(options);
-      return this.current;
+  private worldPort(): WorldPort {
+    const sandboxes = this.sandboxes;
+    const used = (sandbox: Sandbox): World => {
+      sandboxes.touch(sandbox);
+      return sandbox.world;
     };
-    return runControl(id, { world: this.current, apiRoot, reset }, input);
+    return {
+      main: () => sandboxes.main.world,
+      forStore: (prefix) => used(sandboxes.forStorePrefix(prefix)),
+      forClient: (clientId) => used(sandboxes.forClientId(clientId)),
+      forSandbox: (id) => {
+        const sandbox = sandboxes.get(id);
+        return sandbox && used(sandbox);
+      },
+      all: () => sandboxes.worlds(),
+    };
   }
 
-  private build(seed: number, fixture: string | FixtureSpec): World {
-    const time = { clock: this.clockSource, sleep: this.sleep };
-    const world = buildWorld(loadFixture(fixture, seed), seed, time, { rateLimits: this.options.rateLimits ?? true });
-    world.log = this.options.log;
+  /** One control operation against a sandbox's current world: what both the /_sim routes and the library run. */
+  private runControl(
+    id: string,
+    input: LooseControlInput,
+    apiRoot: string,
+    sandboxId?: string,
+  ): Result<unknown, ApiError> {
+    const sandboxes = this.sandboxes;
+    const sandbox = sandboxId === undefined ? sandboxes.main : sandboxes.get(sandboxId);
+    if (!sandbox) return fail(apiError("NOT_FOUND", `No sandbox "${sandboxId}" (it was removed, or expired).`));
+    sandboxes.touch(sandbox);
+    const reset = (options: { seed?: number; fixture?: string | FixtureSpec }) => this.resetSandbox(sandbox, options);
+    return runControl(id, { world: sandbox.world, apiRoot, reset, sandboxes }, input);
+  }
+
+  private resetSandbox(sandbox: Sandbox, options: { seed?: number; fixture?: string | FixtureSpec }): World {
+    const world = sandbox.reset(options);
+    this.sandboxes.reindex(sandbox);
     return world;
   }
 }

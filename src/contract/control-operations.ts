@@ -10,6 +10,7 @@ import {
   ReasonPatchBody,
   RefundBody,
   ResetBody,
+  SandboxBody,
   SaleBody,
   StorePatchBody,
 } from "./schemas/control.js";
@@ -176,6 +177,23 @@ export const CONTROL_OPERATIONS = [
     summary: "`{id, released}`: let the requests a hold fault keeps go on",
   }),
   controlOp({
+    id: "createSandbox",
+    method: "POST",
+    path: "/sandboxes",
+    body: SandboxBody,
+    successStatus: 201,
+    summary: "A new sandbox: its own stores, keys, clock, limits and faults; answers its URLs and credentials",
+  }),
+  controlOp({ id: "listSandboxes", method: "GET", path: "/sandboxes", summary: "The live sandboxes" }),
+  controlOp({ id: "getSandbox", method: "GET", path: "/sandboxes/{sandbox_id}", summary: "One sandbox" }),
+  controlOp({
+    id: "deleteSandbox",
+    method: "DELETE",
+    path: "/sandboxes/{sandbox_id}",
+    successStatus: 204,
+    summary: "Remove a sandbox: its stores and keys stop answering at once",
+  }),
+  controlOp({
     id: "clearFaults",
     method: "DELETE",
     path: "/faults",
@@ -185,6 +203,17 @@ export const CONTROL_OPERATIONS = [
 ] as const;
 
 export type ControlOperations = typeof CONTROL_OPERATIONS;
+
+/** The operations that manage sandboxes: served at the root of the control plane only. */
+export const SANDBOX_OPERATIONS: ReadonlySet<string> = new Set([
+  "createSandbox",
+  "listSandboxes",
+  "getSandbox",
+  "deleteSandbox",
+]);
+
+/** Where a sandbox's own control plane lives, relative to `/_sim`: every other operation, scoped to it. */
+export const SANDBOX_BASE = "/sandboxes/{sandbox_id}";
 export type ControlOperationId = ControlOperations[number]["id"];
 /** The declaration of one control operation, by id. */
 export type ControlOperationOf<Id extends ControlOperationId> = Extract<ControlOperations[number], { id: Id }>;

@@ -22,11 +22,12 @@ export function buildWorld(
   fixture: FixtureSpec,
   seed: number,
   time: Pick<Env, "clock" | "sleep">,
-  options: { rateLimits?: boolean } = {},
+  options: { rateLimits?: boolean; secrets?: string } = {},
 ): World {
+  // A sandbox draws its secrets from a stream of its own, so its keys are refused by every other world.
   const world = new World(
     { clock: time.clock, sleep: time.sleep, ids: createRng(seed, "ids") },
-    createRng(seed, "secrets"),
+    createRng(seed, options.secrets ?? "secrets"),
     options,
   );
   for (const spec of fixture.stores) addStore(world, spec);

@@ -6,13 +6,30 @@ import type {
   ControlOperations,
   LooseControlInput,
 } from "../contract/control-operations.js";
-import type { ResetBody } from "../contract/schemas/control.js";
+import type { ResetBody, SandboxBody } from "../contract/schemas/control.js";
 import * as control from "./control.js";
 import type { World } from "./world.js";
 
 // One handler per control operation of the table (contract/control-operations.ts), each checked against
 // its own declaration: typed path parameters and body in, a Result out. The /_sim routes and the
 // library's functions both run them.
+
+/** A sandbox as the control plane shows it: its id, where its control plane is, and its credentials. */
+export interface SandboxView extends control.CredentialsView {
+  readonly id: string;
+  /** The sandbox's own control plane: every `/_sim` route, scoped to it. */
+  readonly control_url: string;
+  readonly seed: number;
+  readonly clock: { readonly now: string; readonly mode: "system" | "manual" };
+}
+
+/** The sandboxes of a simulator, as the control plane's sandbox operations reach them. */
+export interface SandboxDirectory {
+  create(body: SandboxBody, apiRoot: string): Result<SandboxView, ApiError>;
+  list(apiRoot: string): SandboxView[];
+  view(id: string, apiRoot: string): Result<SandboxView, ApiError>;
+  remove(id: string): Result<void, ApiError>;
+}
 
 /** What a control operation runs against. */
 export interface ControlContext {
@@ -22,6 +39,7 @@ export interface ControlContext {
   readonly apiRoot: string;
   /** Replaces the world with a fresh one (the simulator's reset) and gives it. */
   reset(options: ResetBody): World;
+  readonly sandboxes: SandboxDirectory;
 }
 
 type ControlHandlers = {
@@ -66,6 +84,10 @@ export const CONTROL_HANDLERS = {
     return released === undefined ? fail(apiError("NOT_FOUND", "No such fault.")) : ok({ id, released });
   },
   clearFaults: ({ world }) => ok(world.faults.clear()),
+  createSandbox: ({ sandboxes, apiRoot }, { body }) => sandboxes.create(body, apiRoot),
+  listSandboxes: ({ sandboxes, apiRoot }) => ok(sandboxes.list(apiRoot)),
+  getSandbox: ({ sandboxes, apiRoot }, { params }) => sandboxes.view(params.sandbox_id, apiRoot),
+  deleteSandbox: ({ sandboxes }, { params }) => sandboxes.remove(params.sandbox_id),
 } satisfies ControlHandlers;
 
 /** What a control operation answers when it succeeds. */

@@ -1,13 +1,13 @@
 import { httpDate } from "../kernel/clock.js";
 import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
-import { operationParams, type Router } from "../contract/router.js";
+import { operationParams, type Match } from "../contract/router.js";
 import type { Fault } from "../engine/faults.js";
 import type { World } from "../engine/world.js";
 import { handleControl } from "./control.js";
-import { handleAuthorize, handleToken } from "./oauth.js";
+import { handleAuthorize, handleToken, oauthClientId } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
-import type { RequestHandler, ServerPorts } from "./ports.js";
+import type { RequestHandler, ServerPorts, WorldPort } from "./ports.js";
 import { errorResponse } from "./respond.js";
 import { CONTROL_BASE, serverRoutes, type Route } from "./routes.js";
 import type { SimRequest, SimResponse } from "./types.js";
@@ -22,8 +22,10 @@ const PIXEL = Buffer.from(
 const IMAGE_PATH = /^\/images\/([0-9a-f-]{36})\/(original|thumb)\.png$/;
 
 /** Spec, Product write rules 7: image_url and image_thumb_url point to the service's own copy, served here. */
-function serveImage(world: World, imageId: string): SimResponse {
-  if (!world.images.stored.has(imageId)) return errorResponse(apiError("NOT_FOUND", "No such image."));
+function serveImage(worlds: Iterable<World>, imageId: string): SimResponse {
+  let stored = false;
+  for (const world of worlds) stored ||= world.images.stored.has(imageId);
+  if (!stored) return errorResponse(apiError("NOT_FOUND", "No such image."));
   return {
     status: 200,
     headers: { "content-type": "image/png", "cache-control": "public, max-age=31536000, immutable" },
@@ -38,11 +40,12 @@ function serveImage(world: World, imageId: string): SimResponse {
 export function createServer(ports: ServerPorts): RequestHandler {
   const routes = serverRoutes();
   return async (req) => {
+    const match = routes.match(req.method, req.path);
     // A request finishes in the world it arrived in, even if the control plane resets meanwhile.
-    const world = ports.world();
+    const world = worldOf(ports.worlds, req, match);
     let response: SimResponse;
     try {
-      response = await dispatch(ports, routes, world, req);
+      response = await dispatch(ports, match, world, req);
     } catch (error) {
       ports.log?.(`internal error: ${(error as Error).stack ?? String(error)}`);
       response = errorResponse(apiError("INTERNAL", "The server failed; retry after a short delay."));
@@ -53,13 +56,35 @@ export function createServer(ports: ServerPorts): RequestHandler {
   };
 }
 
+/** The world a request belongs to: its sandbox's, named by its control path, OAuth client or store prefix. */
+function worldOf(worlds: WorldPort, req: SimRequest, match: Match<Route> | undefined): World {
+  const route = match?.route;
+  if (route?.kind === "control" && route.scoped)
+    return worlds.forSandbox(match?.params.sandbox_id ?? "") ?? worlds.main();
+  if (route?.kind === "authorize" || route?.kind === "token") {
+    const clientId = oauthClientId(req);
+    return clientId === undefined ? worlds.main() : worlds.forClient(clientId);
+  }
+  const prefix = STORE_SEGMENT.exec(req.path)?.[1];
+  return prefix === undefined ? worlds.main() : worlds.forStore(safeDecode(prefix));
+}
+
+const STORE_SEGMENT = /^\/([^/]+)\/v1(?:\/|$)/;
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 async function dispatch(
   ports: ServerPorts,
-  routes: Router<Route>,
+  match: Match<Route> | undefined,
   world: World,
   req: SimRequest,
 ): Promise<SimResponse> {
-  const match = routes.match(req.method, req.path);
   const route = match?.route;
   if (req.path === CONTROL_BASE || req.path.startsWith(`${CONTROL_BASE}/`)) {
     const { control } = ports;
@@ -69,14 +94,16 @@ async function dispatch(
         apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."),
       );
     }
-    const operation = route?.kind === "control" && match ? { route: route.op, params: match.params } : undefined;
-    return handleControl(control, operation, req);
+    if (route?.kind !== "control" || !match) return handleControl(control, undefined, req);
+    if (!route.scoped) return handleControl(control, { route: route.op, params: match.params }, req);
+    const { sandbox_id: sandbox, ...params } = match.params;
+    return handleControl(control, { route: route.op, params }, req, sandbox);
   }
   // The OAuth endpoints and the images answer at their paths as sent; any other spelling is a store path.
   if (route?.kind === "authorize" && req.path === "/oauth/authorize") return handleAuthorize(world, req);
   if (route?.kind === "token" && req.path === "/oauth/token") return handleToken(world, req);
   const imageId = route?.kind === "image" ? IMAGE_PATH.exec(req.path)?.[1] : undefined;
-  if (imageId !== undefined) return serveImage(world, imageId);
+  if (imageId !== undefined) return serveImage(ports.worlds.all(), imageId);
   const operation =
     route?.kind === "api" && match ? { route: route.op, params: operationParams(match.params) } : undefined;
   return withFaults(world, req, () => handleApi(world, req, operation));

@@ -132,6 +132,13 @@ describe("README, Control plane: the table of control operations", () => {
     await both({ id: "listFaults" });
     expect((await both({ id: "releaseFault", params: { id: "7" } })).status).toBe(404);
     expect((await both({ id: "clearFaults" })).status).toBe(204);
+    const sandbox = await both({ id: "createSandbox", body: { seed: 3, fixture: "empty" } });
+    expect(sandbox.status).toBe(201);
+    expect((sandbox.value as { id: string }).id).toBe("sb1");
+    await both({ id: "listSandboxes" });
+    expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(200);
+    expect((await both({ id: "deleteSandbox", params: { sandbox_id: "sb1" } })).status).toBe(204);
+    expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(404);
     expect((await both({ id: "reset", body: { seed: 2 } })).status).toBe(200);
     await both({ id: "credentials" });
 

@@ -14,6 +14,8 @@ export function handleControl(
   control: ControlPort,
   match: Match<ControlOperation> | undefined,
   req: SimRequest,
+  /** The sandbox of a scoped control path (`/_sim/sandboxes/{sandbox_id}/...`). */
+  sandbox?: string,
 ): SimResponse {
   if (!match) {
     const rest = req.path.slice(CONTROL_BASE.length) || "/";
@@ -34,7 +36,7 @@ export function handleControl(
     const fields = validatorFor(op.body)(body);
     if (fields.length > 0) return errorResponse(apiError("VALIDATION_FAILED", "Invalid control request.", fields));
   }
-  const result = control.run(op.id, { params: match.params, body }, req.origin);
+  const result = control.run(op.id, { params: match.params, body }, req.origin, sandbox);
   if (!result.ok) return errorResponse(result.error);
   return op.successStatus === 204 ? emptyResponse(204) : jsonResponse(op.successStatus, result.value);
 }

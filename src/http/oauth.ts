@@ -37,6 +37,27 @@ function readForm(req: SimRequest): URLSearchParams | undefined {
 const pick = (source: URLSearchParams): AuthorizeParams & Record<string, string | undefined> =>
   Object.fromEntries(PARAMS.flatMap((k) => (source.has(k) ? [[k, source.get(k) as string]] : [])));
 
+/**
+ * The OAuth client a request to /oauth/authorize or /oauth/token comes from (the query's or form's
+ * `client_id`, or HTTP Basic), so it is served by the world that registered the client.
+ */
+export function oauthClientId(req: SimRequest): string | undefined {
+  const basic = /^basic (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  if (basic !== undefined) {
+    const decoded = Buffer.from(basic.trim(), "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    if (colon !== -1) {
+      try {
+        return decodeURIComponent(decoded.slice(0, colon));
+      } catch {
+        return decoded.slice(0, colon);
+      }
+    }
+  }
+  const source = req.method === "GET" ? new URLSearchParams(req.query) : readForm(req);
+  return source?.get("client_id") ?? undefined;
+}
+
 export function handleAuthorize(world: World, req: SimRequest): SimResponse {
   const source = req.method === "GET" ? new URLSearchParams(req.query) : readForm(req);
   if (req.method !== "GET" && req.method !== "POST") return html(405, errorPage("Use GET or POST."));

@@ -19,12 +19,29 @@ export interface ControlPort {
    * Runs a control operation of the table by id against the current world, with the input its
    * declaration asks for (the router's parameters, a validated body); `apiRoot` is the request's origin.
    */
-  run(id: string, input: LooseControlInput, apiRoot: string): Result<unknown, ApiError>;
+  run(id: string, input: LooseControlInput, apiRoot: string, sandbox?: string): Result<unknown, ApiError>;
+}
+
+/**
+ * Which world a request belongs to. Each sandbox is a world of its own; a request names its sandbox by
+ * the store prefix of its path, the OAuth client it comes from, or the sandbox's control plane path.
+ */
+export interface WorldPort {
+  /** The simulator's own (default) world: the control plane's root and every path nothing else claims. */
+  main(): World;
+  /** The world that has a store with this prefix (the main one when none has). */
+  forStore(prefix: string): World;
+  /** The world that registered this OAuth client (the main one when none did). */
+  forClient(clientId: string): World;
+  /** The world of a sandbox by id, or undefined when there is none. */
+  forSandbox(id: string): World | undefined;
+  /** Every world: an image stored by any of them is served. */
+  all(): Iterable<World>;
 }
 
 export interface ServerPorts {
-  /** The current world. A request reads it once, when it arrives, and finishes in that world. */
-  readonly world: () => World;
+  /** The worlds. A request finds its own once, when it arrives, and finishes in that world. */
+  readonly worlds: WorldPort;
   readonly control: ControlPort;
   /** Where internal errors are reported. */
   readonly log?: (line: string) => void;

@@ -1,4 +1,9 @@
-import { CONTROL_OPERATIONS, type ControlOperation } from "../contract/control-operations.js";
+import {
+  CONTROL_OPERATIONS,
+  SANDBOX_BASE,
+  SANDBOX_OPERATIONS,
+  type ControlOperation,
+} from "../contract/control-operations.js";
 import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { ANY_METHOD, Router, STORE_BASE } from "../contract/router.js";
@@ -11,7 +16,8 @@ export const CONTROL_BASE = "/_sim";
 
 export type Route =
   | { readonly kind: "api"; readonly op: Operation }
-  | { readonly kind: "control"; readonly op: ControlOperation }
+  /** `scoped`: under `/_sim/sandboxes/{sandbox_id}`, run against that sandbox. */
+  | { readonly kind: "control"; readonly op: ControlOperation; readonly scoped: boolean }
   /** Spec, Authentication: `{auth_url}/oauth/authorize` (the consent screen) and `{api_root}/oauth/token`. */
   | { readonly kind: "authorize" | "token" }
   /** Spec, Product write rules 7: the service's own copy of an imported image. */
@@ -23,7 +29,12 @@ export function serverRoutes(
 ): Router<Route> {
   return new Router<Route>()
     .addTable(operations, STORE_BASE, (op) => ({ kind: "api", op }))
-    .addTable(control, CONTROL_BASE, (op) => ({ kind: "control", op }))
+    .addTable(control, CONTROL_BASE, (op) => ({ kind: "control", op, scoped: false }))
+    .addTable(
+      control.filter((op) => !SANDBOX_OPERATIONS.has(op.id)),
+      `${CONTROL_BASE}${SANDBOX_BASE}`,
+      (op) => ({ kind: "control", op, scoped: true }),
+    )
     .add(ANY_METHOD, "/oauth/authorize", { kind: "authorize" })
     .add(ANY_METHOD, "/oauth/token", { kind: "token" })
     .add("GET", "/images/{image_id}/original.png", { kind: "image" })

@@ -16,6 +16,18 @@ export const ResetBody = Type.Object(
 );
 export type ResetBody = Static<typeof ResetBody>;
 
+/** `POST /_sim/sandboxes`: a sandbox's seed, fixture and clock; each defaults to the simulator's own. */
+export const SandboxBody = Type.Object(
+  {
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
+    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+    clock: Type.Optional(StringEnum(["system", "manual"])),
+    now: Type.Optional(DateTime),
+  },
+  { additionalProperties: false },
+);
+export type SandboxBody = Static<typeof SandboxBody>;
+
 export const ClockBody = Type.Union([
   Type.Object({ advance_seconds: Type.Number({ minimum: 0, maximum: 3153600000 }) }, { additionalProperties: false }),
   Type.Object({ set: DateTime }, { additionalProperties: false }),

@@ -1,0 +1,240 @@
+import { createClock, iso, systemClock, type Clock, type ClockMode, type Sleep } from "./kernel/clock.js";
+import { fail, ok, type Result } from "./kernel/result.js";
+import { apiError, type ApiError } from "./contract/errors.js";
+import type { FixtureSpec } from "./contract/schemas/fixture.js";
+import type { SandboxBody } from "./contract/schemas/control.js";
+import { buildWorld } from "./engine/build-world.js";
+import { credentialsView } from "./engine/control.js";
+import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
+import type { World } from "./engine/world.js";
+import { loadFixture } from "../scenarios/fixtures/index.js";
+
+// Sandboxes: complete simulated services side by side in one process, each with its own stores, keys,
+// OAuth clients, clock, limits, idempotency records, faults and images (docs/interfaces.md, Sandboxes).
+// The default sandbox is the simulator's own world; the others are made and removed through the
+// control plane or the library. A sandbox's store prefixes carry its id, so the API reaches it exactly
+// as the spec says, `{api_root}/{store_prefix}/v1`, and its keys come from a secrets stream of its own.
+
+export const DEFAULT_SANDBOX = "default";
+
+export interface SandboxSettings {
+  readonly seed: number;
+  readonly fixture: string | FixtureSpec;
+  readonly clock: ClockMode;
+  /** The clock's first reading (epoch ms); undefined: the mode's default. */
+  readonly now: number | undefined;
+}
+
+interface Shared {
+  readonly sleep: Sleep;
+  readonly rateLimits: boolean;
+  readonly log: ((line: string) => void) | undefined;
+}
+
+/** One simulated service: its world (replaced on reset) and the clock that world reads. */
+export class Sandbox {
+  private current: World;
+  private readonly clock: Clock;
+  /** When a request or control call last used it, on the wall clock (idle expiry). */
+  lastUsed = 0;
+
+  constructor(
+    readonly id: string,
+    readonly settings: SandboxSettings,
+    private readonly shared: Shared,
+  ) {
+    this.clock = createClock(settings.clock, settings.now);
+    this.current = this.build(settings.seed, settings.fixture);
+  }
+
+  get world(): World {
+    return this.current;
+  }
+
+  get clockMode(): ClockMode {
+    return this.clock.mode;
+  }
+
+  /** Back to the state right after it was made (the clock included), or to another seed and fixture. */
+  reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): World {
+    // Requests held by the old world's faults go on (against the old world) rather than hang.
+    this.current.faults.clear();
+    this.clock.reset();
+    this.current = this.build(options.seed ?? this.settings.seed, options.fixture ?? this.settings.fixture);
+    return this.current;
+  }
+
+  private build(seed: number, fixture: string | FixtureSpec): World {
+    const spec = loadFixture(fixture, seed);
+    const isDefault = this.id === DEFAULT_SANDBOX;
+    const world = buildWorld(
+      isDefault ? spec : withSuffix(spec, `-${this.id}`),
+      seed,
+      { clock: this.clock, sleep: this.shared.sleep },
+      { rateLimits: this.shared.rateLimits, secrets: isDefault ? undefined : `secrets/${this.id}` },
+    );
+    world.log = this.shared.log;
+    return world;
+  }
+}
+
+/** The fixture with every store prefix (and every user's store) given the sandbox's suffix. */
+function withSuffix(spec: FixtureSpec, suffix: string): FixtureSpec {
+  return {
+    ...spec,
+    stores: spec.stores.map((store) => ({ ...store, prefix: `${store.prefix}${suffix}` })),
+    users: spec.users.map((user) => ({ ...user, store_prefix: `${user.store_prefix}${suffix}` })),
+  };
+}
+
+export interface SandboxLimits {
+  /** Live sandboxes besides the default one. */
+  readonly max: number;
+  /** A sandbox no request or control call used for this long is removed. */
+  readonly idleMs: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { max: 1000, idleMs: 30 * 60_000 };
+
+/** How often, at most, idle sandboxes are looked for (on the wall clock, when requests arrive). */
+const SWEEP_EVERY_MS = 10_000;
+
+/** Every sandbox of a simulator: made, found by id, by store prefix or by OAuth client, and removed. */
+export class Sandboxes implements SandboxDirectory {
+  readonly main: Sandbox;
+  private readonly live = new Map<string, Sandbox>();
+  private readonly byPrefix = new Map<string, Sandbox>();
+  private readonly wall = systemClock();
+  private made = 0;
+  private lastSweep = 0;
+
+  constructor(
+    settings: SandboxSettings,
+    private readonly shared: Shared,
+    private readonly limits: SandboxLimits,
+    /** Where a sandbox's control plane is, given the API root: `${apiRoot}/_sim/sandboxes/${id}`. */
+    private readonly controlUrl: (apiRoot: string, id: string) => string,
+  ) {
+    this.main = new Sandbox(DEFAULT_SANDBOX, settings, shared);
+  }
+
+  /** A new sandbox from the body's seed, fixture and clock (each defaulting to the main sandbox's). */
+  make(body: SandboxBody): Result<Sandbox, ApiError> {
+    this.sweep(true);
+    if (this.live.size >= this.limits.max) {
+      return fail(
+        apiError(
+          "CONFLICT",
+          `The simulator already holds ${this.limits.max} live sandboxes, its cap: DELETE the ones you are done with, or start it with a higher --max-sandboxes.`,
+        ),
+      );
+    }
+    const main = this.main.settings;
+    const now = body.now === undefined ? undefined : Date.parse(body.now);
+    const settings: SandboxSettings = {
+      seed: body.seed ?? main.seed,
+      fixture: body.fixture ?? (typeof main.fixture === "string" && main.fixture !== "large" ? main.fixture : "demo"),
+      clock: body.clock ?? main.clock,
+      now: now ?? (body.clock === undefined ? main.now : undefined),
+    };
+    this.made += 1;
+    const sandbox = new Sandbox(`sb${this.made}`, settings, this.shared);
+    sandbox.lastUsed = this.wall.now();
+    this.live.set(sandbox.id, sandbox);
+    this.index(sandbox);
+    return ok(sandbox);
+  }
+
+  get(id: string): Sandbox | undefined {
+    return id === DEFAULT_SANDBOX ? this.main : this.live.get(id);
+  }
+
+  /** The sandbox whose world has this store (the main one when none has it: it answers as it always did). */
+  forStorePrefix(prefix: string): Sandbox {
+    return this.byPrefix.get(prefix) ?? this.main;
+  }
+
+  /** The sandbox that registered this OAuth client (the main one when none did). */
+  forClientId(clientId: string): Sandbox {
+    if (this.main.world.oauthClients.some((c) => c.clientId === clientId)) return this.main;
+    for (const sandbox of this.live.values())
+      if (sandbox.world.oauthClients.some((c) => c.clientId === clientId)) return sandbox;
+    return this.main;
+  }
+
+  /** Every world, the main one first (stored images are served from whichever has them). */
+  *worlds(): Iterable<World> {
+    yield this.main.world;
+    for (const sandbox of this.live.values()) yield sandbox.world;
+  }
+
+  /** Marks a sandbox used now, and removes the ones idle too long (at most once every few seconds). */
+  touch(sandbox: Sandbox): void {
+    if (sandbox !== this.main) sandbox.lastUsed = this.wall.now();
+    this.sweep(false);
+  }
+
+  /** After a reset with another fixture, its store prefixes may have changed. */
+  reindex(sandbox: Sandbox): void {
+    for (const [prefix, owner] of this.byPrefix) if (owner === sandbox) this.byPrefix.delete(prefix);
+    this.index(sandbox);
+  }
+
+  create(body: SandboxBody, apiRoot: string): Result<SandboxView, ApiError> {
+    const made = this.make(body);
+    return made.ok ? ok(this.viewOf(made.value, apiRoot)) : made;
+  }
+
+  list(apiRoot: string): SandboxView[] {
+    return [...this.live.values()].map((sandbox) => this.viewOf(sandbox, apiRoot));
+  }
+
+  view(id: string, apiRoot: string): Result<SandboxView, ApiError> {
+    const sandbox = this.live.get(id);
+    return sandbox ? ok(this.viewOf(sandbox, apiRoot)) : fail(noSandbox(id));
+  }
+
+  remove(id: string): Result<void, ApiError> {
+    const sandbox = this.live.get(id);
+    if (!sandbox) return fail(noSandbox(id));
+    this.drop(sandbox);
+    return ok(undefined);
+  }
+
+  /** Removes every sandbox but the main one (the simulator is closing). */
+  clear(): void {
+    for (const sandbox of [...this.live.values()]) this.drop(sandbox);
+  }
+
+  viewOf(sandbox: Sandbox, apiRoot: string): SandboxView {
+    const world = sandbox.world;
+    return {
+      id: sandbox.id,
+      control_url: this.controlUrl(apiRoot, sandbox.id),
+      seed: sandbox.settings.seed,
+      clock: { now: iso(world.env.clock.now()), mode: sandbox.clockMode },
+      ...credentialsView(world, apiRoot),
+    };
+  }
+
+  private index(sandbox: Sandbox): void {
+    if (sandbox === this.main) return;
+    for (const prefix of sandbox.world.stores.keys()) this.byPrefix.set(prefix, sandbox);
+  }
+
+  private drop(sandbox: Sandbox): void {
+    // Held requests are let go (they finish in the removed world); the prefixes stop answering at once.
+    sandbox.world.faults.clear();
+    this.live.delete(sandbox.id);
+    for (const [prefix, owner] of this.byPrefix) if (owner === sandbox) this.byPrefix.delete(prefix);
+  }
+
+  private sweep(force: boolean): void {
+    const now = this.wall.now();
+    if (!force && now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    for (const sandbox of [...this.live.values()]) if (now - sandbox.lastUsed >= this.limits.idleMs) this.drop(sandbox);
+  }
+}
+
+const noSandbox = (id: string): ApiError => apiError("NOT_FOUND", `No sandbox "${id}" (it was removed, or expired).`);
