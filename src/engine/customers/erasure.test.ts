@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
 import { call, makeSim, ORIGIN } from "../../test-support/sim.js";
 import { errorOf, expectError } from "../../test-support/errors.js";
+import { CUSTOMER_NULLABLE } from "../../test-support/customers.js";
 
 const P = "/demo/v1/customers";
 const DECIMAL = /^[0-9]+$/;
@@ -26,30 +27,6 @@ type Customer = Record<string, unknown> & {
   customer_group_id: string;
   version: string;
 };
-
-/** The personal fields that erasure sets to null (every nullable field of the Customer table). */
-const PERSONAL = [
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-];
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
 
@@ -109,7 +86,7 @@ async function makeFull(sim: Simulator): Promise<Customer> {
   };
   const made = await call(sim, "POST", P, { body: full });
   expect(made.status, made.text).toBe(201);
-  for (const field of PERSONAL) expect(made.json.data[field], field).not.toBeNull();
+  for (const field of CUSTOMER_NULLABLE) expect(made.json.data[field], field).not.toBeNull();
   return made.json.data;
 }
 
@@ -117,7 +94,7 @@ async function makeFull(sim: Simulator): Promise<Customer> {
 function erasedOf(before: Customer, seconds: number): Record<string, unknown> {
   return {
     ...before,
-    ...Object.fromEntries(PERSONAL.map((f) => [f, null])),
+    ...Object.fromEntries(CUSTOMER_NULLABLE.map((f) => [f, null])),
     first_name: "Erased",
     customer_code: expect.stringMatching(ERASED_CODE),
     updated_at: at(seconds),
@@ -206,7 +183,7 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     const doc = view.json as Record<string, unknown>;
     expect(doc.id).toBe(alice.id);
     expect(doc.first_name).toBe("Erased");
-    for (const field of PERSONAL) expect(doc[field], field).toBeNull();
+    for (const field of CUSTOMER_NULLABLE) expect(doc[field], field).toBeNull();
     expect(doc.customer_code).toMatch(ERASED_CODE);
     expect(doc.customer_code).not.toContain("ALICE");
     expect(doc.deleted_at).toBe(at(90));
@@ -251,7 +228,7 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     sim.clock.advance(200);
     await erase(sim, before.id);
     const view = (await stored(sim, before.id)).json;
-    for (const field of PERSONAL) expect(view[field], field).toBeNull();
+    for (const field of CUSTOMER_NULLABLE) expect(view[field], field).toBeNull();
     expect(view).toMatchObject({
       first_name: "Erased",
       customer_code: expect.stringMatching(ERASED_CODE),

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
 import { call, makeSim, type Reply } from "../../test-support/sim.js";
 import { expectError } from "../../test-support/errors.js";
+import { CUSTOMER_NULLABLE } from "../../test-support/customers.js";
 
 const P = "/demo/v1/customers";
 const G = "/demo/v1/customer-groups";
@@ -27,35 +28,12 @@ type Customer = Record<string, unknown> & {
 };
 type Group = { id: string; name: string; version: string };
 
-/** The nullable string fields of the Customer table (date_of_birth included). */
-const NULLABLE = [
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-];
 const FIELDS = [
   "id",
   "customer_group_id",
   "customer_code",
   "first_name",
-  ...NULLABLE,
+  ...CUSTOMER_NULLABLE,
   "on_account_limit",
   "enable_loyalty",
   "dont_email",
@@ -73,7 +51,7 @@ function doc(fields: Record<string, unknown>): Record<string, unknown> {
     id: uuid,
     customer_group_id: uuid,
     version,
-    ...Object.fromEntries(NULLABLE.map((f) => [f, null])),
+    ...Object.fromEntries(CUSTOMER_NULLABLE.map((f) => [f, null])),
     on_account_limit: 0,
     enable_loyalty: false,
     dont_email: false,
@@ -139,7 +117,8 @@ describe("Spec, Resources: Customer (every field present, with its type and null
       expect(c.customer_group_id).toMatch(UUID);
       expect(typeof c.customer_code).toBe("string");
       expect(typeof c.first_name).toBe("string");
-      for (const f of NULLABLE) expect(c[f] === null || typeof c[f] === "string", `${c.customer_code}.${f}`).toBe(true);
+      for (const f of CUSTOMER_NULLABLE)
+        expect(c[f] === null || typeof c[f] === "string", `${c.customer_code}.${f}`).toBe(true);
       if (c.date_of_birth !== null) expect(c.date_of_birth).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(Number.isInteger(c.on_account_limit)).toBe(true);
       for (const f of ["enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in"])

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
 import { call, makeSim } from "../../test-support/sim.js";
 import { expectError } from "../../test-support/errors.js";
+import { CUSTOMER_NULLABLE } from "../../test-support/customers.js";
 
 const P = "/demo/v1/customers";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,29 +27,6 @@ type Customer = Record<string, unknown> & {
   customer_group_id: string;
   version: string;
 };
-
-const NULLABLE = [
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-];
 
 /** Every writable field filled. */
 const FULL = {
@@ -119,7 +97,7 @@ describe("Choices, Customers (create): only first_name is needed; the defaults",
         customer_group_id: defaultGroup,
         customer_code: expect.stringMatching(/^CUS-[A-Za-z0-9]{8}$/),
         first_name: "Zed",
-        ...Object.fromEntries(NULLABLE.map((f) => [f, null])),
+        ...Object.fromEntries(CUSTOMER_NULLABLE.map((f) => [f, null])),
         on_account_limit: 0,
         enable_loyalty: false,
         dont_email: false,
