@@ -4,6 +4,7 @@ export {
   Simulator,
   ControlError,
   type ControlFunctions,
+  type SandboxHandle,
   type SimulatorOptions,
 } from "./simulator.js";
 export {
@@ -12,6 +13,8 @@ export {
   type ControlOperationId,
 } from "./contract/control-operations.js";
 export type { CredentialsView, KeyView, FaultView } from "./engine/control.js";
+export type { SandboxView } from "./engine/control-handlers.js";
+export type { SandboxBody } from "./contract/schemas/control.js";
 export type { Listening } from "./http/node.js";
 export type { SimRequest, SimResponse } from "./http/types.js";
 export { buildOpenApi } from "./contract/openapi.js";

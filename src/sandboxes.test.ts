@@ -61,6 +61,18 @@ describe("Sandboxes: POST /_sim/sandboxes", () => {
     expect(listed.json.map((s: Created) => s.id)).toEqual(["sb1"]);
   });
 
+  it("the default sandbox answers under its id, \"default\", and cannot be removed (409 CONFLICT)", async () => {
+    const sim = makeSim();
+    const view = await control(sim, "GET", "/sandboxes/default");
+    expect(view.status).toBe(200);
+    expect(view.json.stores.map((s: { prefix: string }) => s.prefix)).toEqual(["demo", "other", "lite"]);
+    expect((await control(sim, "GET", "/sandboxes/default/clock")).json).toEqual({ now: "2026-01-01T00:00:00.000Z" });
+    const refused = await control(sim, "DELETE", "/sandboxes/default");
+    expect(refused.status).toBe(409);
+    expect(refused.json.error.code).toBe("CONFLICT");
+    expect((await call(sim, "GET", "/demo/v1/me")).status).toBe(200);
+  });
+
   it("refuses a body it does not know with 400 VALIDATION_FAILED naming the field", async () => {
     const sim = makeSim();
     const reply = await control(sim, "POST", "/sandboxes", { seed: -1 });

@@ -190,11 +190,14 @@ export class Sandboxes implements SandboxDirectory {
   }
 
   view(id: string, apiRoot: string): Result<SandboxView, ApiError> {
-    const sandbox = this.live.get(id);
+    const sandbox = this.get(id);
     return sandbox ? ok(this.viewOf(sandbox, apiRoot)) : fail(noSandbox(id));
   }
 
   remove(id: string): Result<void, ApiError> {
+    if (id === DEFAULT_SANDBOX) {
+      return fail(apiError("CONFLICT", "The default sandbox is the simulator's own: reset it (POST /_sim/reset)."));
+    }
     const sandbox = this.live.get(id);
     if (!sandbox) return fail(noSandbox(id));
     this.drop(sandbox);
