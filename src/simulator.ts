@@ -129,18 +129,24 @@ export class Simulator {
     return this.current;
   }
 
-  /** WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. */
-  async fetch(input: string | URL | Request, init?: RequestInit & { remoteAddress?: string }): Promise<Response> {
+  /**
+   * WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. Bound to the simulator, so
+   * it can be passed on as a client's custom fetch (`createClient({ fetch: sim.fetch })`).
+   */
+  fetch = async (input: string | URL | Request, init?: RequestInit & { remoteAddress?: string }): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     return toResponse(await this.handle(await toSimRequest(request, init?.remoteAddress ?? "127.0.0.1")));
-  }
+  };
 
-  /** The simulator's own request shape, for adapters and tests that need exact control. */
-  async handle(req: SimRequest): Promise<SimResponse> {
+  /**
+   * The simulator's own request shape, for adapters and tests that need exact control. Bound like `fetch`;
+   * a wrapper may replace it (`sim.handle = wrap(sim.handle)`), and `fetch` and `listen` then go through it.
+   */
+  handle = async (req: SimRequest): Promise<SimResponse> => {
     const res = await this.server(req);
     this.options.onExchange?.(req, res);
     return res;
-  }
+  };
 
   /** Serves on node:http; loopback unless another host is given. */
   async listen(port = 0, host = "127.0.0.1", limits?: Partial<ServerLimits>): Promise<Listening> {
