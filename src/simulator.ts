@@ -17,6 +17,7 @@ import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler } from "./http/ports.js";
+import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import { loadFixture } from "../scenarios/fixtures/index.js";
 
@@ -33,6 +34,12 @@ export interface SimulatorOptions {
   control?: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <controlToken>` (compared in constant time). */
   controlToken?: string;
+  /**
+   * The origin (`http(s)://host[:port]`, no path) every URL the simulator writes starts with: `{api_root}` in
+   * credentials, `api_base_url`, image URLs and the OpenAPI document's servers. Default: the request's own origin
+   * (its Host header, or the URL given to `fetch`). Fix it for byte-identical runs on any port.
+   */
+  publicUrl?: string;
   /** Where internal errors are reported. */
   log?: (line: string) => void;
   /** The real-time wait used by delay faults; tests pass a controlled one. */
@@ -96,6 +103,7 @@ export class Simulator {
   private readonly sleep: Sleep;
   private readonly startSeed: number;
   private readonly startFixture: string | FixtureSpec;
+  private readonly publicUrl: string | undefined;
   private listening?: Listening;
 
   constructor(readonly options: SimulatorOptions = {}) {
@@ -107,6 +115,7 @@ export class Simulator {
     this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
     this.startSeed = options.seed ?? 1;
     this.startFixture = options.fixture ?? "demo";
+    this.publicUrl = Simulator.checkedPublicUrl(options.publicUrl);
     this.current = this.build(this.startSeed, this.startFixture);
     this.server = createServer({
       world: () => this.current,
@@ -143,7 +152,7 @@ export class Simulator {
    * a wrapper may replace it (`sim.handle = wrap(sim.handle)`), and `fetch` and `listen` then go through it.
    */
   handle = async (req: SimRequest): Promise<SimResponse> => {
-    const res = await this.server(req);
+    const res = await this.server(this.publicUrl === undefined ? req : { ...req, origin: this.publicUrl });
     this.options.onExchange?.(req, res);
     return res;
   };
@@ -210,9 +219,16 @@ export class Simulator {
     this.listening = undefined;
   }
 
-  /** `{api_root}` of the library's calls: the server's URL once it listens. */
+  /** `{api_root}` of the library's calls: the public URL if one is set, else the server's URL once it listens. */
   private get apiRoot(): string {
-    return this.url ?? DEFAULT_API_ROOT;
+    return this.publicUrl ?? this.url ?? DEFAULT_API_ROOT;
+  }
+
+  private static checkedPublicUrl(given: string | undefined): string | undefined {
+    if (given === undefined) return undefined;
+    const origin = publicOrigin(given);
+    if (!origin.ok) throw new Error(`publicUrl: ${origin.error}`);
+    return origin.value;
   }
 
   /** One control operation against the current world: what both the /_sim routes and `sim.control` run. */
