@@ -47,7 +47,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
   it("--port 0 --json prints the ready line; GET {base_url}/me with the full key answers the Identity", async () => {
     const { child, line } = await start(["--port", "0", "--json"]);
     const ready = JSON.parse(line);
-    expect(Object.keys(ready)).toEqual(["api_root", "auth_url", "stores", "oauth_clients", "listen_url"]);
+    expect(Object.keys(ready)).toEqual(["api_root", "auth_url", "stores", "oauth_clients", "listen_url", "pid"]);
+    expect(ready.pid).toBe(child.pid);
     expect(ready.api_root).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(ready.listen_url).toBe(ready.api_root);
     expect(ready.auth_url).toBe(ready.api_root);
@@ -87,7 +88,7 @@ describe("interfaces.md 1: retail-sim serve", () => {
     ];
     const answers: string[][] = [];
     for (const { line } of runs) {
-      const { listen_url, ...ready } = JSON.parse(line);
+      const { listen_url, pid: _, ...ready } = JSON.parse(line);
       expect(listen_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(ready.api_root).toBe("http://sim.test:4747");
       expect(ready.stores[0].base_url).toBe("http://sim.test:4747/demo/v1");

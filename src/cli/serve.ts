@@ -4,6 +4,7 @@ import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { createSimulator } from "../simulator.js";
+import { exitWithParent, writePidFile } from "./lifeline.js";
 
 interface ServeArgs {
   port: number;
@@ -17,6 +18,8 @@ interface ServeArgs {
   "rate-limits": boolean;
   "control-token"?: string;
   "public-url"?: string;
+  "pid-file"?: string;
+  "exit-with-parent": boolean;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -49,6 +52,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("public-url", {
         type: "string",
         describe: "The origin every URL the simulator writes starts with (or RETAIL_SIM_PUBLIC_URL), e.g. for --port 0",
+      })
+      .option("pid-file", {
+        type: "string",
+        describe: "Write the server's process id to this file when ready (removed at exit)",
+      })
+      .option("exit-with-parent", {
+        type: "boolean",
+        default: false,
+        describe: "Stop when the process that started it is gone (its parent exits, or stdin, a pipe, closes)",
       })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
       .option("rate-limits", {
@@ -101,17 +113,30 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.exit(2);
     }
     // Handlers first: a supervisor may signal as soon as it reads the ready line.
+    let stopping = false;
     const stop = () => {
+      if (stopping) return;
+      stopping = true;
       void sim.close().then(() => process.exit(0));
       setTimeout(() => process.exit(0), 5000).unref();
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+    if (args["exit-with-parent"]) exitWithParent(stop);
+    if (args["pid-file"] !== undefined) {
+      try {
+        writePidFile(args["pid-file"]);
+      } catch (error) {
+        process.stderr.write(`retail-sim: cannot write the pid file: ${(error as Error).message}\n`);
+        await sim.close();
+        process.exit(2);
+      }
+    }
     // `{api_root}`: the public URL when one is given, else the URL it listens on.
     const creds = sim.credentials();
     if (args.json) {
       const { api_root, auth_url, stores, oauth_clients } = creds;
-      const ready = { api_root, auth_url, stores, oauth_clients, listen_url: listening.url };
+      const ready = { api_root, auth_url, stores, oauth_clients, listen_url: listening.url, pid: process.pid };
       process.stdout.write(`${JSON.stringify(ready)}\n`);
     } else {
       process.stdout.write(banner(creds, args, listening.url));
@@ -128,6 +153,7 @@ function banner(creds: CredentialsView, args: ServeArgs, listenUrl: string): str
   const lines = [
     `retail-sim is ready at ${creds.api_root} (seed ${args.seed}, clock ${args.clock}, fixture ${args.fixture})`,
     ...(listenUrl === creds.api_root ? [] : [`  listening ${listenUrl}`]),
+    `  pid       ${process.pid}`,
     `  auth_url  ${creds.auth_url}`,
     args.control ? `  control   ${creds.api_root}/_sim` : "  control   off",
     "",
