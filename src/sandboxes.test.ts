@@ -61,7 +61,7 @@ describe("Sandboxes: POST /_sim/sandboxes", () => {
     expect(listed.json.map((s: Created) => s.id)).toEqual(["sb1"]);
   });
 
-  it("the default sandbox answers under its id, \"default\", and cannot be removed (409 CONFLICT)", async () => {
+  it('the default sandbox answers under its id, "default", and cannot be removed (409 CONFLICT)', async () => {
     const sim = makeSim();
     const view = await control(sim, "GET", "/sandboxes/default");
     expect(view.status).toBe(200);

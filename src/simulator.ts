@@ -16,6 +16,7 @@ import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
+import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import { DEFAULT_SANDBOX_LIMITS, Sandboxes, type Sandbox } from "./sandboxes.js";
 
@@ -32,6 +33,12 @@ export interface SimulatorOptions {
   control?: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <controlToken>` (compared in constant time). */
   controlToken?: string;
+  /**
+   * The origin (`http(s)://host[:port]`, no path) every URL the simulator writes starts with: `{api_root}` in
+   * credentials, `api_base_url`, image URLs and the OpenAPI document's servers. Default: the request's own origin
+   * (its Host header, or the URL given to `fetch`). Fix it for byte-identical runs on any port.
+   */
+  publicUrl?: string;
   /** Where internal errors are reported. */
   log?: (line: string) => void;
   /** The real-time wait used by delay faults; tests pass a controlled one. */
@@ -168,6 +175,7 @@ export class Simulator extends SandboxHandle {
   readonly controlToken: string | undefined;
   private readonly sandboxes: Sandboxes;
   private readonly server: RequestHandler;
+  private readonly publicUrl: string | undefined;
   private listening?: Listening;
 
   constructor(readonly options: SimulatorOptions = {}) {
@@ -192,6 +200,7 @@ export class Simulator extends SandboxHandle {
     this.sandboxes = sandboxes;
     this.controlEnabled = options.control ?? true;
     this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
+    this.publicUrl = Simulator.checkedPublicUrl(options.publicUrl);
     this.server = createServer({
       worlds: this.worldPort(),
       control: {
@@ -203,18 +212,24 @@ export class Simulator extends SandboxHandle {
     });
   }
 
-  /** WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. */
-  async fetch(input: string | URL | Request, init?: RequestInit & { remoteAddress?: string }): Promise<Response> {
+  /**
+   * WHATWG fetch: `sim.fetch("http://sim/demo/v1/me", {headers})`, no socket needed. Bound to the simulator, so
+   * it can be passed on as a client's custom fetch (`createClient({ fetch: sim.fetch })`).
+   */
+  fetch = async (input: string | URL | Request, init?: RequestInit & { remoteAddress?: string }): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     return toResponse(await this.handle(await toSimRequest(request, init?.remoteAddress ?? "127.0.0.1")));
-  }
+  };
 
-  /** The simulator's own request shape, for adapters and tests that need exact control. */
-  async handle(req: SimRequest): Promise<SimResponse> {
-    const res = await this.server(req);
+  /**
+   * The simulator's own request shape, for adapters and tests that need exact control. Bound like `fetch`;
+   * a wrapper may replace it (`sim.handle = wrap(sim.handle)`), and `fetch` and `listen` then go through it.
+   */
+  handle = async (req: SimRequest): Promise<SimResponse> => {
+    const res = await this.server(this.publicUrl === undefined ? req : { ...req, origin: this.publicUrl });
     this.options.onExchange?.(req, res);
     return res;
-  }
+  };
 
   /** Serves on node:http; loopback unless another host is given. */
   async listen(port = 0, host = "127.0.0.1", limits?: Partial<ServerLimits>): Promise<Listening> {
@@ -261,9 +276,16 @@ export class Simulator extends SandboxHandle {
     this.listening = undefined;
   }
 
-  /** `{api_root}` of the library's calls: the server's URL once it listens. */
+  /** `{api_root}` of the library's calls: the public URL if one is set, else the server's URL once it listens. */
   private get apiRoot(): string {
-    return this.url ?? DEFAULT_API_ROOT;
+    return this.publicUrl ?? this.url ?? DEFAULT_API_ROOT;
+  }
+
+  private static checkedPublicUrl(given: string | undefined): string | undefined {
+    if (given === undefined) return undefined;
+    const origin = publicOrigin(given);
+    if (!origin.ok) throw new Error(`publicUrl: ${origin.error}`);
+    return origin.value;
   }
 
   private worldPort(): WorldPort {

@@ -19,8 +19,12 @@ afterEach(() => {
 });
 
 /** Starts `retail-sim` and resolves with the first line it prints. */
-function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -43,8 +47,10 @@ describe("interfaces.md 1: retail-sim serve", () => {
   it("--port 0 --json prints the ready line; GET {base_url}/me with the full key answers the Identity", async () => {
     const { child, line } = await start(["--port", "0", "--json"]);
     const ready = JSON.parse(line);
-    expect(Object.keys(ready)).toEqual(["api_root", "auth_url", "stores", "oauth_clients"]);
+    expect(Object.keys(ready)).toEqual(["api_root", "auth_url", "stores", "oauth_clients", "listen_url", "pid"]);
+    expect(ready.pid).toBe(child.pid);
     expect(ready.api_root).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.listen_url).toBe(ready.api_root);
     expect(ready.auth_url).toBe(ready.api_root);
     const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
     expect(demo.base_url).toBe(`${ready.api_root}/demo/v1`);
@@ -72,6 +78,31 @@ describe("interfaces.md 1: retail-sim serve", () => {
     expect(a.stores.map((s: { keys: unknown }) => s.keys)).toEqual(b.stores.map((s: { keys: unknown }) => s.keys));
     const clock = await (await fetch(`${a.api_root}/_sim/clock`)).json();
     expect(clock).toEqual({ now: "2030-05-05T05:05:05.000Z" });
+  });
+
+  it("--public-url (or RETAIL_SIM_PUBLIC_URL) fixes every URL: two runs on free ports print and answer the same bytes", async () => {
+    const args = ["--port", "0", "--json", "--seed", "3", "--clock", "manual"];
+    const runs = [
+      await start([...args, "--public-url", "http://sim.test:4747"]),
+      await start(args, { RETAIL_SIM_PUBLIC_URL: "http://sim.test:4747/" }),
+    ];
+    const answers: string[][] = [];
+    for (const { line } of runs) {
+      const { listen_url, pid: _, ...ready } = JSON.parse(line);
+      expect(listen_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(ready.api_root).toBe("http://sim.test:4747");
+      expect(ready.stores[0].base_url).toBe("http://sim.test:4747/demo/v1");
+      const auth = { authorization: `Bearer ${ready.stores[0].keys[0].token}` };
+      const texts = [JSON.stringify(ready)];
+      for (const path of ["/_sim/credentials", "/demo/v1/products?sku=TOTE-CANVAS", "/demo/v1/openapi.json"]) {
+        const res = await fetch(`${listen_url}${path}`, { headers: auth });
+        texts.push(`${res.status} ${res.headers.get("date")} ${await res.text()}`);
+      }
+      answers.push(texts);
+    }
+    expect(JSON.parse(runs[0]!.line).listen_url).not.toBe(JSON.parse(runs[1]!.line).listen_url);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[0]!.join("\n")).toContain('"image_url":"http://sim.test:4747/images/');
   });
 
   it("without --json prints the API root, each store's base URL and its keys", async () => {
@@ -182,6 +213,11 @@ describe("interfaces.md 1: retail-sim serve", () => {
     [["--fixture", "/no/such/file.json"], 'fixture "/no/such/file.json" is neither a built-in fixture'],
     [["--clock", "sundial"], "Invalid values"],
     [["--now", "yesterday"], "--now must be an ISO 8601 date-time"],
+    [
+      ["--public-url", "http://sim.test/api"],
+      '--public-url must be an http(s) origin without path, query or fragment: "http://sim.test/api" has a path',
+    ],
+    [["--public-url", "sim.test:4747"], '"sim.test:4747" is not'],
     [["--bogus"], "Unknown argument"],
   ])("bad arguments %j exit 2 with a message", (args, message) => {
     const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 10_000 });

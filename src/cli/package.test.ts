@@ -70,6 +70,58 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
     }
   }, 60_000);
 
+  /** `npx retail-sim ...` in the installed project, in its own process group (stopped at the end in any case). */
+  async function npx(args: string[]) {
+    const child = spawn("npx", ["retail-sim", ...args], {
+      cwd: project,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
+      });
+      child.on("exit", (code) => reject(new Error(`exited ${code}`)));
+    });
+    // Resolves once npx, its `sh -c` and the server, every holder of the stdout pipe, are gone.
+    const allGone = new Promise<void>((resolve) => child.stdout.on("close", resolve));
+    const cleanUp = () => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {
+        // The group is gone already.
+      }
+    };
+    return { child, ready: JSON.parse(line) as { listen_url: string; pid: number }, allGone, cleanUp };
+  }
+
+  it("under npx, the ready line's pid is the server's own: SIGTERM to it stops the server, and npx exits 0", async () => {
+    const { child, ready, cleanUp } = await npx(["--port", "0", "--json"]);
+    try {
+      expect(ready.pid).not.toBe(child.pid);
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(ready.pid, "SIGTERM");
+      expect(await exited).toBe(0);
+      await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
+    } finally {
+      cleanUp();
+    }
+  }, 60_000);
+
+  it("under npx with --exit-with-parent, SIGTERM to the npx process alone (kill $!) stops the server too", async () => {
+    const { child, ready, allGone, cleanUp } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
+    try {
+      expect((await fetch(`${ready.listen_url}/_sim/health`)).status).toBe(200);
+      child.kill("SIGTERM");
+      await allGone;
+      await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
+    } finally {
+      cleanUp();
+    }
+  }, 60_000);
+
   it('`import { createSimulator } from "retail-sim"` works in process, and its types check', () => {
     writeFileSync(
       join(project, "check.ts"),

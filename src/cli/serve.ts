@@ -1,8 +1,10 @@
 import type { CommandModule } from "yargs";
 import { parseUtcDateTime } from "../kernel/clock.js";
 import { FixtureError } from "../../scenarios/fixtures/index.js";
+import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { createSimulator } from "../simulator.js";
+import { exitWithParent, writePidFile } from "./lifeline.js";
 
 interface ServeArgs {
   port: number;
@@ -15,6 +17,9 @@ interface ServeArgs {
   json: boolean;
   "rate-limits": boolean;
   "control-token"?: string;
+  "public-url"?: string;
+  "pid-file"?: string;
+  "exit-with-parent": boolean;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -44,6 +49,19 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: "string",
         describe: "Require Authorization: Bearer <token> on every /_sim request",
       })
+      .option("public-url", {
+        type: "string",
+        describe: "The origin every URL the simulator writes starts with (or RETAIL_SIM_PUBLIC_URL), e.g. for --port 0",
+      })
+      .option("pid-file", {
+        type: "string",
+        describe: "Write the server's process id to this file when ready (removed at exit)",
+      })
+      .option("exit-with-parent", {
+        type: "boolean",
+        default: false,
+        describe: "Stop when the process that started it is gone (its parent exits, or stdin, a pipe, closes)",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
       .option("rate-limits", {
         type: "boolean",
@@ -59,6 +77,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           throw new Error("--control-token must be 16 to 256 printable characters without spaces");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        const publicUrl = givenPublicUrl(a["public-url"]);
+        const origin = publicUrl === undefined ? undefined : publicOrigin(publicUrl);
+        if (origin !== undefined && !origin.ok)
+          throw new Error(`--public-url must be an http(s) origin without path, query or fragment: ${origin.error}`);
         return true;
       }),
   handler: async (args) => {
@@ -73,6 +95,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         // The environment keeps the secret off the process list.
         controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
         rateLimits: args["rate-limits"],
+        publicUrl: givenPublicUrl(args["public-url"]),
         log: (line) => process.stderr.write(`${line}\n`),
       });
     } catch (error) {
@@ -90,25 +113,47 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       process.exit(2);
     }
     // Handlers first: a supervisor may signal as soon as it reads the ready line.
+    let stopping = false;
     const stop = () => {
+      if (stopping) return;
+      stopping = true;
       void sim.close().then(() => process.exit(0));
       setTimeout(() => process.exit(0), 5000).unref();
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    const creds = sim.credentials(listening.url);
+    if (args["exit-with-parent"]) exitWithParent(stop);
+    if (args["pid-file"] !== undefined) {
+      try {
+        writePidFile(args["pid-file"]);
+      } catch (error) {
+        process.stderr.write(`retail-sim: cannot write the pid file: ${(error as Error).message}\n`);
+        await sim.close();
+        process.exit(2);
+      }
+    }
+    // `{api_root}`: the public URL when one is given, else the URL it listens on.
+    const creds = sim.credentials();
     if (args.json) {
       const { api_root, auth_url, stores, oauth_clients } = creds;
-      process.stdout.write(`${JSON.stringify({ api_root, auth_url, stores, oauth_clients })}\n`);
+      const ready = { api_root, auth_url, stores, oauth_clients, listen_url: listening.url, pid: process.pid };
+      process.stdout.write(`${JSON.stringify(ready)}\n`);
     } else {
-      process.stdout.write(banner(creds, args));
+      process.stdout.write(banner(creds, args, listening.url));
     }
   },
 };
 
-function banner(creds: CredentialsView, args: ServeArgs): string {
+/** `--public-url`, else `RETAIL_SIM_PUBLIC_URL` (empty counts as unset). */
+function givenPublicUrl(option: string | undefined): string | undefined {
+  return option ?? (process.env.RETAIL_SIM_PUBLIC_URL || undefined);
+}
+
+function banner(creds: CredentialsView, args: ServeArgs, listenUrl: string): string {
   const lines = [
     `retail-sim is ready at ${creds.api_root} (seed ${args.seed}, clock ${args.clock}, fixture ${args.fixture})`,
+    ...(listenUrl === creds.api_root ? [] : [`  listening ${listenUrl}`]),
+    `  pid       ${process.pid}`,
     `  auth_url  ${creds.auth_url}`,
     args.control ? `  control   ${creds.api_root}/_sim` : "  control   off",
     "",
