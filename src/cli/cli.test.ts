@@ -122,6 +122,18 @@ describe("interfaces.md 1: retail-sim serve", () => {
     expect(await exitOf(child)).toBe(0);
   });
 
+  it("--max-sandboxes caps the live sandboxes: the next POST /_sim/sandboxes answers 409 CONFLICT", async () => {
+    const { child, line } = await start(["--port", "0", "--json", "--max-sandboxes", "1"]);
+    const root = JSON.parse(line).api_root;
+    const make = () => fetch(`${root}/_sim/sandboxes`, { method: "POST", body: "{}" });
+    expect((await make()).status).toBe(201);
+    const refused = await make();
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("CONFLICT");
+    child.kill("SIGTERM");
+    expect(await exitOf(child)).toBe(0);
+  });
+
   it("--no-control serves no /_sim", async () => {
     const ready = JSON.parse((await start(["--port", "0", "--json", "--no-control"])).line);
     expect((await fetch(`${ready.api_root}/_sim/health`)).status).toBe(404);
@@ -218,6 +230,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
       '--public-url must be an http(s) origin without path, query or fragment: "http://sim.test/api" has a path',
     ],
     [["--public-url", "sim.test:4747"], '"sim.test:4747" is not'],
+    [["--max-sandboxes", "-1"], "--max-sandboxes must be an integer from 0 to 100000"],
+    [["--sandbox-idle-seconds", "0"], "--sandbox-idle-seconds must be an integer from 1 to 31536000"],
     [["--bogus"], "Unknown argument"],
   ])("bad arguments %j exit 2 with a message", (args, message) => {
     const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", timeout: 10_000 });

@@ -20,6 +20,8 @@ interface ServeArgs {
   "public-url"?: string;
   "pid-file"?: string;
   "exit-with-parent": boolean;
+  "max-sandboxes": number;
+  "sandbox-idle-seconds": number;
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -63,6 +65,16 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         describe: "Stop when the process that started it is gone (its parent exits, or stdin, a pipe, closes)",
       })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
+      .option("max-sandboxes", {
+        type: "number",
+        default: 1000,
+        describe: "Live sandboxes at most, besides the default one (POST /_sim/sandboxes answers 409 at the cap)",
+      })
+      .option("sandbox-idle-seconds", {
+        type: "number",
+        default: 1800,
+        describe: "A sandbox unused for this long is removed",
+      })
       .option("rate-limits", {
         type: "boolean",
         default: true,
@@ -75,6 +87,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           throw new Error("--seed must be an integer from 0 to 4294967295");
         if (a["control-token"] !== undefined && !/^[\x21-\x7E]{16,256}$/.test(a["control-token"] as string))
           throw new Error("--control-token must be 16 to 256 printable characters without spaces");
+        if (!Number.isInteger(a["max-sandboxes"]) || a["max-sandboxes"] < 0 || a["max-sandboxes"] > 100_000)
+          throw new Error("--max-sandboxes must be an integer from 0 to 100000");
+        const idle = a["sandbox-idle-seconds"];
+        if (!Number.isInteger(idle) || idle < 1 || idle > 31_536_000)
+          throw new Error("--sandbox-idle-seconds must be an integer from 1 to 31536000");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         const publicUrl = givenPublicUrl(a["public-url"]);
@@ -95,6 +112,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         // The environment keeps the secret off the process list.
         controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
         rateLimits: args["rate-limits"],
+        maxSandboxes: args["max-sandboxes"],
+        sandboxIdleSeconds: args["sandbox-idle-seconds"],
         publicUrl: givenPublicUrl(args["public-url"]),
         log: (line) => process.stderr.write(`${line}\n`),
       });
