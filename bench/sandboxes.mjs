@@ -17,13 +17,9 @@ const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 const round = (x, digits = 3) => Number(x.toFixed(digits));
 
 function startServer() {
-  const child = spawn(
-    process.execPath,
-    [...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean), "--expose-gc", SERVER, String(LIVE + 100)],
-    {
-      stdio: ["ignore", "pipe", "inherit", "ipc"],
-    },
-  );
+  const child = spawn(process.execPath, ["--expose-gc", SERVER, String(LIVE + 100)], {
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (c) => {
