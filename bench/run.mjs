@@ -1,11 +1,15 @@
 // npm run bench: the simulator against a raw node:http baseline in the same run, driven by wrk (one
 // thread, 32 connections) over loopback, alternating A and B, reported as medians and ratios.
 // Writes reports/bench/bench.json and bench.md. See docs/performance.md.
+// `--only sandboxes,start` (or BENCH_ONLY) runs only those groups: throughput (wrk), start (cold start and
+// the world's build), conformance, sandboxes (bench/sandboxes.mjs).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { renderReport } from "./report.mjs";
+import { sandboxScenarios } from "./sandboxes.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CLI = join(ROOT, "dist/bin/retail-sim.js");
@@ -13,6 +17,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const FIXTURE = process.env.BENCH_FIXTURE ?? "large";
 const tmp = mkdtempSync(join(tmpdir(), "retail-sim-bench-"));
+const GROUPS = ["throughput", "start", "conformance", "sandboxes"];
+const onlyArg = process.argv.indexOf("--only");
+const ONLY = (onlyArg === -1 ? (process.env.BENCH_ONLY ?? "") : (process.argv[onlyArg + 1] ?? ""))
+  .split(",")
+  .filter(Boolean);
+for (const group of ONLY) if (!GROUPS.includes(group)) throw new Error(`--only: no group "${group}" (${GROUPS})`);
+const wants = (group) => ONLY.length === 0 || ONLY.includes(group);
 
 function ensureWrk() {
   if (spawnSync("wrk", ["--version"]).error === undefined) return;
@@ -105,15 +116,9 @@ async function coldStart() {
   return median(times);
 }
 
-async function main() {
+/** The wrk scenarios against the simulator with the fixture (and the raw baseline), and its peak memory. */
+async function throughput(figures) {
   ensureWrk();
-  const figures = {
-    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
-    fixture: FIXTURE,
-    seconds: SECONDS,
-    rounds: ROUNDS,
-    scenarios: {},
-  };
   const buildStart = performance.now();
   const sim = await start(process.execPath, [
     CLI,
@@ -266,69 +271,42 @@ async function main() {
   );
   sim.child.kill();
   raw.child.kill();
-  figures.cold_start_ms = Math.round(await coldStart());
-  figures.world_build = worldBuild();
-  const { conformance } = await import(join(ROOT, "dist/conformance/run.js"));
-  const t0 = performance.now();
-  const report = await conformance({ seed: 1 });
-  figures.conformance = {
-    ms: Math.round(performance.now() - t0),
-    passed: report.summary.passed,
-    failed: report.summary.failed,
+}
+
+async function main() {
+  const figures = {
+    machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
+    only: ONLY.length > 0 ? ONLY : undefined,
+    fixture: FIXTURE,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    scenarios: {},
   };
+  if (wants("throughput")) await throughput(figures);
+  if (wants("start")) {
+    figures.cold_start_ms = Math.round(await coldStart());
+    figures.world_build = worldBuild();
+  }
+  if (wants("conformance")) {
+    const { conformance } = await import(join(ROOT, "dist/conformance/run.js"));
+    const t0 = performance.now();
+    const report = await conformance({ seed: 1 });
+    figures.conformance = {
+      ms: Math.round(performance.now() - t0),
+      passed: report.summary.passed,
+      failed: report.summary.failed,
+    };
+  }
+  if (wants("sandboxes")) {
+    figures.sandboxes = await sandboxScenarios();
+    console.error(`sandboxes: ${JSON.stringify(figures.sandboxes)}`);
+  }
   const out = join(ROOT, "reports/bench");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "bench.json"), `${JSON.stringify(figures, null, 2)}\n`);
-  const md = [
-    `# Benchmark (${figures.machine.cpus} cores, Node ${figures.machine.node}, fixture ${FIXTURE})`,
-    "",
-    `wrk -t1 -c32 for ${SECONDS} s, ${ROUNDS} alternating rounds, medians. Ratios are to the raw node:http baseline measured in the same run.`,
-    "",
-    "| scenario | simulator req/s | p50 ms | p99 ms | baseline req/s | ratio |",
-    "|---|---|---|---|---|---|",
-    ...Object.entries(figures.scenarios).map(
-      ([name, f]) =>
-        `| ${name} | ${f.simulator.rps.toFixed(0)} | ${f.simulator.p50} | ${f.simulator.p99} | ${f.baseline ? f.baseline.rps.toFixed(0) : "—"} | ${f.ratio ?? "—"}${f.baseline_kind === "simulator" ? " (sim)" : ""} |`,
-    ),
-    "",
-    "Ratios marked (sim) compare the simulator with itself in the same run (the baseline column is then the simulator's unfiltered or from-the-start page).",
-    "",
-    "| target | measured | met |",
-    "|---|---|---|",
-    ...targets(figures).map(([name, value, met]) => `| ${name} | ${value} | ${met ? "yes" : "**no**"} |`),
-    "",
-    `World built from the seed (${FIXTURE}, in a fresh process, median of 3): ${figures.world_build.ms} ms, resident memory then ${figures.world_build.rss_mb} MB.`,
-    `Start with the ${FIXTURE} fixture to the ready line: ${figures.fixture_start_ms} ms. Cold start of \`retail-sim\` (demo) to its first answered request: ${figures.cold_start_ms} ms (median of 5). Peak resident memory of the simulator: ${figures.simulator_peak_rss_mb} MB. Conformance default run in process: ${figures.conformance.ms} ms (${figures.conformance.passed} passed, ${figures.conformance.failed} failed).`,
-    "",
-  ].join("\n");
+  const md = renderReport(figures);
   writeFileSync(join(out, "bench.md"), md);
   process.stdout.write(md);
-}
-
-/** The performance targets (docs/performance.md), each as measured in this run. */
-function targets(f) {
-  const ratio = (name) => f.scenarios[name]?.ratio;
-  const rows = [
-    ["GET /products/{id} ≥ 0.70 of the raw baseline", ratio("GET /products/{id}"), ratio("GET /products/{id}") >= 0.7],
-    [
-      "GET /products?limit=50 ≥ 1.0 of the raw baseline",
-      ratio("GET /products?limit=50"),
-      ratio("GET /products?limit=50") >= 1,
-    ],
-    ["cold start to the first answer < 300 ms", `${f.cold_start_ms} ms`, f.cold_start_ms < 300],
-    ["conformance default run in process < 2 minutes", `${f.conformance.ms} ms`, f.conformance.ms < 120_000],
-  ];
-  if (FIXTURE === "large") {
-    rows.push(["large fixture built from the seed < 3 s", `${f.world_build.ms} ms`, f.world_build.ms < 3_000]);
-    rows.push([
-      "resident memory with the large fixture < 1 GB",
-      `${f.world_build.rss_mb} MB`,
-      f.world_build.rss_mb < 1_024,
-    ]);
-  }
-  const deep = ratio("GET /sales?limit=50 from a deep cursor (vs from the start)");
-  rows.push(["polling from a deep cursor as fast as from the start (≥ 0.77, i.e. within 1.3x)", deep, deep >= 1 / 1.3]);
-  return rows;
 }
 
 main().catch((error) => {

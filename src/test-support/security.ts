@@ -151,14 +151,32 @@ export async function control(
 }
 
 /**
+ * How a store of a sandbox is reached (docs/interfaces.md, Sandboxes): the token of its `full` key and
+ * the sandbox's control plane under `/_sim` (`/sandboxes/sb1`). Left out: the default sandbox's store.
+ */
+export interface StoreAccess {
+  readonly token: string;
+  readonly control: string;
+}
+
+/** The `call` options of a request with the store's `full` key. */
+const fullKey = (prefix: string, access: StoreAccess | undefined) =>
+  access ? { auth: `Bearer ${access.token}` } : { key: "full", store: prefix };
+
+/**
  * Fresh rows of every kind a path parameter or a body names, made in store `prefix` with its own
  * `full` key (sales through the control plane; outlets, customer groups and reasons are the
  * store's own). Nothing here is shared with another store.
  */
-export async function createResources(sim: Simulator, prefix: string, remoteAddress = "10.250.0.1"): Promise<Ids> {
+export async function createResources(
+  sim: Simulator,
+  prefix: string,
+  remoteAddress = "10.250.0.1",
+  access?: StoreAccess,
+): Promise<Ids> {
   const n = `${prefix}-${unique()}`;
   const api = (method: string, path: string, body?: unknown) =>
-    call(sim, method, `/${prefix}/v1${path}`, { key: "full", store: prefix, body, remoteAddress });
+    call(sim, method, `/${prefix}/v1${path}`, { ...fullKey(prefix, access), body, remoteAddress });
   const create = async (path: string, body: unknown) =>
     (await must(await api("POST", path, body), 201, `POST /${prefix}/v1${path}`)).data;
   const list = async (path: string) =>
@@ -182,7 +200,7 @@ export async function createResources(sim: Simulator, prefix: string, remoteAddr
   if (!outlet || !group || !reason)
     throw new Error(`store ${prefix} lacks an outlet, a customer group or the "Stock received" reason`);
   const sale = await must(
-    await control(sim, "POST", `/stores/${prefix}/sales`, {
+    await control(sim, "POST", `${access?.control ?? ""}/stores/${prefix}/sales`, {
       outlet_id: outlet.id,
       customer_id: customer.id,
       lines: [{ product_id: plain.id, quantity: 1, unit_price: 900 }],
@@ -217,6 +235,7 @@ export async function fingerprint(
   prefix: string,
   ids: Ids,
   remoteAddress = "10.250.0.2",
+  access?: StoreAccess,
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const op of ALL_OPERATIONS) {
@@ -225,7 +244,7 @@ export async function fingerprint(
     if (kinds.some((k) => ids[k] === undefined)) continue;
     const query = op.kind === "list" ? "?limit=200" : "";
     const path = `${pathFor(op, prefix, () => ids)}${query}`;
-    const reply = await call(sim, "GET", path, { key: "full", store: prefix, remoteAddress });
+    const reply = await call(sim, "GET", path, { ...fullKey(prefix, access), remoteAddress });
     out[`GET ${path}`] = { status: reply.status, json: reply.json };
   }
   return out;
