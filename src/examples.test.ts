@@ -3,12 +3,14 @@
 // The vitest example needs the build (it imports the package, `retail-sim`, which resolves to dist/). The
 // Python one needs `python3` (standard library only): without it the test is skipped and its name says why,
 // except under CI or REQUIRE_PYTHON, where it must run.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Simulator } from "./simulator.js";
 import { ensureBuilt, ROOT } from "./test-support/conformance.js";
+import { checkedSimulator } from "./test-support/sim.js";
 
 interface Finished {
   code: number | null;
@@ -30,9 +32,16 @@ function run(command: string, args: string[]): Promise<Finished> {
   });
 }
 
+const PYTHON_SKIP: string | undefined =
+  spawnSync("python3", ["--version"]).status === 0 || process.env.CI || process.env.REQUIRE_PYTHON
+    ? undefined
+    : "skipped: no python3 on the PATH (CI and REQUIRE_PYTHON=1 require this test)";
+
 const dirs: string[] = [];
-afterAll(() => {
+let sim: Simulator | undefined;
+afterAll(async () => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  await sim?.close();
 });
 
 describe("examples/vitest: a vitest project whose files run in parallel workers, each file in its own sandbox", () => {
@@ -63,3 +72,19 @@ describe("examples/vitest: a vitest project whose files run in parallel workers,
     expect(files).toEqual(["catalog.test.ts", "clock.test.ts", "failures.test.ts"]);
   }, 120_000);
 });
+
+describe.skipIf(PYTHON_SKIP !== undefined)(
+  `examples/python/test_parallel.py: 4 worker processes, each in its own sandbox, against one simulator${PYTHON_SKIP ? ` (${PYTHON_SKIP})` : ""}`,
+  () => {
+    it("exits 0 with every test run passed: 4 workers × 5 rounds × 5 tests", async () => {
+      sim = checkedSimulator({ seed: 1 });
+      const server = await sim.listen(0);
+      const ran = await run("python3", ["examples/python/test_parallel.py", "--url", `${server.url}/_sim`]);
+      expect(ran.stderr).toBe("");
+      expect(ran.stdout).toBe("4 workers, 100 test runs, 0 failures\n");
+      expect(ran.code).toBe(0);
+      const left = await sim.fetch(`${server.url}/_sim/sandboxes`);
+      expect(await left.json()).toEqual([]);
+    }, 120_000);
+  },
+);
