@@ -76,13 +76,16 @@ describe("examples/vitest: a vitest project whose files run in parallel workers,
 describe.skipIf(PYTHON_SKIP !== undefined)(
   `examples/python/test_parallel.py: 4 worker processes, each in its own sandbox, against one simulator${PYTHON_SKIP ? ` (${PYTHON_SKIP})` : ""}`,
   () => {
-    it("exits 0 with every test run passed: 4 workers × 5 rounds × 5 tests", async () => {
+    it("exits 0 with every test run passed: 4 workers × 5 rounds × 5 tests, given the control root or the api_root", async () => {
       sim = checkedSimulator({ seed: 1 });
       const server = await sim.listen(0);
-      const ran = await run("python3", ["examples/python/test_parallel.py", "--url", `${server.url}/_sim`]);
+      const script = "examples/python/test_parallel.py";
+      const ran = await run("python3", [script, "--url", `${server.url}/_sim`]);
       expect(ran.stderr).toBe("");
       expect(ran.stdout).toBe("4 workers, 100 test runs, 0 failures\n");
       expect(ran.code).toBe(0);
+      const fromRoot = await run("python3", [script, "--url", server.url, "--rounds", "1"]);
+      expect([fromRoot.code, fromRoot.stdout]).toEqual([0, "4 workers, 20 test runs, 0 failures\n"]);
       const left = await sim.fetch(`${server.url}/_sim/sandboxes`);
       expect(await left.json()).toEqual([]);
     }, 120_000);

@@ -5,6 +5,8 @@ Standard library only. Start a simulator (for example `npx retail-sim serve --po
 
     python3 examples/python/test_parallel.py --url http://127.0.0.1:4747/_sim
 
+(--url also takes the simulator's api_root, http://127.0.0.1:4747, as `$RETAIL_SIM_URL` holds it.)
+
 Each of the --workers processes (default 4) creates its own sandbox through the control plane
 (POST {url}/sandboxes, on a manual clock), runs the test case below --rounds times in it (each test resets
 the sandbox first), and deletes it at the end. Its stores, keys, clock, rate-limit windows, idempotency
@@ -130,11 +132,17 @@ def run_worker(url, worker, rounds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--url", required=True, help="the simulator's control root, e.g. http://127.0.0.1:4747/_sim")
+    parser.add_argument(
+        "--url",
+        required=True,
+        help="the simulator's control root, http://127.0.0.1:4747/_sim (or its api_root, http://127.0.0.1:4747)",
+    )
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     url = args.url.rstrip("/")
+    if not url.endswith("/_sim"):
+        url += "/_sim"
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(run_worker, url, w, args.rounds) for w in range(1, args.workers + 1)]
         results = [future.result() for future in futures]
