@@ -1,16 +1,18 @@
 // The failures an SDK must handle, injected in this file's sandbox only: a server fault and a paused store.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { RetailClient, type RetailError } from "./client.js";
-import { createSandbox, type Sandbox } from "./sandbox.js";
+import { control, createSandbox, demo, type Sandbox } from "./sandbox.js";
 
-let sandbox: Sandbox;
+let sb: Sandbox;
 let client: RetailClient;
 
 beforeAll(async () => {
-  sandbox = await createSandbox(inject("simUrl"));
-  client = new RetailClient(sandbox.baseUrl, sandbox.apiKey);
+  sb = await createSandbox({ clock: "manual" });
+  const { baseUrl, key } = demo(sb);
+  client = new RetailClient(baseUrl, key);
 });
-afterAll(() => sandbox.remove());
+afterAll(() => fetch(sb.control_url, { method: "DELETE" }));
+beforeEach(() => control(sb, "POST", "/reset", {}));
 
 const failureOf = (promise: Promise<unknown>): Promise<[number, string]> =>
   promise.then(
@@ -18,19 +20,17 @@ const failureOf = (promise: Promise<unknown>): Promise<[number, string]> =>
     (error: RetailError) => [error.status, error.code],
   );
 
-describe("failures", () => {
-  it("a fault on GET /products answers 500 INTERNAL once; the next call succeeds", async () => {
-    const path = new URL(`${sandbox.baseUrl}/products`).pathname;
-    await sandbox.control("POST", "/faults", { method: "GET", path, status: 500, times: 1 });
-    expect(await failureOf(client.listProducts())).toEqual([500, "INTERNAL"]);
-    expect((await client.listProducts({ limit: 1 })).data.length).toBe(1);
-  });
+it("a fault on GET /products answers 500 INTERNAL once; the next call succeeds", async () => {
+  const path = `/${demo(sb).prefix}/v1/products`;
+  expect((await control(sb, "POST", "/faults", { method: "GET", path, status: 500, times: 1 })).status).toBe(201);
+  expect(await failureOf(client.listProducts())).toEqual([500, "INTERNAL"]);
+  expect((await client.listProducts({ limit: 1 })).data.length).toBe(1);
+});
 
-  it("a paused store answers 402 RETAILER_PAUSED until it is active again", async () => {
-    const prefix = new URL(sandbox.baseUrl).pathname.split("/")[1];
-    await sandbox.control("PATCH", `/stores/${prefix}`, { status: "paused" });
-    expect(await failureOf(client.listBrands())).toEqual([402, "RETAILER_PAUSED"]);
-    await sandbox.control("PATCH", `/stores/${prefix}`, { status: "active" });
-    expect((await client.listBrands()).length).toBe(3);
-  });
+it("a paused store answers 402 RETAILER_PAUSED until it is active again", async () => {
+  const { prefix } = demo(sb);
+  expect((await control(sb, "PATCH", `/stores/${prefix}`, { status: "paused" })).status).toBe(200);
+  expect(await failureOf(client.listBrands())).toEqual([402, "RETAILER_PAUSED"]);
+  expect((await control(sb, "PATCH", `/stores/${prefix}`, { status: "active" })).status).toBe(200);
+  expect((await client.listBrands()).length).toBe(3);
 });

@@ -1,4 +1,5 @@
-// Starts one simulator for the whole run and gives its URL to every test file (`inject("simUrl")`).
+// global-setup.ts: one simulator for the whole run, started before any worker; its URL goes to every test
+// file (`inject("simUrl")`).
 import { createSimulator } from "retail-sim";
 import type { TestProject } from "vitest/node";
 
@@ -9,9 +10,9 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const sim = createSimulator({ seed: 1 });
-  const server = await sim.listen(0);
-  project.provide("simUrl", server.url);
+export default async function setup(project: TestProject) {
+  const sim = createSimulator({ clock: "manual", seed: 1 });
+  const { url } = await sim.listen(0);
+  project.provide("simUrl", url);
   return () => sim.close();
 }

@@ -1,52 +1,36 @@
-// A sandbox of the shared simulator for one test file, made and removed over HTTP through the control plane
-// (POST /_sim/sandboxes, DELETE its control_url), as any language can.
+// A sandbox of the shared simulator for one test file, made over HTTP through the control plane
+// (POST /_sim/sandboxes; DELETE its control_url when done), as any language can.
+import { inject } from "vitest";
 
 export interface Sandbox {
-  /** The sandbox's control plane: every /_sim route, scoped to it. */
-  controlUrl: string;
-  /** `{api_root}/{store_prefix}/v1` of its demo store: what the SDK under test is given. */
-  baseUrl: string;
-  /** The demo store's key with every scope. */
-  apiKey: string;
-  /** A control call (JSON in and out) under the sandbox's control URL: `control("POST", "/clock", {...})`. */
-  control<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
-  /** Deletes the sandbox. */
-  remove(): Promise<void>;
-}
-
-interface Created {
+  id: string;
   control_url: string;
   stores: { prefix: string; base_url: string; keys: { name: string; token: string }[] }[];
+  oauth_clients: { client_id: string; client_secret: string; redirect_uris: string[] }[];
+  users: { id: string; email: string; store_prefix: string; role: string }[];
 }
 
-/** A new sandbox of the demo fixture on a manual clock (it moves only when the test moves it). */
-export async function createSandbox(simUrl: string): Promise<Sandbox> {
-  const res = await fetch(`${simUrl}/_sim/sandboxes`, {
+const json = { "content-type": "application/json" };
+
+export async function createSandbox(body: object = {}): Promise<Sandbox> {
+  const res = await fetch(`${inject("simUrl")}/_sim/sandboxes`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ clock: "manual" }),
+    headers: json,
+    body: JSON.stringify(body),
   });
   if (res.status !== 201) throw new Error(`POST /_sim/sandboxes answered ${res.status}: ${await res.text()}`);
-  const made = (await res.json()) as Created;
-  const demo = made.stores[0];
-  const key = demo?.keys.find((k) => k.name === "full");
-  if (!demo || !key) throw new Error("the demo fixture has a demo store with a full key");
-  const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await fetch(`${made.control_url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!answer.ok) throw new Error(`${method} ${path} answered ${answer.status}: ${await answer.text()}`);
-    return (answer.status === 204 ? null : await answer.json()) as T;
-  };
-  return {
-    controlUrl: made.control_url,
-    baseUrl: demo.base_url,
-    apiKey: key.token,
-    control,
-    remove: async () => {
-      await control("DELETE", "");
-    },
-  };
+  return (await res.json()) as Sandbox;
+}
+
+/** A control route of the sandbox: `control(sb, "POST", "/clock", { advance_seconds: 60 })`. */
+export async function control(sb: Sandbox, method: string, path: string, body?: object): Promise<Response> {
+  return fetch(`${sb.control_url}${path}`, { method, headers: json, body: body && JSON.stringify(body) });
+}
+
+/** The demo store's base URL and a key of it. */
+export function demo(sb: Sandbox, keyName = "full"): { baseUrl: string; key: string; prefix: string } {
+  const store = sb.stores.find((s) => s.prefix.startsWith("demo-"));
+  const key = store?.keys.find((k) => k.name === keyName);
+  if (!store || !key) throw new Error(`no key ${keyName} in the demo store`);
+  return { baseUrl: store.base_url, key: key.token, prefix: store.prefix };
 }
