@@ -13,3 +13,12 @@ export type PathParams<Path extends string> = { readonly [Name in PathParamNames
 export function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1] as string);
 }
+
+/** A path segment as sent, percent-decoded (a malformed escape is kept as it was). */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

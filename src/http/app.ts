@@ -11,6 +11,7 @@ import type { RequestHandler, ServerPorts, WorldPort } from "./ports.js";
 import { errorResponse } from "./respond.js";
 import { CONTROL_BASE, serverRoutes, type Route } from "./routes.js";
 import type { SimRequest, SimResponse } from "./types.js";
+import { decodeSegment } from "../contract/path.js";
 
 /** A 1x1 PNG: the simulator's stored copy of every imported image (no network is ever used). */
 const PIXEL = Buffer.from(
@@ -66,18 +67,10 @@ function worldOf(worlds: WorldPort, req: SimRequest, match: Match<Route> | undef
     return clientId === undefined ? worlds.main() : worlds.forClient(clientId);
   }
   const prefix = STORE_SEGMENT.exec(req.path)?.[1];
-  return prefix === undefined ? worlds.main() : worlds.forStore(safeDecode(prefix));
+  return prefix === undefined ? worlds.main() : worlds.forStore(decodeSegment(prefix));
 }
 
 const STORE_SEGMENT = /^\/([^/]+)\/v1(?:\/|$)/;
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
 
 async function dispatch(
   ports: ServerPorts,

@@ -1,4 +1,11 @@
-import { checkAuthorize, decide, tokenEndpoint, userRefusal, type AuthorizeParams } from "../engine/auth/oauth.js";
+import {
+  basicCredentials,
+  checkAuthorize,
+  decide,
+  tokenEndpoint,
+  userRefusal,
+  type AuthorizeParams,
+} from "../engine/auth/oauth.js";
 import { POLICIES, policyHeader, rateLimitHeader } from "../engine/limits.js";
 import type { World } from "../engine/world.js";
 import { consentPage, errorPage, refusalPage, signInPage } from "./oauth-pages.js";
@@ -42,18 +49,8 @@ const pick = (source: URLSearchParams): AuthorizeParams & Record<string, string 
  * `client_id`, or HTTP Basic), so it is served by the world that registered the client.
  */
 export function oauthClientId(req: SimRequest): string | undefined {
-  const basic = /^basic (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
-  if (basic !== undefined) {
-    const decoded = Buffer.from(basic.trim(), "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon !== -1) {
-      try {
-        return decodeURIComponent(decoded.slice(0, colon));
-      } catch {
-        return decoded.slice(0, colon);
-      }
-    }
-  }
+  const basic = basicCredentials(req.headers.authorization);
+  if (basic !== undefined) return basic.id;
   const source = req.method === "GET" ? new URLSearchParams(req.query) : readForm(req);
   return source?.get("client_id") ?? undefined;
 }

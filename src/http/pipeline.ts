@@ -25,6 +25,7 @@ import { apiRouter, operationParams, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 import { idempotent } from "./pipeline-idempotency.js";
 import { countOrRefuse, failedAuth, recordFailure, tooMany, withLimitHeaders } from "./pipeline-limits.js";
+import { decodeSegment } from "../contract/path.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,
 // idempotency, validate, handler, envelope. Each step answers with the spec's envelope.
@@ -116,7 +117,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   if (!auth.ok) return failedAuth(caller, apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]));
   const credential = auth.credential;
   // A credential belongs to one store; under another store's prefix it is not a credential (docs/spec-choices.md).
-  const store = prefix === undefined ? undefined : world.stores.get(safeDecode(prefix));
+  const store = prefix === undefined ? undefined : world.stores.get(decodeSegment(prefix));
   if (prefix !== undefined && store?.prefix !== credential.storePrefix) {
     return failedAuth(caller, apiError("UNAUTHORIZED", "The credential does not belong to this store."));
   }
@@ -293,12 +294,4 @@ function validationFailed(fields: readonly FieldError[]): ApiError {
     `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}.`,
     fields,
   );
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

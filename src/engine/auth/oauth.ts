@@ -164,6 +164,19 @@ const oauthError = (
   headers,
 });
 
+/**
+ * The client id and secret of an `Authorization: Basic` header (RFC 6749 2.3.1: each form-urlencoded
+ * before base64), or undefined when the header is not Basic or holds no colon.
+ */
+export function basicCredentials(authorization: string | undefined): { id: string; secret: string } | undefined {
+  const encoded = /^basic (.*)$/i.exec(authorization ?? "")?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded.trim(), "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon === -1) return undefined;
+  return { id: safeDecode(decoded.slice(0, colon)), secret: safeDecode(decoded.slice(colon + 1)) };
+}
+
 /** Credentials of the client: HTTP Basic or client_id and client_secret in the body, never both. */
 function authenticateClient(
   ctx: OAuthContext,
@@ -177,12 +190,9 @@ function authenticateClient(
   let id: string | null = null;
   let secret: string | null = null;
   if (basic) {
-    const decoded = Buffer.from((authorization as string).slice(6).trim(), "base64").toString("utf8");
-    const colon = decoded.indexOf(":");
-    if (colon !== -1) {
-      id = safeDecode(decoded.slice(0, colon));
-      secret = safeDecode(decoded.slice(colon + 1));
-    }
+    const given = basicCredentials(authorization);
+    id = given?.id ?? null;
+    secret = given?.secret ?? null;
   } else {
     id = form.get("client_id");
     secret = form.get("client_secret");
