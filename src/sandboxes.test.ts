@@ -168,6 +168,52 @@ function unnamed(text: string, suffix: string): string {
   return cursors.replaceAll(suffix, "-sbX");
 }
 
+describe("Sandboxes and the consent page (spec, Authentication: OAuth authorization code)", () => {
+  it("the consent page signs in a user of the sandbox whose client asks, and redirects with a code its token endpoint takes", async () => {
+    const sim = makeSim();
+    const sandbox = sim.sandbox();
+    const client = sandbox.view.oauth_clients[0];
+    if (!client) throw new Error("the demo fixture has an OAuth client");
+    const redirect = client.redirect_uris[0] as string;
+    const params = {
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: redirect,
+      scope: "catalog:read",
+    };
+    const post = (form: Record<string, string>) =>
+      sim.fetch(`${ORIGIN}/oauth/authorize`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ ...params, ...form }).toString(),
+        redirect: "manual",
+      });
+    const page = await sim.fetch(`${ORIGIN}/oauth/authorize?${new URLSearchParams(params)}`);
+    expect(page.status).toBe(200);
+    const signedIn = await post({ step: "sign_in", email: "admin@demo.example", password: "retail-sim" });
+    expect(signedIn.status).toBe(200);
+    const ticket = /name="ticket" value="([^"]+)"/.exec(await signedIn.text())?.[1] ?? "";
+    const decided = await post({ step: "decide", ticket, decision: "allow" });
+    expect(decided.status).toBe(302);
+    const code = new URL(decided.headers.get("location") as string).searchParams.get("code") as string;
+    const token = await sim.fetch(`${ORIGIN}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirect,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const access = ((await token.json()) as { access_token: string }).access_token;
+    expect((await call(sim, "GET", "/demo-sb1/v1/me", { auth: `Bearer ${access}` })).status).toBe(200);
+    expect((await call(sim, "GET", "/demo/v1/me", { auth: `Bearer ${access}` })).status).toBe(401);
+  });
+});
+
 describe("Sandboxes are deterministic", () => {
   it("two sandboxes of one seed, driven by the same requests interleaved with other traffic, answer the same bytes but for their own names", async () => {
     const sim = makeSim();
