@@ -24,3 +24,33 @@ export const CUSTOMER_NULLABLE: readonly string[] = [
   "custom_field_3",
   "custom_field_4",
 ];
+
+/** A customer with every writable field filled (spec, Resources: Customer). */
+export const FULL_CUSTOMER = {
+  customer_code: "FULL-1",
+  first_name: "Fiona",
+  last_name: "Full",
+  company_name: "Full Ltd",
+  email: "fiona@full.example",
+  phone: "+1 555 0001",
+  mobile: "+1 555 0002",
+  website: "https://full.example",
+  gender: "F",
+  tax_id: "TX-1",
+  note: "Likes mugs",
+  date_of_birth: "1990-02-28",
+  address_1: "1 Main St",
+  address_2: "Apt 2",
+  city: "Austin",
+  state: "TX",
+  zipcode: "73301",
+  country: "US",
+  custom_field_1: "a",
+  custom_field_2: "b",
+  custom_field_3: "c",
+  custom_field_4: "d",
+  on_account_limit: 12345,
+  enable_loyalty: true,
+  dont_email: true,
+  dont_sms: true,
+};

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
 import { call, makeSim, ORIGIN } from "../../test-support/sim.js";
 import { errorOf, expectError } from "../../test-support/errors.js";
-import { CUSTOMER_NULLABLE } from "../../test-support/customers.js";
+import { CUSTOMER_NULLABLE, FULL_CUSTOMER } from "../../test-support/customers.js";
 
 const P = "/demo/v1/customers";
 const DECIMAL = /^[0-9]+$/;
@@ -56,35 +56,7 @@ async function erase(sim: Simulator, id: string): Promise<void> {
 
 /** A customer with every writable field filled, created through the API. */
 async function makeFull(sim: Simulator): Promise<Customer> {
-  const full = {
-    customer_code: "FULL-1",
-    first_name: "Fiona",
-    last_name: "Full",
-    company_name: "Full Ltd",
-    email: "fiona@full.example",
-    phone: "+1 555 0001",
-    mobile: "+1 555 0002",
-    website: "https://full.example",
-    gender: "F",
-    tax_id: "TX-1",
-    note: "Likes mugs",
-    date_of_birth: "1990-02-28",
-    address_1: "1 Main St",
-    address_2: "Apt 2",
-    city: "Austin",
-    state: "TX",
-    zipcode: "73301",
-    country: "US",
-    custom_field_1: "a",
-    custom_field_2: "b",
-    custom_field_3: "c",
-    custom_field_4: "d",
-    on_account_limit: 12345,
-    enable_loyalty: true,
-    dont_email: true,
-    dont_sms: true,
-  };
-  const made = await call(sim, "POST", P, { body: full });
+  const made = await call(sim, "POST", P, { body: FULL_CUSTOMER });
   expect(made.status, made.text).toBe(201);
   for (const field of CUSTOMER_NULLABLE) expect(made.json.data[field], field).not.toBeNull();
   return made.json.data;

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
 import { call, makeSim } from "../../test-support/sim.js";
 import { expectError } from "../../test-support/errors.js";
-import { CUSTOMER_NULLABLE } from "../../test-support/customers.js";
+import { CUSTOMER_NULLABLE, FULL_CUSTOMER } from "../../test-support/customers.js";
 
 const P = "/demo/v1/customers";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,36 +26,6 @@ type Customer = Record<string, unknown> & {
   customer_code: string;
   customer_group_id: string;
   version: string;
-};
-
-/** Every writable field filled. */
-const FULL = {
-  customer_code: "FULL-1",
-  first_name: "Fiona",
-  last_name: "Full",
-  company_name: "Full Ltd",
-  email: "fiona@full.example",
-  phone: "+1 555 0001",
-  mobile: "+1 555 0002",
-  website: "https://full.example",
-  gender: "F",
-  tax_id: "TX-1",
-  note: "Likes mugs",
-  date_of_birth: "1990-02-28",
-  address_1: "1 Main St",
-  address_2: "Apt 2",
-  city: "Austin",
-  state: "TX",
-  zipcode: "73301",
-  country: "US",
-  custom_field_1: "a",
-  custom_field_2: "b",
-  custom_field_3: "c",
-  custom_field_4: "d",
-  on_account_limit: 12345,
-  enable_loyalty: true,
-  dont_email: true,
-  dont_sms: true,
 };
 
 const newer = (a: string, b: string) => BigInt(a) > BigInt(b);
@@ -123,10 +93,10 @@ describe("Choices, Customers (create): only first_name is needed; the defaults",
   it("every writable field is stored as given, date_of_birth as YYYY-MM-DD and on_account_limit as integer cents", async () => {
     const sim = makeSim();
     const vip = await groupId(sim, "VIP");
-    const reply = await call(sim, "POST", P, { body: { ...FULL, customer_group_id: vip } });
+    const reply = await call(sim, "POST", P, { body: { ...FULL_CUSTOMER, customer_group_id: vip } });
     expect(reply.status, reply.text).toBe(201);
     expect(reply.json.data).toStrictEqual({
-      ...FULL,
+      ...FULL_CUSTOMER,
       id: uuid,
       customer_group_id: vip,
       do_not_sell_share: false,
