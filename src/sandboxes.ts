@@ -240,4 +240,6 @@ export class Sandboxes implements SandboxDirectory {
   }
 }
 
-const noSandbox = (id: string): ApiError => apiError("NOT_FOUND", `No sandbox "${id}" (it was removed, or expired).`);
+/** The refusal of an id that is not a live sandbox. */
+export const noSandbox = (id: string): ApiError =>
+  apiError("NOT_FOUND", `No sandbox "${id}" (it was removed, or expired).`);

@@ -6,7 +6,7 @@ import {
   type ControlOperations,
   type LooseControlInput,
 } from "./contract/control-operations.js";
-import { apiError, type ApiError } from "./contract/errors.js";
+import type { ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
 import type * as control from "./engine/control.js";
@@ -18,7 +18,7 @@ import { listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
 import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
-import { DEFAULT_SANDBOX_LIMITS, Sandboxes, type Sandbox } from "./sandboxes.js";
+import { DEFAULT_SANDBOX_LIMITS, noSandbox, Sandboxes, type Sandbox } from "./sandboxes.js";
 
 export interface SimulatorOptions {
   /** Every id, token and fixture value derives from it. Default 1. */
@@ -315,7 +315,7 @@ export class Simulator extends SandboxHandle {
   ): Result<unknown, ApiError> {
     const sandboxes = this.sandboxes;
     const sandbox = sandboxId === undefined ? sandboxes.main : sandboxes.get(sandboxId);
-    if (!sandbox) return fail(apiError("NOT_FOUND", `No sandbox "${sandboxId}" (it was removed, or expired).`));
+    if (!sandbox) return fail(noSandbox(sandboxId ?? ""));
     sandboxes.touch(sandbox);
     const reset = (options: { seed?: number; fixture?: string | FixtureSpec }) => this.resetSandbox(sandbox, options);
     return runControl(id, { world: sandbox.world, apiRoot, reset, sandboxes }, input);
