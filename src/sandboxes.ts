@@ -4,6 +4,7 @@ import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { SandboxBody } from "./contract/schemas/control.js";
 import { buildWorld } from "./engine/build-world.js";
+import type { Caps } from "./engine/caps.js";
 import { credentialsView } from "./engine/control.js";
 import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
@@ -25,9 +26,10 @@ export interface SandboxSettings {
   readonly now: number | undefined;
 }
 
-interface Shared {
+export interface Shared {
   readonly sleep: Sleep;
   readonly rateLimits: boolean;
+  readonly caps: Caps;
   readonly log: ((line: string) => void) | undefined;
 }
 
@@ -71,7 +73,11 @@ export class Sandbox {
       isDefault ? spec : withSuffix(spec, `-${this.id}`),
       seed,
       { clock: this.clock, sleep: this.shared.sleep },
-      { rateLimits: this.shared.rateLimits, secrets: isDefault ? undefined : `secrets/${this.id}` },
+      {
+        rateLimits: this.shared.rateLimits,
+        caps: this.shared.caps,
+        secrets: isDefault ? undefined : `secrets/${this.id}`,
+      },
     );
     world.log = this.shared.log;
     return world;

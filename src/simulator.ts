@@ -9,6 +9,7 @@ import {
 import type { ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
+import { resolveCaps, type Caps } from "./engine/caps.js";
 import type * as control from "./engine/control.js";
 import { runControl, type ControlResult, type SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
@@ -54,6 +55,8 @@ export interface SimulatorOptions {
   maxSandboxes?: number;
   /** A sandbox unused for this long is removed. Default 1800 (30 minutes). */
   sandboxIdleSeconds?: number;
+  /** Bounds of the simulator's stores of state (idempotency records, rate-limit windows, ...): engine/caps.ts. */
+  caps?: Partial<Caps>;
 }
 
 /** A control operation refused its input; `error` is the spec's error object. */
@@ -183,7 +186,12 @@ export class Simulator extends SandboxHandle {
     if (start !== undefined && !Number.isFinite(start)) throw new Error(`now: "${options.now}" is not a date-time`);
     const sandboxes = new Sandboxes(
       { seed: options.seed ?? 1, fixture: options.fixture ?? "demo", clock: options.clock ?? "system", now: start },
-      { sleep: options.sleep ?? realSleep, rateLimits: options.rateLimits ?? true, log: options.log },
+      {
+        sleep: options.sleep ?? realSleep,
+        rateLimits: options.rateLimits ?? true,
+        caps: checkedCaps(options.caps),
+        log: options.log,
+      },
       {
         max: options.maxSandboxes ?? DEFAULT_SANDBOX_LIMITS.max,
         idleMs:
@@ -326,6 +334,13 @@ export class Simulator extends SandboxHandle {
     this.sandboxes.reindex(sandbox);
     return world;
   }
+}
+
+/** The defaults with the given caps in place; a cap out of range is a mistake of the caller, thrown. */
+function checkedCaps(given: Partial<Caps> | undefined): Caps {
+  const caps = resolveCaps(given);
+  if (!caps.ok) throw new Error(caps.error);
+  return caps.value;
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {

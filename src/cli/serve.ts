@@ -3,6 +3,7 @@ import { parseUtcDateTime } from "../kernel/clock.js";
 import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
+import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, writePidFile } from "./lifeline.js";
 
@@ -22,6 +23,7 @@ interface ServeArgs {
   "exit-with-parent": boolean;
   "max-sandboxes": number;
   "sandbox-idle-seconds": number;
+  cap: string[];
 }
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
@@ -75,6 +77,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 1800,
         describe: "A sandbox unused for this long is removed",
       })
+      .option("cap", {
+        type: "string",
+        array: true,
+        default: [] as string[],
+        describe: `Bound a store of state, name=integer (repeatable): ${Object.values(CAP_NAMES).join(", ")}`,
+      })
       .option("rate-limits", {
         type: "boolean",
         default: true,
@@ -94,6 +102,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
           throw new Error("--sandbox-idle-seconds must be an integer from 1 to 31536000");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        const caps = parseCapArgs(a.cap);
+        if (!caps.ok) throw new Error(caps.error);
+        const resolved = resolveCaps(caps.value);
+        if (!resolved.ok) throw new Error(`--cap: ${resolved.error}`);
         const publicUrl = givenPublicUrl(a["public-url"]);
         const origin = publicUrl === undefined ? undefined : publicOrigin(publicUrl);
         if (origin !== undefined && !origin.ok)
@@ -114,6 +126,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         rateLimits: args["rate-limits"],
         maxSandboxes: args["max-sandboxes"],
         sandboxIdleSeconds: args["sandbox-idle-seconds"],
+        caps: (parseCapArgs(args.cap) as { value: Partial<Caps> }).value,
         publicUrl: givenPublicUrl(args["public-url"]),
         log: (line) => process.stderr.write(`${line}\n`),
       });

@@ -6,7 +6,7 @@ import { addSystemCategories, buildCatalog } from "./catalog/fixture.js";
 import { buildCustomers } from "./customers/fixture.js";
 import { buildSales } from "./sales/fixture.js";
 import { StoreState } from "./store.js";
-import { World } from "./world.js";
+import { World, type WorldOptions } from "./world.js";
 
 // A world from a seed and a fixture. Every id draws from the seed's "ids" stream and every token from
 // its "secrets" stream, in the order below: stores one after another (each with its taxes, outlets,
@@ -22,7 +22,7 @@ export function buildWorld(
   fixture: FixtureSpec,
   seed: number,
   time: Pick<Env, "clock" | "sleep">,
-  options: { rateLimits?: boolean; secrets?: string } = {},
+  options: WorldOptions & { secrets?: string } = {},
 ): World {
   // A sandbox draws its secrets from a stream of its own, so its keys are refused by every other world.
   const world = new World(

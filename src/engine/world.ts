@@ -6,11 +6,17 @@ import { CredentialRegistry, type Credential } from "./auth/credentials.js";
 import { OAuthState } from "./auth/oauth.js";
 import { ImageRegistry } from "./catalog/images.js";
 import { FaultList } from "./faults.js";
+import { DEFAULT_CAPS, type Caps } from "./caps.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { RateLimiter } from "./limits.js";
 import type { StoreState } from "./store.js";
 
 export type { OAuthClientRecord, UserRecord } from "./auth/accounts.js";
+
+export interface WorldOptions {
+  readonly rateLimits?: boolean;
+  readonly caps?: Caps;
+}
 
 /** The whole simulated service: every store, credential and limit. build-world.ts fills it from a seed and a fixture. */
 export class World {
@@ -31,12 +37,15 @@ export class World {
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
   readonly oauth = new OAuthState();
+  /** The bounds of every store of state (engine/caps.ts). */
+  readonly caps: Caps;
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
   log?: (line: string) => void;
 
-  constructor(env: Env, secrets: Rng, options: { rateLimits?: boolean } = {}) {
+  constructor(env: Env, secrets: Rng, options: WorldOptions = {}) {
     this.env = env;
     this.secrets = secrets;
+    this.caps = options.caps ?? DEFAULT_CAPS;
     this.limits = new RateLimiter(options.rateLimits ?? true);
   }
 

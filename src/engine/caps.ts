@@ -1,0 +1,84 @@
+import { fail, ok, type Result } from "../kernel/result.js";
+
+// Every store of state the simulator keeps has a bound that holds whatever the clock does (a frozen
+// manual clock included): when a store is full, its oldest entries go first. The caps are configurable
+// (`--cap name=value`, the library's `caps` option); their defaults keep the demo and large fixtures
+// within the memory figures of docs/performance.md under any request stream. Caps named "per ..." hold
+// for each credential, store or answer of one sandbox; the others hold for the whole process, every
+// sandbox's entries counted together.
+
+export interface Caps {
+  /** Idempotency records kept in the whole process. */
+  readonly idempotencyRecords: number;
+  /** Bytes of idempotency records (stored answers and their keys) kept in the whole process. */
+  readonly idempotencyBytes: number;
+  /** Idempotency records kept per credential. */
+  readonly idempotencyRecordsPerCredential: number;
+  /** Bytes of idempotency records kept per credential. */
+  readonly idempotencyBytesPerCredential: number;
+  /** Rate-limit windows (distinct counted keys) open in the whole process. */
+  readonly rateLimitKeys: number;
+  /** Pending OAuth sign-ins (consent tickets) and unexchanged authorization codes, each, per sandbox. */
+  readonly oauthPending: number;
+  /** Stock movements remembered per store (the newest are kept). */
+  readonly movementHistory: number;
+  /** Rendered rows each JSON row cache keeps (per list of each store). */
+  readonly rowCache: number;
+  /** Field errors in one error answer; past it, one more entry says how many were left out. */
+  readonly fieldErrors: number;
+}
+
+export const DEFAULT_CAPS: Caps = {
+  idempotencyRecords: 200_000,
+  idempotencyBytes: 64 * 1024 * 1024,
+  idempotencyRecordsPerCredential: 20_000,
+  idempotencyBytesPerCredential: 16 * 1024 * 1024,
+  rateLimitKeys: 100_000,
+  oauthPending: 10_000,
+  movementHistory: 10_000,
+  rowCache: 50_000,
+  fieldErrors: 100,
+};
+
+/** The command line's names of the caps (`--cap idempotency-bytes=1048576`), in the order they are documented. */
+export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
+  idempotencyRecords: "idempotency-records",
+  idempotencyBytes: "idempotency-bytes",
+  idempotencyRecordsPerCredential: "idempotency-records-per-credential",
+  idempotencyBytesPerCredential: "idempotency-bytes-per-credential",
+  rateLimitKeys: "rate-limit-keys",
+  oauthPending: "oauth-pending",
+  movementHistory: "movement-history",
+  rowCache: "row-cache",
+  fieldErrors: "field-errors",
+};
+
+/** Each cap is an integer from 1 to this (a cap of 0 would refuse what the spec allows). */
+export const MAX_CAP = 2 ** 40;
+
+/** The defaults with the given caps in place; a value that is not an integer from 1 to MAX_CAP is refused. */
+export function resolveCaps(given: Partial<Caps> = {}): Result<Caps, string> {
+  const caps: Record<string, number> = { ...DEFAULT_CAPS };
+  for (const [name, value] of Object.entries(given)) {
+    if (!(name in DEFAULT_CAPS)) return fail(`unknown cap "${name}"`);
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1 || value > MAX_CAP)
+      return fail(`cap ${CAP_NAMES[name as keyof Caps]} must be an integer from 1 to ${MAX_CAP}`);
+    caps[name] = value;
+  }
+  return ok(caps as unknown as Caps);
+}
+
+/** `name=value` pairs of the command line, by their kebab-case names, to caps. */
+export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, string> {
+  const byName = new Map(Object.entries(CAP_NAMES).map(([key, name]) => [name, key as keyof Caps]));
+  const caps: Partial<Record<keyof Caps, number>> = {};
+  for (const arg of args) {
+    const match = /^([a-z-]+)=(\d{1,15})$/.exec(arg);
+    const key = match ? byName.get(match[1] as string) : undefined;
+    if (!match || key === undefined)
+      return fail(`--cap takes name=integer with a name among: ${[...byName.keys()].join(", ")} (got "${arg}")`);
+    caps[key] = Number(match[2]);
+  }
+  return ok(caps);
+}
