@@ -4,7 +4,7 @@ import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { SandboxBody } from "./contract/schemas/control.js";
 import { buildWorld } from "./engine/build-world.js";
-import type { Caps } from "./engine/caps.js";
+import type { ProcessBounds } from "./engine/caps.js";
 import { credentialsView } from "./engine/control.js";
 import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
@@ -29,7 +29,7 @@ export interface SandboxSettings {
 export interface Shared {
   readonly sleep: Sleep;
   readonly rateLimits: boolean;
-  readonly caps: Caps;
+  readonly bounds: ProcessBounds;
   readonly log: ((line: string) => void) | undefined;
 }
 
@@ -75,7 +75,7 @@ export class Sandbox {
       { clock: this.clock, sleep: this.shared.sleep },
       {
         rateLimits: this.shared.rateLimits,
-        caps: this.shared.caps,
+        bounds: this.shared.bounds,
         secrets: isDefault ? undefined : `secrets/${this.id}`,
       },
     );

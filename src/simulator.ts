@@ -9,7 +9,7 @@ import {
 import type { ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
-import { resolveCaps, type Caps } from "./engine/caps.js";
+import { ProcessBounds, resolveCaps, type Caps } from "./engine/caps.js";
 import type * as control from "./engine/control.js";
 import { runControl, type ControlResult, type SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
@@ -189,7 +189,7 @@ export class Simulator extends SandboxHandle {
       {
         sleep: options.sleep ?? realSleep,
         rateLimits: options.rateLimits ?? true,
-        caps: checkedCaps(options.caps),
+        bounds: new ProcessBounds(checkedCaps(options.caps)),
         log: options.log,
       },
       {

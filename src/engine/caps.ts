@@ -82,3 +82,11 @@ export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, str
   }
   return ok(caps);
 }
+
+/**
+ * What one process holds against the caps that count every sandbox's entries together. Each world of a
+ * simulator gets the same one; a world built alone (a test) gets one of its own.
+ */
+export class ProcessBounds {
+  constructor(readonly caps: Caps = DEFAULT_CAPS) {}
+}

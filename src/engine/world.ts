@@ -6,7 +6,7 @@ import { CredentialRegistry, type Credential } from "./auth/credentials.js";
 import { OAuthState } from "./auth/oauth.js";
 import { ImageRegistry } from "./catalog/images.js";
 import { FaultList } from "./faults.js";
-import { DEFAULT_CAPS, type Caps } from "./caps.js";
+import { ProcessBounds, type Caps } from "./caps.js";
 import { IdempotencyStore } from "./idempotency.js";
 import { RateLimiter } from "./limits.js";
 import type { StoreState } from "./store.js";
@@ -15,7 +15,8 @@ export type { OAuthClientRecord, UserRecord } from "./auth/accounts.js";
 
 export interface WorldOptions {
   readonly rateLimits?: boolean;
-  readonly caps?: Caps;
+  /** The caps and the accounting shared by every world of the process (a world of its own when left out). */
+  readonly bounds?: ProcessBounds;
 }
 
 /** The whole simulated service: every store, credential and limit. build-world.ts fills it from a seed and a fixture. */
@@ -37,15 +38,19 @@ export class World {
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
   readonly oauth = new OAuthState();
-  /** The bounds of every store of state (engine/caps.ts). */
-  readonly caps: Caps;
+  /** The bounds of every store of state (engine/caps.ts), shared with the other worlds of the process. */
+  readonly bounds: ProcessBounds;
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
   log?: (line: string) => void;
+
+  get caps(): Caps {
+    return this.bounds.caps;
+  }
 
   constructor(env: Env, secrets: Rng, options: WorldOptions = {}) {
     this.env = env;
     this.secrets = secrets;
-    this.caps = options.caps ?? DEFAULT_CAPS;
+    this.bounds = options.bounds ?? new ProcessBounds();
     this.limits = new RateLimiter(options.rateLimits ?? true);
   }
 
