@@ -36,6 +36,38 @@ export interface FieldError {
   readonly message: string;
 }
 
+/** Field errors one answer lists by default (the `fieldErrors` cap, `--cap field-errors=N`). */
+export const DEFAULT_MAX_FIELD_ERRORS = 100;
+
+/** How many field errors an entry made by `leftOut` stands for (hidden: JSON and comparisons never see it). */
+const LEFT_OUT = Symbol("left out");
+
+/**
+ * The entry that ends a list of field errors cut short, in the shape of the others and named by the
+ * root of what was checked (`body`, `query`): `{field: "body", message: "99900 more field errors were
+ * left out"}` (docs/spec-choices.md, Requests).
+ */
+export function leftOut(count: number, root: string): FieldError {
+  const message = count === 1 ? "1 more field error was left out" : `${count} more field errors were left out`;
+  return Object.defineProperty({ field: root, message }, LEFT_OUT, { value: count, enumerable: false });
+}
+
+/**
+ * At most `max` field errors, then, when any were left out, one `leftOut` entry counting them: the
+ * ones past `max`, and those the `leftOut` entries among `fields` already stood for.
+ */
+export function boundFields(fields: readonly FieldError[], max: number, root: string): FieldError[] {
+  let omitted = 0;
+  const kept: FieldError[] = [];
+  for (const f of fields) {
+    const stands = (f as { [LEFT_OUT]?: number })[LEFT_OUT];
+    if (stands !== undefined) omitted += stands;
+    else if (kept.length < max) kept.push(f);
+    else omitted += 1;
+  }
+  return omitted === 0 ? kept : [...kept, leftOut(omitted, root)];
+}
+
 /** The `error` member of the spec's envelope: `{error: {code, message, fields?}}`. */
 export interface ApiError {
   readonly code: ErrorCode;

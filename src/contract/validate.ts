@@ -2,7 +2,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { isUtcDateTime } from "../kernel/clock.js";
-import type { FieldError } from "./errors.js";
+import { boundFields, DEFAULT_MAX_FIELD_ERRORS, leftOut, type FieldError } from "./errors.js";
 
 // ajv validators compiled from the TypeBox schemas, once per schema and only when first used
 // (compiling every schema at start-up would slow the first request of a cold start).
@@ -37,30 +37,112 @@ export function decimalsKeyword(keyword: "decimals" | "x-decimals") {
   };
 }
 
-export type Validator = (value: unknown) => FieldError[];
+/**
+ * Field errors of a value: at most `max` of them (default DEFAULT_MAX_FIELD_ERRORS), then one more entry,
+ * named by the root, saying how many were left out (docs/spec-choices.md, Requests).
+ */
+export type Validator = (value: unknown, max?: number) => FieldError[];
 
-/** An ajv instance with the contract's keyword and formats, and the validators it compiled, by schema. */
+/**
+ * Two ajv instances with the contract's keyword and formats, and the validators they compiled, by
+ * schema: one stops at the first error (every request passes it), the other lists every error (only a
+ * refused value meets it, pruned first: see `pruneUnknown`).
+ */
 export class SchemaValidators {
-  private readonly ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
-  private readonly compiled = new WeakMap<TSchema, ValidateFunction>();
+  private readonly first = this.instance(false);
+  private readonly all = this.instance(true);
+  private readonly compiled = new WeakMap<TSchema, { first: ValidateFunction; all?: ValidateFunction }>();
 
-  constructor() {
-    this.ajv.addKeyword(decimalsKeyword("decimals"));
+  private instance(allErrors: boolean): Ajv {
+    const ajv = addFormats(new Ajv({ allErrors, strict: false }));
+    ajv.addKeyword(decimalsKeyword("decimals"));
     // Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
-    this.ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+    ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+    return ajv;
   }
 
   /** Field errors of `value` against `schema`; fields are dotted paths (`lines.2.set`), `root` names the whole value. */
   validatorFor(schema: TSchema, root = "body"): Validator {
-    return (value) => {
+    return (value, max = DEFAULT_MAX_FIELD_ERRORS) => {
       let validate = this.compiled.get(schema);
       if (!validate) {
-        validate = this.ajv.compile(schema);
+        validate = { first: this.first.compile(schema) };
         this.compiled.set(schema, validate);
       }
-      return validate(value) ? [] : toFieldErrors(validate.errors ?? [], root);
+      if (validate.first(value)) return [];
+      validate.all ??= this.all.compile(schema);
+      const pruned = { kept: 0, max, dropped: 0 };
+      validate.all(pruneUnknown(schema as JsonSchema, value, pruned));
+      const fields = toFieldErrors(validate.all.errors ?? [], root, max);
+      return pruned.dropped === 0 ? fields : boundFields([...fields, leftOut(pruned.dropped, root)], max, root);
     };
   }
+}
+
+/** Unknown properties kept so far (each is one field error) and how many were dropped past `max`. */
+interface Pruning {
+  kept: number;
+  readonly max: number;
+  dropped: number;
+}
+
+/**
+ * The value with the unknown properties of its objects past the first `max` (counted in the whole value)
+ * left out and counted: each one is exactly one field error ("is not a known property") of a field of
+ * its own, so the count stays exact, and a body of 100,000 unknown properties costs one walk of its
+ * keys, not 100,000 errors. Only objects reached through `properties` and `items` are looked at (a
+ * union's branches are not known); only the objects that lose properties are copied.
+ */
+function pruneUnknown(schema: JsonSchema, value: unknown, pruning: Pruning): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const items = schema.type === "array" ? schema.items : undefined;
+    if (items === undefined || isTuple(items)) return value;
+    let copy: unknown[] | undefined;
+    value.forEach((item, i) => {
+      const next = pruneUnknown(items, item, pruning);
+      if (next !== item) (copy ??= [...value])[i] = next;
+    });
+    return copy ?? value;
+  }
+  if (schema.type !== "object" || schema.properties === undefined) return value;
+  const properties = schema.properties;
+  const object = value as Record<string, unknown>;
+  const closed = schema.additionalProperties === false;
+  // One walk of the keys (a walk of 100,000 keys is what costs): the entries before the first one left
+  // out are remembered (at most `max` unknown and the known ones) to start the copy with.
+  const before: [string, unknown][] = [];
+  let copy: Record<string, unknown> | undefined;
+  for (const key in object) {
+    const known = Object.hasOwn(properties, key);
+    if (!known && closed) {
+      if (pruning.kept >= pruning.max) {
+        pruning.dropped += 1;
+        // A null prototype: a `__proto__` key stays a property, as JSON.parse made it.
+        copy ??= Object.assign(Object.create(null) as Record<string, unknown>, Object.fromEntries(before));
+        continue;
+      }
+      pruning.kept += 1;
+    }
+    const entry: [string, unknown] = [
+      key,
+      known ? pruneUnknown(properties[key] as JsonSchema, object[key], pruning) : object[key],
+    ];
+    if (copy) copy[key] = entry[1];
+    else before.push(entry);
+  }
+  if (copy) return copy;
+  return before.every(([key, inner]) => inner === object[key]) ? value : Object.fromEntries(before);
+}
+
+const isTuple = (items: JsonSchema | readonly JsonSchema[]): items is readonly JsonSchema[] => Array.isArray(items);
+
+/** What `pruneUnknown` reads of a JSON Schema. */
+interface JsonSchema {
+  readonly type?: unknown;
+  readonly items?: JsonSchema | readonly JsonSchema[];
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly additionalProperties?: unknown;
 }
 
 /**
@@ -74,27 +156,50 @@ export function validatorFor(schema: TSchema, root = "body"): Validator {
   return shared.validatorFor(schema, root);
 }
 
-function toFieldErrors(errors: readonly ErrorObject[], root: string): FieldError[] {
+/**
+ * ajv's errors as field errors, one per field, at most `max` of them. Past `max`, an error is only
+ * counted, by its JSON pointer (which ajv already built): a new field when its pointer is neither one
+ * already listed nor the one before it (ajv reports the errors of one place together).
+ */
+function toFieldErrors(errors: readonly ErrorObject[], root: string, max: number): FieldError[] {
   const byField = new Map<string, string>();
+  /** Pointers of the errors read into `byField`. */
+  const listed = new Set<string>();
+  let rest = 0;
+  let previous: string | undefined;
   for (const e of errors) {
-    const path = e.instancePath.split("/").slice(1).map(decodePointer);
-    let message = e.message ?? "is invalid";
-    if (e.keyword === "additionalProperties") {
-      path.push(String(e.params.additionalProperty));
-      message = "is not a known property";
-    } else if (e.keyword === "required") {
-      path.push(String(e.params.missingProperty));
-      message = "is required";
-    } else if (e.keyword === "format" && e.params.format === "utc-date-time") {
-      message = "must be an ISO 8601 date-time in UTC ending in Z";
-    } else if (e.keyword === "enum") {
-      message = `must be one of: ${(e.params.allowedValues as unknown[]).join(", ")}`;
+    const param = namedProperty(e);
+    const pointer = param === undefined ? e.instancePath : `${e.instancePath}/${param}`;
+    if (byField.size >= max) {
+      if (pointer !== previous && !listed.has(pointer)) rest += 1;
+      previous = pointer;
+      continue;
     }
+    listed.add(pointer);
+    const path = e.instancePath.split("/").slice(1).map(decodePointer);
+    if (param !== undefined) path.push(param);
     const field = path.length > 0 ? path.join(".") : root;
     // One message per field: the first is the most specific (ajv reports a union's summary last).
-    if (!byField.has(field)) byField.set(field, message);
+    if (!byField.has(field)) byField.set(field, messageOf(e));
   }
-  return [...byField].map(([field, message]) => ({ field, message }));
+  const fields = [...byField].map(([field, message]): FieldError => ({ field, message }));
+  return rest === 0 ? fields : [...fields, leftOut(rest, root)];
+}
+
+/** The property an error names below its instance path (an unknown or a missing one). */
+function namedProperty(e: ErrorObject): string | undefined {
+  if (e.keyword === "additionalProperties") return String(e.params.additionalProperty);
+  if (e.keyword === "required") return String(e.params.missingProperty);
+  return undefined;
+}
+
+function messageOf(e: ErrorObject): string {
+  if (e.keyword === "additionalProperties") return "is not a known property";
+  if (e.keyword === "required") return "is required";
+  if (e.keyword === "format" && e.params.format === "utc-date-time")
+    return "must be an ISO 8601 date-time in UTC ending in Z";
+  if (e.keyword === "enum") return `must be one of: ${(e.params.allowedValues as unknown[]).join(", ")}`;
+  return e.message ?? "is invalid";
 }
 
 const decodePointer = (segment: string) => segment.replace(/~1/g, "/").replace(/~0/g, "~");

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../kernel/result.js";
+import { DEFAULT_MAX_FIELD_ERRORS } from "../contract/errors.js";
 
 // Every store of state the simulator keeps has a bound that holds whatever the clock does (a frozen
 // manual clock included): when a store is full, its oldest entries go first. The caps are configurable
@@ -37,7 +38,7 @@ export const DEFAULT_CAPS: Caps = {
   oauthPending: 10_000,
   movementHistory: 10_000,
   rowCache: 50_000,
-  fieldErrors: 100,
+  fieldErrors: DEFAULT_MAX_FIELD_ERRORS,
 };
 
 /** The command line's names of the caps (`--cap idempotency-bytes=1048576`), in the order they are documented. */

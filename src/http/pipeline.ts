@@ -1,5 +1,5 @@
 import { isUuid } from "../kernel/random.js";
-import { apiError, invalid, notFound, type ApiError, type FieldError } from "../contract/errors.js";
+import { apiError, boundFields, invalid, notFound, type ApiError, type FieldError } from "../contract/errors.js";
 import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
@@ -181,7 +181,7 @@ async function execute(
   for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
   const query = readQuery(caller, op);
   if (query.errors.length > 0) return errorResponse(validationFailed(query.errors));
-  const body = readBody(req, op);
+  const body = readBody(req, op, world.caps.fieldErrors);
   if (!body.ok) return errorResponse(body.error);
   await holdPoint(world, req, body.value);
 
@@ -247,7 +247,9 @@ function readQuery(caller: Caller, op: Operation): QueryRead {
     return { value: Object.assign(Object.create(null) as Record<string, unknown>, empty.value), errors: empty.errors };
   }
   const query = coerceQuery(op.query, new URLSearchParams(text));
-  return { value: query.value, errors: [...query.errors, ...validatorFor(op.query, "query")(query.value)] };
+  const max = caller.world.caps.fieldErrors;
+  const errors = [...query.errors, ...validatorFor(op.query, "query")(query.value, max)];
+  return { value: query.value, errors: boundFields(errors, max, "query") };
 }
 
 /**
@@ -270,7 +272,7 @@ async function holdPoint(world: World, req: SimRequest, body: unknown): Promise<
 type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };
 
 /** JSON bodies only, within the size limit, matching the operation's schema (unknown properties refused). */
-function readBody(req: SimRequest, op: Operation): BodyResult {
+function readBody(req: SimRequest, op: Operation, maxFields: number): BodyResult {
   if (op.body === undefined) return { ok: true, value: undefined };
   if (req.bodyTooLarge) return { ok: false, error: invalid("body", `must be at most ${MAX_BODY_BYTES} bytes`) };
   if (!req.body || req.body.length === 0) return { ok: false, error: invalid("body", "a JSON body is required") };
@@ -284,10 +286,11 @@ function readBody(req: SimRequest, op: Operation): BodyResult {
   } catch {
     return { ok: false, error: invalid("body", "is not valid JSON in UTF-8") };
   }
-  const fields = validatorFor(op.body, "body")(value);
+  const fields = validatorFor(op.body, "body")(value, maxFields);
   return fields.length > 0 ? { ok: false, error: validationFailed(fields) } : { ok: true, value };
 }
 
+/** The message lists the fields too: as many as `fields` (already bounded) has. */
 function validationFailed(fields: readonly FieldError[]): ApiError {
   return apiError(
     "VALIDATION_FAILED",
