@@ -1,3 +1,4 @@
+import { Chain, type Link } from "../kernel/chain.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { DEFAULT_MAX_FIELD_ERRORS } from "../contract/errors.js";
 
@@ -84,10 +85,58 @@ export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, str
   return ok(caps);
 }
 
+/** An entry a world keeps and the process counts: its size, and how its world lets it go. */
+export interface Counted {
+  readonly bytes: number;
+  /** Takes the entry out of its world (which then calls `ProcessLedger.remove`). */
+  drop(): void;
+}
+
+/**
+ * The entries of one kind that every world of a process keeps, oldest first, counted against the
+ * process-wide caps: adding one costs the same whatever the number held, and the oldest go first.
+ */
+export class ProcessLedger {
+  private readonly chain = new Chain<Counted>();
+  private heldBytes = 0;
+
+  get records(): number {
+    return this.chain.size;
+  }
+
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  add(entry: Counted): Link<Counted> {
+    this.heldBytes += entry.bytes;
+    return this.chain.push(entry);
+  }
+
+  remove(link: Link<Counted>): void {
+    if (link.linked) this.heldBytes -= link.value.bytes;
+    this.chain.remove(link);
+  }
+
+  /** An entry held changed size by `delta` bytes. */
+  resized(delta: number): void {
+    this.heldBytes += delta;
+  }
+
+  /** Drops the oldest entries (whichever world keeps them) until at most `records` and `bytes` are held. */
+  trim(records: number, bytes: number): void {
+    while (this.chain.size > records || this.heldBytes > bytes) (this.chain.first as Counted).drop();
+  }
+}
+
 /**
  * What one process holds against the caps that count every sandbox's entries together. Each world of a
- * simulator gets the same one; a world built alone (a test) gets one of its own.
+ * simulator gets the same one; a world built alone (a test) gets one of its own. A world that is
+ * discarded (a reset, a removed sandbox) gives its entries back.
  */
 export class ProcessBounds {
+  /** Idempotency records of every world (engine/idempotency.ts). */
+  readonly idempotency = new ProcessLedger();
+
   constructor(readonly caps: Caps = DEFAULT_CAPS) {}
 }

@@ -33,7 +33,7 @@ export class World {
   readonly issuedKeys = new Map<string, string>();
   readonly users: UserRecord[] = [];
   readonly oauthClients: OAuthClientRecord[] = [];
-  readonly idempotency = new IdempotencyStore();
+  readonly idempotency: IdempotencyStore;
   readonly limits: RateLimiter;
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
@@ -51,7 +51,16 @@ export class World {
     this.env = env;
     this.secrets = secrets;
     this.bounds = options.bounds ?? new ProcessBounds();
+    this.idempotency = new IdempotencyStore(this.bounds);
     this.limits = new RateLimiter(options.rateLimits ?? true);
+  }
+
+  /**
+   * The world is replaced (a reset) or removed (a sandbox): what it holds against the process-wide caps
+   * is given back. Requests still in flight in it finish, and it keeps nothing from them.
+   */
+  discard(): void {
+    this.idempotency.discard();
   }
 
   createKey(store: StoreState, name: string, scopes: readonly Scope[], token?: string): Credential {

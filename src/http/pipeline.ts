@@ -69,6 +69,8 @@ export function apiPipeline(
   return (world, req, match) => {
     const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
+    // Spec, Limits: idempotency records lapse after 24 hours; the lapsed ones go at each request.
+    world.idempotency.expire(now);
     return pipeline({
       match,
       handlers,
