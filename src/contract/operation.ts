@@ -64,6 +64,11 @@ export interface Operation<
   readonly tombstones?: boolean;
   /** Spec, Inventory rules 3: on a replay, every item of `data` carries `replayed: true`. */
   readonly replayMarksItems?: boolean;
+  /**
+   * Spec, Customers: erasure. The success answer's `data` is this kind of record, with its personal
+   * details: a stored replay of it follows the record's erasure (docs/spec-choices.md, Idempotency).
+   */
+  readonly answerShows?: "customer";
   /** The error a saved write may answer with its document in `data` (the pipeline wraps it). */
   readonly savedDespite?: SavedDespite;
   /** Spec sentence or choice the operation rests on, shown in the OpenAPI description. */

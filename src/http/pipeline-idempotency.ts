@@ -1,7 +1,7 @@
 import { apiError, invalid } from "../contract/errors.js";
 import type { Operation } from "../contract/operation.js";
 import { principalOf, type Credential } from "../engine/auth/credentials.js";
-import { IDEMPOTENCY_KEY_PATTERN } from "../engine/idempotency.js";
+import { IDEMPOTENCY_KEY_PATTERN, personalSubject } from "../engine/idempotency.js";
 import type { World } from "../engine/world.js";
 import { sha256 } from "../kernel/digest.js";
 import { emptyResponse, errorResponse } from "./respond.js";
@@ -52,13 +52,22 @@ export async function idempotent(
   }
   const response = await run();
   // API answers are JSON text (only the image route, outside the pipeline, answers bytes).
+  const body = response.body as string | null;
   world.idempotency.finish(
     principal,
     key,
-    { status: response.status, body: response.body as string | null },
+    { status: response.status, body },
     world.env.clock.now(),
+    subjectOf(op, response),
   );
   return response;
+}
+
+/** Whose personal details a success answer shows (`customer:<id>`), for erasure to reach its replays. */
+function subjectOf(op: Operation, response: SimResponse): string | undefined {
+  if (op.answerShows === undefined || response.status >= 300 || typeof response.body !== "string") return undefined;
+  const id = (JSON.parse(response.body) as { data?: { id?: unknown } }).data?.id;
+  return typeof id === "string" ? personalSubject(op.answerShows, id) : undefined;
 }
 
 /** Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`. */

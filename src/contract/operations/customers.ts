@@ -35,6 +35,7 @@ export const customerOperations = [
     response: Customer,
     successStatus: 201,
     errors: ["CONFLICT", "UNPROCESSABLE"],
+    answerShows: "customer",
   }),
   op({
     id: "getCustomer",
