@@ -125,7 +125,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
   it("--max-sandboxes caps the live sandboxes: the next POST /_sim/sandboxes answers 409 CONFLICT", async () => {
     const { child, line } = await start(["--port", "0", "--json", "--max-sandboxes", "1"]);
     const root = JSON.parse(line).api_root;
-    const make = () => fetch(`${root}/_sim/sandboxes`, { method: "POST", body: "{}" });
+    const make = () =>
+      fetch(`${root}/_sim/sandboxes`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect((await make()).status).toBe(201);
     const refused = await make();
     expect(refused.status).toBe(409);
