@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { Connections } from "./node-connections.js";
 import type { RequestHandler } from "./ports.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
 
@@ -54,10 +55,15 @@ export function listen(
       keepAliveTimeout: l.keepAliveTimeoutMs,
       connectionsCheckingInterval: l.checkIntervalMs,
     },
-    (req, res) => void serve(handler, req, res, server),
+    (req, res) => {
+      connections.received(req, res);
+      void serve(handler, req, res, server);
+    },
   );
+  const connections = new Connections();
+  // The answers to the requests read before the unreadable one go out first, in order (a committed write's too).
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
-    refuseUnreadable(error, socket, l.maxHeaderBytes),
+    connections.refuseAfterAnswers(socket, () => refuseUnreadable(error, socket, l.maxHeaderBytes)),
   );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -132,7 +138,8 @@ async function serve(
 /**
  * A request Node could not read (a header block over the cap, a malformed request line, a client too
  * slow to send its headers or body): the spec's envelope, 400 VALIDATION_FAILED (the catalog has no
- * 408 or 431; docs/spec-choices.md), and the connection closes.
+ * 408 or 431; docs/spec-choices.md), and the connection closes. Requests pipelined before it on the
+ * connection are answered first.
  */
 function refuseUnreadable(error: Error & { code?: string }, socket: Duplex, maxHeaderBytes: number): void {
   if (!socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+
+// What the node:http adapter keeps about its connections: the requests each one has received and not yet
+// answered, so that a refusal of what follows them waits for their answers (RFC 9112 section 9.3.2: answers
+// to pipelined requests go out in the order the requests came).
+
+export class Connections {
+  /** By connection, its requests whose answer is not sent yet. */
+  private readonly unanswered = new WeakMap<Duplex, Set<IncomingMessage>>();
+  /** By connection, the refusal waiting for the answers to the requests before it. */
+  private readonly refusals = new WeakMap<Duplex, () => void>();
+  /** Connections already refused, whose later read errors are the same one. */
+  private readonly refused = new WeakSet<Duplex>();
+
+  /** A request arrived: it waits for its answer until the answer is sent or its connection is gone. */
+  received(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    let mine = this.unanswered.get(socket);
+    if (!mine) this.unanswered.set(socket, (mine = new Set()));
+    mine.add(req);
+    let done = false;
+    const settle = () => {
+      if (done) return;
+      done = true;
+      mine.delete(req);
+      const refusal = this.refusals.get(socket);
+      if (refusal && !waiting(mine)) {
+        this.refusals.delete(socket);
+        refusal();
+      }
+    };
+    // Node runs its own 'finish' listener first: the next pipelined answer is under way before this one.
+    res.once("finish", settle);
+    res.once("close", settle);
+  }
+
+  /**
+   * A connection Node could no longer read: `refuse` answers it and closes it once every request received
+   * whole before the unreadable one is answered. A connection is refused once (more bytes may fail again).
+   */
+  refuseAfterAnswers(socket: Duplex, refuse: () => void): void {
+    if (this.refused.has(socket)) return;
+    this.refused.add(socket);
+    const mine = this.unanswered.get(socket);
+    if (mine && waiting(mine)) this.refusals.set(socket, refuse);
+    else refuse();
+  }
+}
+
+/** A request received whole is waiting for its answer; one cut short by the refusal never gets one. */
+function waiting(requests: Set<IncomingMessage>): boolean {
+  for (const req of requests) if (req.complete) return true;
+  return false;
+}
