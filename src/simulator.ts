@@ -15,7 +15,7 @@ import { runControl, type ControlResult, type SandboxView } from "./engine/contr
 import type { World } from "./engine/world.js";
 import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
-import { listen, type Listening, type ServerLimits } from "./http/node.js";
+import { type CloseOptions, type CloseReport, listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
 import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
@@ -277,11 +277,16 @@ export class Simulator extends SandboxHandle {
     });
   }
 
-  /** Stops the server: no new connections; requests in flight finish (held ones are released first). */
-  async close(): Promise<void> {
+  /**
+   * Stops the server: no new connections, idle ones closed, every later answer with `Connection: close`.
+   * Requests in flight (held ones are released first) have `graceSeconds` (default 5) to be answered; the
+   * report counts those the grace cut off.
+   */
+  async close(options?: CloseOptions): Promise<CloseReport> {
     for (const world of this.sandboxes.worlds()) world.faults.releaseHeld();
-    await this.listening?.close();
+    const report = (await this.listening?.close(options)) ?? { cutOff: 0 };
     this.listening = undefined;
+    return report;
   }
 
   /** `{api_root}` of the library's calls: the public URL if one is set, else the server's URL once it listens. */

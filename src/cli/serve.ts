@@ -4,6 +4,7 @@ import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.js";
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, writePidFile } from "./lifeline.js";
 
@@ -23,6 +24,7 @@ interface ServeArgs {
   "exit-with-parent": boolean;
   "max-sandboxes": number;
   "sandbox-idle-seconds": number;
+  "shutdown-grace-seconds": number;
   cap: string[];
 }
 
@@ -77,6 +79,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 1800,
         describe: "A sandbox unused for this long is removed",
       })
+      .option("shutdown-grace-seconds", {
+        type: "number",
+        default: DEFAULT_SHUTDOWN_GRACE_SECONDS,
+        describe:
+          "On SIGINT/SIGTERM, how long requests in flight have to be answered; any cut off makes the exit code 1",
+      })
       .option("cap", {
         type: "string",
         array: true,
@@ -100,6 +108,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const idle = a["sandbox-idle-seconds"];
         if (!Number.isInteger(idle) || idle < 1 || idle > 31_536_000)
           throw new Error("--sandbox-idle-seconds must be an integer from 1 to 31536000");
+        const grace = a["shutdown-grace-seconds"];
+        if (!Number.isFinite(grace) || grace < 0 || grace > 3600)
+          throw new Error("--shutdown-grace-seconds must be a number from 0 to 3600");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         const caps = parseCapArgs(a.cap);
@@ -149,8 +160,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      void sim.close().then(() => process.exit(0));
-      setTimeout(() => process.exit(0), 5000).unref();
+      void sim.close({ graceSeconds: args["shutdown-grace-seconds"] }).then(({ cutOff }) => {
+        // Exit 1: a client is left without the answer to a request it sent.
+        if (cutOff > 0) process.stderr.write(`retail-sim: ${cutOffLine(cutOff, args["shutdown-grace-seconds"])}\n`);
+        process.exit(cutOff > 0 ? 1 : 0);
+      });
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
@@ -175,6 +189,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     }
   },
 };
+
+function cutOffLine(cutOff: number, grace: number): string {
+  const requests = cutOff === 1 ? "1 request was" : `${cutOff} requests were`;
+  return `${requests} cut off unanswered: the shutdown grace of ${grace} s (--shutdown-grace-seconds) ran out`;
+}
 
 /** `--public-url`, else `RETAIL_SIM_PUBLIC_URL` (empty counts as unset). */
 function givenPublicUrl(option: string | undefined): string | undefined {

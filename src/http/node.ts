@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { Connections } from "./node-connections.js";
+import { type CloseReport, Connections } from "./node-connections.js";
 import type { RequestHandler } from "./ports.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
+
+export type { CloseReport };
 
 // node:http adapter: converts only; every rule lives below it.
 
@@ -12,8 +14,21 @@ export interface Listening {
   readonly port: number;
   readonly host: string;
   readonly server: Server;
-  close(): Promise<void>;
+  /**
+   * Stops the server: no new connection, idle ones closed, every later answer with `Connection: close`.
+   * Requests in flight have `graceSeconds` (default 5) to be answered; then their connections are cut, and
+   * the report counts them.
+   */
+  close(options?: CloseOptions): Promise<CloseReport>;
 }
+
+export interface CloseOptions {
+  /** How long requests in flight have to be answered, in seconds; default 5. */
+  readonly graceSeconds?: number;
+}
+
+/** The shutdown grace's default, in seconds. */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 5;
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -56,8 +71,8 @@ export function listen(
       connectionsCheckingInterval: l.checkIntervalMs,
     },
     (req, res) => {
-      connections.received(req, res);
-      void serve(handler, req, res, server);
+      connections.received(req, res, server);
+      void serve(handler, req, res, server, connections);
     },
   );
   const connections = new Connections();
@@ -76,11 +91,8 @@ export function listen(
         port: address.port,
         host: address.address,
         server,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-          }),
+        close: ({ graceSeconds = DEFAULT_SHUTDOWN_GRACE_SECONDS } = {}) =>
+          connections.close(server, graceSeconds * 1000),
       });
     });
   });
@@ -91,6 +103,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   server: Server,
+  connections: Connections,
 ): Promise<void> {
   res.sendDate = false;
   try {
@@ -117,7 +130,8 @@ async function serve(
       origin: `http://${host}`,
     };
     const out = await handler(simReq);
-    if (tooLarge) out.headers["connection"] = "close";
+    // Past an unread body the connection cannot go on; once the server is stopping, none does.
+    if (tooLarge || connections.closing) out.headers["connection"] = "close";
     // A known length and a string body: Node sends headers and body in one write (no chunked framing,
     // no second buffer to gather).
     if (out.body !== null)
