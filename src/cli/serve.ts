@@ -4,6 +4,7 @@ import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.js";
+import { ExposedControlError, isLoopback } from "../http/exposure.js";
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, writePidFile } from "./lifeline.js";
@@ -19,6 +20,7 @@ interface ServeArgs {
   json: boolean;
   "rate-limits": boolean;
   "control-token"?: string;
+  "insecure-control": boolean;
   "public-url"?: string;
   "pid-file"?: string;
   "exit-with-parent": boolean;
@@ -54,6 +56,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("control-token", {
         type: "string",
         describe: "Require Authorization: Bearer <token> on every /_sim request",
+      })
+      .option("insecure-control", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Serve /_sim without a token on an address other machines can reach (refused otherwise: use --control-token or --no-control)",
       })
       .option("public-url", {
         type: "string",
@@ -134,6 +142,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         control: args.control,
         // The environment keeps the secret off the process list.
         controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
+        insecureControl: args["insecure-control"],
         rateLimits: args["rate-limits"],
         maxSandboxes: args["max-sandboxes"],
         sandboxIdleSeconds: args["sandbox-idle-seconds"],
@@ -152,9 +161,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     try {
       listening = await sim.listen(args.port, args.host);
     } catch (error) {
-      process.stderr.write(`retail-sim: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `retail-sim: ${error instanceof ExposedControlError ? exposedLine(error) : `cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`}\n`,
+      );
       process.exit(2);
     }
+    if (sim.controlOpen && !isLoopback(listening.host))
+      process.stderr.write(
+        `retail-sim: warning: /_sim is served without a token on ${listening.host}, which other machines can reach (--insecure-control)\n`,
+      );
     // Handlers first: a supervisor may signal as soon as it reads the ready line.
     let stopping = false;
     const stop = () => {
@@ -189,6 +204,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     }
   },
 };
+
+function exposedLine(error: ExposedControlError): string {
+  return `refusing to serve on ${error.place}: it is not a loopback address, and the /_sim control plane, which hands out every API key, client secret and password and can reset the simulator, has no token. Pass --control-token <secret> (or set RETAIL_SIM_CONTROL_TOKEN), --no-control, or --insecure-control to serve it open anyway.`;
+}
 
 function cutOffLine(cutOff: number, grace: number): string {
   const requests = cutOff === 1 ? "1 request was" : `${cutOff} requests were`;
