@@ -206,7 +206,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
 };
 
 function exposedLine(error: ExposedControlError): string {
-  return `refusing to serve on ${error.place}: it is not a loopback address, and the /_sim control plane, which hands out every API key, client secret and password and can reset the simulator, has no token. Pass --control-token <secret> (or set RETAIL_SIM_CONTROL_TOKEN), --no-control, or --insecure-control to serve it open anyway.`;
+  return `refusing to serve on ${error.why} Pass --control-token <secret> (or set RETAIL_SIM_CONTROL_TOKEN), --no-control, or --insecure-control to serve it open anyway.`;
 }
 
 function cutOffLine(cutOff: number, grace: number): string {

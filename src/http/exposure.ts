@@ -37,17 +37,18 @@ export class ExposedControlError extends Error {
     readonly address: string,
   ) {
     super(
-      `Refusing to listen on ${place(host, address)}: it is not a loopback address, and the /_sim control plane, which hands out every API key, client secret and password and can reset the simulator, has no token. Set the controlToken option, control: false, or insecureControl: true to serve it open anyway.`,
+      `Refusing to listen on ${exposure(host, address)} Set the controlToken option, control: false, or insecureControl: true to serve it open anyway.`,
     );
     this.name = "ExposedControlError";
   }
 
-  /** The host and the address it binds, as a message names them. */
-  get place(): string {
-    return place(this.host, this.address);
+  /** Where it would listen and why that is refused, as a message says it. */
+  get why(): string {
+    return exposure(this.host, this.address);
   }
 }
 
-function place(host: string, address: string): string {
-  return host === address ? address || "every address" : `${host} (${address})`;
+function exposure(host: string, address: string): string {
+  const place = host === address ? address || "every address" : `${host} (${address})`;
+  return `${place}: it is not a loopback address, and the /_sim control plane, which hands out every API key, client secret and password and can reset the simulator, has no token.`;
 }

@@ -21,13 +21,15 @@ export class Connections {
   private readonly refused = new WeakSet<Duplex>();
   private shutdown?: Promise<CloseReport>;
 
+  constructor(private readonly server: Server) {}
+
   /** True once the server is shutting down: every answer then closes its connection. */
   get closing(): boolean {
     return this.shutdown !== undefined;
   }
 
   /** A request arrived: it waits for its answer until the answer is sent or its connection is gone. */
-  received(req: IncomingMessage, res: ServerResponse, server: Server): void {
+  received(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     let mine = this.unanswered.get(socket);
     if (!mine) this.unanswered.set(socket, (mine = new Set()));
@@ -45,7 +47,7 @@ export class Connections {
         refusal();
       }
       // An answer sent as the shutdown began may leave its connection idle: close it now.
-      if (this.closing) server.closeIdleConnections();
+      if (this.closing) this.server.closeIdleConnections();
     };
     // Node runs its own 'finish' listener first: the next pipelined answer is under way before this one.
     res.once("finish", settle);
@@ -68,7 +70,8 @@ export class Connections {
    * Stops the server: no new connection, idle ones closed, every later answer with `Connection: close`;
    * requests in flight have `graceMs` to be answered, then their connections are cut and they are counted.
    */
-  close(server: Server, graceMs: number): Promise<CloseReport> {
+  close(graceMs: number): Promise<CloseReport> {
+    const server = this.server;
     this.shutdown ??= new Promise<CloseReport>((resolve) => {
       let cutOff = 0;
       const timer = setTimeout(() => {

@@ -71,11 +71,11 @@ export function listen(
       connectionsCheckingInterval: l.checkIntervalMs,
     },
     (req, res) => {
-      connections.received(req, res, server);
+      connections.received(req, res);
       void serve(handler, req, res, server, connections);
     },
   );
-  const connections = new Connections();
+  const connections = new Connections(server);
   // The answers to the requests read before the unreadable one go out first, in order (a committed write's too).
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
     connections.refuseAfterAnswers(socket, () => refuseUnreadable(error, socket, l.maxHeaderBytes)),
@@ -91,8 +91,7 @@ export function listen(
         port: address.port,
         host: address.address,
         server,
-        close: ({ graceSeconds = DEFAULT_SHUTDOWN_GRACE_SECONDS } = {}) =>
-          connections.close(server, graceSeconds * 1000),
+        close: ({ graceSeconds = DEFAULT_SHUTDOWN_GRACE_SECONDS } = {}) => connections.close(graceSeconds * 1000),
       });
     });
   });
