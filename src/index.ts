@@ -15,7 +15,8 @@ export {
 export type { CredentialsView, KeyView, FaultView } from "./engine/control.js";
 export type { SandboxView } from "./engine/control-handlers.js";
 export type { SandboxBody } from "./contract/schemas/control.js";
-export type { Listening } from "./http/node.js";
+export type { CloseOptions, CloseReport, Listening } from "./http/node.js";
+export { ExposedControlError } from "./http/exposure.js";
 export type { SimRequest, SimResponse } from "./http/types.js";
 export { buildOpenApi } from "./contract/openapi.js";
 export { OPERATIONS, type OperationId } from "./contract/operations/index.js";

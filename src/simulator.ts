@@ -15,8 +15,9 @@ import { runControl, type ControlResult, type SandboxView } from "./engine/contr
 import type { World } from "./engine/world.js";
 import { createServer } from "./http/app.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
-import { listen, type Listening, type ServerLimits } from "./http/node.js";
+import { type CloseOptions, type CloseReport, listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
+import { bindAddress, ExposedControlError, isLoopback } from "./http/exposure.js";
 import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import { DEFAULT_SANDBOX_LIMITS, noSandbox, Sandboxes, type Sandbox } from "./sandboxes.js";
@@ -34,6 +35,11 @@ export interface SimulatorOptions {
   control?: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <controlToken>` (compared in constant time). */
   controlToken?: string;
+  /**
+   * Let `listen` serve the control plane without a token on an address other machines can reach (any but
+   * loopback). Without it, `listen` refuses with an `ExposedControlError`. Default false.
+   */
+  insecureControl?: boolean;
   /**
    * The origin (`http(s)://host[:port]`, no path) every URL the simulator writes starts with: `{api_root}` in
    * credentials, `api_base_url`, image URLs and the OpenAPI document's servers. Default: the request's own origin
@@ -214,6 +220,7 @@ export class Simulator extends SandboxHandle {
       control: {
         enabled: this.controlEnabled,
         token: this.controlToken,
+        maxFieldErrors: sandboxes.main.world.caps.fieldErrors,
         run: (id, input, apiRoot, sandbox) => this.runControl(id, input, apiRoot, sandbox),
       },
       log: options.log,
@@ -239,10 +246,21 @@ export class Simulator extends SandboxHandle {
     return res;
   };
 
-  /** Serves on node:http; loopback unless another host is given. */
+  /**
+   * Serves on node:http; loopback unless another host is given. On an address other machines can reach, the
+   * control plane must have a token, be off, or be opened with `insecureControl`: else an `ExposedControlError`.
+   */
   async listen(port = 0, host = "127.0.0.1", limits?: Partial<ServerLimits>): Promise<Listening> {
-    this.listening = await listen((req) => this.handle(req), port, host, limits);
+    const address = await bindAddress(host);
+    if (this.controlOpen && !isLoopback(address) && this.options.insecureControl !== true)
+      throw new ExposedControlError(host, address);
+    this.listening = await listen((req) => this.handle(req), port, address, limits);
     return this.listening;
+  }
+
+  /** True when the control plane is served without a token. */
+  get controlOpen(): boolean {
+    return this.controlEnabled && this.controlToken === undefined;
   }
 
   get url(): string | undefined {
@@ -277,11 +295,16 @@ export class Simulator extends SandboxHandle {
     });
   }
 
-  /** Stops the server: no new connections; requests in flight finish (held ones are released first). */
-  async close(): Promise<void> {
+  /**
+   * Stops the server: no new connections, idle ones closed, every later answer with `Connection: close`.
+   * Requests in flight (held ones are released first) have `graceSeconds` (default 5) to be answered; the
+   * report counts those the grace cut off.
+   */
+  async close(options?: CloseOptions): Promise<CloseReport> {
     for (const world of this.sandboxes.worlds()) world.faults.releaseHeld();
-    await this.listening?.close();
+    const report = (await this.listening?.close(options)) ?? { cutOff: 0 };
     this.listening = undefined;
+    return report;
   }
 
   /** `{api_root}` of the library's calls: the public URL if one is set, else the server's URL once it listens. */

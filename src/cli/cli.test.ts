@@ -125,7 +125,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
   it("--max-sandboxes caps the live sandboxes: the next POST /_sim/sandboxes answers 409 CONFLICT", async () => {
     const { child, line } = await start(["--port", "0", "--json", "--max-sandboxes", "1"]);
     const root = JSON.parse(line).api_root;
-    const make = () => fetch(`${root}/_sim/sandboxes`, { method: "POST", body: "{}" });
+    const make = () =>
+      fetch(`${root}/_sim/sandboxes`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect((await make()).status).toBe(201);
     const refused = await make();
     expect(refused.status).toBe(409);
@@ -193,7 +194,7 @@ describe("interfaces.md 1: retail-sim serve", () => {
     ).toBe(200);
   });
 
-  it("SIGTERM lets a request in flight finish, then stops: the held request is answered in full and the exit code is 0", async () => {
+  it("SIGTERM lets a request in flight finish, then stops: the held request is answered in full, with Connection: close, and the exit code is 0", async () => {
     const { child, line } = await start(["--port", "0", "--json"]);
     const ready = JSON.parse(line);
     const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
@@ -214,6 +215,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
     child.kill("SIGTERM");
     const res = await inFlight;
     expect(res.status).toBe(200);
+    // docs/interfaces.md, Signals: no client is invited to reuse a connection about to close.
+    expect(res.headers.get("connection")).toBe("close");
     expect(((await res.json()) as { data: { domain_prefix: string } }).data.domain_prefix).toBe("demo");
     expect(await exited).toBe(0);
     await expect(fetch(`${ready.api_root}/_sim/health`)).rejects.toThrow();

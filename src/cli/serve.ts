@@ -4,6 +4,8 @@ import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.js";
+import { ExposedControlError, isLoopback } from "../http/exposure.js";
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, writePidFile } from "./lifeline.js";
 
@@ -18,11 +20,13 @@ interface ServeArgs {
   json: boolean;
   "rate-limits": boolean;
   "control-token"?: string;
+  "insecure-control": boolean;
   "public-url"?: string;
   "pid-file"?: string;
   "exit-with-parent": boolean;
   "max-sandboxes": number;
   "sandbox-idle-seconds": number;
+  "shutdown-grace-seconds": number;
   cap: string[];
 }
 
@@ -53,6 +57,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         type: "string",
         describe: "Require Authorization: Bearer <token> on every /_sim request",
       })
+      .option("insecure-control", {
+        type: "boolean",
+        default: false,
+        describe:
+          "Serve /_sim without a token on an address other machines can reach (refused otherwise: use --control-token or --no-control)",
+      })
       .option("public-url", {
         type: "string",
         describe: "The origin every URL the simulator writes starts with (or RETAIL_SIM_PUBLIC_URL), e.g. for --port 0",
@@ -77,6 +87,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 1800,
         describe: "A sandbox unused for this long is removed",
       })
+      .option("shutdown-grace-seconds", {
+        type: "number",
+        default: DEFAULT_SHUTDOWN_GRACE_SECONDS,
+        describe:
+          "On SIGINT/SIGTERM, how long requests in flight have to be answered; any cut off makes the exit code 1",
+      })
       .option("cap", {
         type: "string",
         array: true,
@@ -100,6 +116,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const idle = a["sandbox-idle-seconds"];
         if (!Number.isInteger(idle) || idle < 1 || idle > 31_536_000)
           throw new Error("--sandbox-idle-seconds must be an integer from 1 to 31536000");
+        const grace = a["shutdown-grace-seconds"];
+        if (!Number.isFinite(grace) || grace < 0 || grace > 3600)
+          throw new Error("--shutdown-grace-seconds must be a number from 0 to 3600");
         if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
         const caps = parseCapArgs(a.cap);
@@ -123,6 +142,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         control: args.control,
         // The environment keeps the secret off the process list.
         controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
+        insecureControl: args["insecure-control"],
         rateLimits: args["rate-limits"],
         maxSandboxes: args["max-sandboxes"],
         sandboxIdleSeconds: args["sandbox-idle-seconds"],
@@ -141,16 +161,25 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     try {
       listening = await sim.listen(args.port, args.host);
     } catch (error) {
-      process.stderr.write(`retail-sim: cannot listen on ${args.host}:${args.port}: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `retail-sim: ${error instanceof ExposedControlError ? exposedLine(error) : `cannot listen on ${args.host}:${args.port}: ${(error as Error).message}`}\n`,
+      );
       process.exit(2);
     }
+    if (sim.controlOpen && !isLoopback(listening.host))
+      process.stderr.write(
+        `retail-sim: warning: /_sim is served without a token on ${listening.host}, which other machines can reach (--insecure-control)\n`,
+      );
     // Handlers first: a supervisor may signal as soon as it reads the ready line.
     let stopping = false;
     const stop = () => {
       if (stopping) return;
       stopping = true;
-      void sim.close().then(() => process.exit(0));
-      setTimeout(() => process.exit(0), 5000).unref();
+      void sim.close({ graceSeconds: args["shutdown-grace-seconds"] }).then(({ cutOff }) => {
+        // Exit 1: a client is left without the answer to a request it sent.
+        if (cutOff > 0) process.stderr.write(`retail-sim: ${cutOffLine(cutOff, args["shutdown-grace-seconds"])}\n`);
+        process.exit(cutOff > 0 ? 1 : 0);
+      });
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
@@ -175,6 +204,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     }
   },
 };
+
+function exposedLine(error: ExposedControlError): string {
+  return `refusing to serve on ${error.why} Pass --control-token <secret> (or set RETAIL_SIM_CONTROL_TOKEN), --no-control, or --insecure-control to serve it open anyway.`;
+}
+
+function cutOffLine(cutOff: number, grace: number): string {
+  const requests = cutOff === 1 ? "1 request was" : `${cutOff} requests were`;
+  return `${requests} cut off unanswered: the shutdown grace of ${grace} s (--shutdown-grace-seconds) ran out`;
+}
 
 /** `--public-url`, else `RETAIL_SIM_PUBLIC_URL` (empty counts as unset). */
 function givenPublicUrl(option: string | undefined): string | undefined {

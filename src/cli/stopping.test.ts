@@ -33,14 +33,18 @@ interface Ready {
   api_root: string;
   listen_url: string;
   pid: number;
+  stores: { keys: { token: string }[] }[];
 }
 
-/** Spawns `command`, resolves with the first line it prints; the ready line's pid is killed after the test. */
+/**
+ * Spawns `command`, resolves with the first line it prints and a reader of its stderr so far; the ready line's
+ * pid is killed after the test.
+ */
 function start(
   command: string,
   args: string[],
   stdin: "ignore" | "pipe" = "ignore",
-): Promise<{ child: ChildProcess; ready: Ready }> {
+): Promise<{ child: ChildProcess; ready: Ready; stderr: () => string }> {
   const child = spawn(command, args, { cwd: ROOT, stdio: [stdin, "pipe", "pipe"] });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -52,7 +56,7 @@ function start(
       if (nl === -1) return;
       const ready = JSON.parse(out.slice(0, nl)) as Ready;
       strays.push(ready.pid);
-      resolve({ child, ready });
+      resolve({ child, ready, stderr: () => err });
     });
     child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
     child.on("exit", (code) => reject(new Error(`exited ${code} before ready: ${err}`)));
@@ -127,5 +131,48 @@ describe("docs/interfaces.md, Command line: stopping what you started", () => {
     await ended;
     for (let i = 0; i < 20; i++) expect(await health(ready)).toBe(200);
     expect(child.exitCode).toBe(null);
+  });
+});
+
+/** Resolves once the server took the request its only fault delays: a used-up delay fault leaves the list. */
+async function delayed(ready: Ready): Promise<void> {
+  while (((await (await fetch(`${ready.listen_url}/_sim/faults`)).json()) as unknown[]).length > 0);
+}
+
+describe("docs/interfaces.md, Command line (Signals): the shutdown grace", () => {
+  it("a request the grace cuts off is reported on stderr and the exit code is 1", async () => {
+    const args = [BIN, "--port", "0", "--json", "--shutdown-grace-seconds", "0"];
+    const { child, ready, stderr } = await start(process.execPath, args);
+    const fault = { method: "GET", path: "/demo/v1/me", delay_ms: 60_000, times: 1 };
+    const json = { "content-type": "application/json" };
+    const added = await fetch(`${ready.listen_url}/_sim/faults`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(fault),
+    });
+    expect(added.status).toBe(201);
+    const token = ready.stores[0]!.keys[0]!.token;
+    const answer = fetch(`${ready.listen_url}/demo/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (res) => `answered ${res.status}`,
+      () => "cut off",
+    );
+    await delayed(ready);
+    const exited = exitOf(child);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(1);
+    expect(await answer).toBe("cut off");
+    expect(stderr()).toBe(
+      "retail-sim: 1 request was cut off unanswered: the shutdown grace of 0 s (--shutdown-grace-seconds) ran out\n",
+    );
+  });
+
+  it.each(["-1", "3601", "soon"])("--shutdown-grace-seconds %s exits 2 with a message", (value) => {
+    const run = spawnSync(process.execPath, [BIN, "--port", "0", "--shutdown-grace-seconds", value], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("retail-sim: --shutdown-grace-seconds must be a number from 0 to 3600");
   });
 });

@@ -1,13 +1,14 @@
 import { apiError } from "../contract/errors.js";
 import type { ControlOperation } from "../contract/control-operations.js";
 import type { Match } from "../contract/router.js";
-import { validatorFor } from "../contract/validate.js";
+import { readBody } from "./pipeline.js";
 import type { ControlPort } from "./ports.js";
 import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
 import { CONTROL_BASE } from "./routes.js";
 import type { SimRequest, SimResponse } from "./types.js";
 
-// The /_sim control plane (README, Control plane): JSON in and out, the spec's envelope on bad input.
+// The /_sim control plane (README, Control plane): JSON in and out, read by the API's rules, the spec's
+// envelope on bad input.
 // The operations are the table's (contract/control-operations.ts); the route table found this one.
 
 export function handleControl(
@@ -22,21 +23,11 @@ export function handleControl(
     return errorResponse(apiError("NOT_FOUND", `No control route ${req.method} ${CONTROL_BASE}${rest}.`));
   }
   const op = match.route;
-  let body: unknown;
-  if (op.body) {
-    // An empty body reads as `{}`: the schema then names any field it requires.
-    const text = req.body && req.body.length > 0 ? Buffer.from(req.body).toString("utf8") : "{}";
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return errorResponse(
-        apiError("VALIDATION_FAILED", "The body is not valid JSON.", [{ field: "body", message: "is not valid JSON" }]),
-      );
-    }
-    const fields = validatorFor(op.body)(body);
-    if (fields.length > 0) return errorResponse(apiError("VALIDATION_FAILED", "Invalid control request.", fields));
-  }
-  const result = control.run(op.id, { params: match.params, body }, req.origin, sandbox);
+  // The API's body rules (size cap, JSON content type, UTF-8 JSON, the schema); an empty body reads as `{}`,
+  // so the schema names any field it requires.
+  const body = readBody(req, op.body, control.maxFieldErrors, "{}");
+  if (!body.ok) return errorResponse(body.error);
+  const result = control.run(op.id, { params: match.params, body: body.value }, req.origin, sandbox);
   if (!result.ok) return errorResponse(result.error);
   return op.successStatus === 204 ? emptyResponse(204) : jsonResponse(op.successStatus, result.value);
 }

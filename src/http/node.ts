@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { type CloseReport, Connections } from "./node-connections.js";
 import type { RequestHandler } from "./ports.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
+
+export type { CloseReport };
 
 // node:http adapter: converts only; every rule lives below it.
 
@@ -11,8 +14,21 @@ export interface Listening {
   readonly port: number;
   readonly host: string;
   readonly server: Server;
-  close(): Promise<void>;
+  /**
+   * Stops the server: no new connection, idle ones closed, every later answer with `Connection: close`.
+   * Requests in flight have `graceSeconds` (default 5) to be answered; then their connections are cut, and
+   * the report counts them.
+   */
+  close(options?: CloseOptions): Promise<CloseReport>;
 }
+
+export interface CloseOptions {
+  /** How long requests in flight have to be answered, in seconds; default 5. */
+  readonly graceSeconds?: number;
+}
+
+/** The shutdown grace's default, in seconds. */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 5;
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -54,10 +70,15 @@ export function listen(
       keepAliveTimeout: l.keepAliveTimeoutMs,
       connectionsCheckingInterval: l.checkIntervalMs,
     },
-    (req, res) => void serve(handler, req, res, server),
+    (req, res) => {
+      connections.received(req, res);
+      void serve(handler, req, res, server, connections);
+    },
   );
+  const connections = new Connections(server);
+  // The answers to the requests read before the unreadable one go out first, in order (a committed write's too).
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
-    refuseUnreadable(error, socket, l.maxHeaderBytes),
+    connections.refuseAfterAnswers(socket, () => refuseUnreadable(error, socket, l.maxHeaderBytes)),
   );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -70,11 +91,7 @@ export function listen(
         port: address.port,
         host: address.address,
         server,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-          }),
+        close: ({ graceSeconds = DEFAULT_SHUTDOWN_GRACE_SECONDS } = {}) => connections.close(graceSeconds * 1000),
       });
     });
   });
@@ -85,6 +102,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   server: Server,
+  connections: Connections,
 ): Promise<void> {
   res.sendDate = false;
   try {
@@ -111,7 +129,8 @@ async function serve(
       origin: `http://${host}`,
     };
     const out = await handler(simReq);
-    if (tooLarge) out.headers["connection"] = "close";
+    // Past an unread body the connection cannot go on; once the server is stopping, none does.
+    if (tooLarge || connections.closing) out.headers["connection"] = "close";
     // A known length and a string body: Node sends headers and body in one write (no chunked framing,
     // no second buffer to gather).
     if (out.body !== null)
@@ -132,7 +151,8 @@ async function serve(
 /**
  * A request Node could not read (a header block over the cap, a malformed request line, a client too
  * slow to send its headers or body): the spec's envelope, 400 VALIDATION_FAILED (the catalog has no
- * 408 or 431; docs/spec-choices.md), and the connection closes.
+ * 408 or 431; docs/spec-choices.md), and the connection closes. Requests pipelined before it on the
+ * connection are answered first.
  */
 function refuseUnreadable(error: Error & { code?: string }, socket: Duplex, maxHeaderBytes: number): void {
   if (!socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {

@@ -1,3 +1,4 @@
+import type { TSchema } from "@sinclair/typebox";
 import { isUuid } from "../kernel/random.js";
 import { apiError, boundFields, invalid, notFound, type ApiError, type FieldError } from "../contract/errors.js";
 import type { Operation } from "../contract/operation.js";
@@ -183,7 +184,7 @@ async function execute(
   for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
   const query = readQuery(caller, op);
   if (query.errors.length > 0) return errorResponse(validationFailed(query.errors));
-  const body = readBody(req, op, world.caps.fieldErrors);
+  const body = readBody(req, op.body, world.caps.fieldErrors);
   if (!body.ok) return errorResponse(body.error);
   await holdPoint(world, req, body.value);
 
@@ -271,13 +272,20 @@ async function holdPoint(world: World, req: SimRequest, body: unknown): Promise<
   }
 }
 
-type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };
 
-/** JSON bodies only, within the size limit, matching the operation's schema (unknown properties refused). */
-function readBody(req: SimRequest, op: Operation, maxFields: number): BodyResult {
-  if (op.body === undefined) return { ok: true, value: undefined };
+/**
+ * JSON bodies only, within the size limit, matching the schema (unknown properties refused), with at most
+ * `maxFields` field errors listed. The control plane reads its bodies here too, by the same rules, except
+ * that for it an empty body reads as `{}`.
+ */
+export function readBody(req: SimRequest, schema: TSchema | undefined, maxFields: number, empty?: "{}"): BodyResult {
+  if (schema === undefined) return { ok: true, value: undefined };
   if (req.bodyTooLarge) return { ok: false, error: invalid("body", `must be at most ${MAX_BODY_BYTES} bytes`) };
-  if (!req.body || req.body.length === 0) return { ok: false, error: invalid("body", "a JSON body is required") };
+  if (!req.body || req.body.length === 0) {
+    if (empty === "{}") return checked(schema, {}, maxFields);
+    return { ok: false, error: invalid("body", "a JSON body is required") };
+  }
   const type = req.headers["content-type"] ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
     return { ok: false, error: invalid("Content-Type", "must be application/json") };
@@ -288,7 +296,11 @@ function readBody(req: SimRequest, op: Operation, maxFields: number): BodyResult
   } catch {
     return { ok: false, error: invalid("body", "is not valid JSON in UTF-8") };
   }
-  const fields = validatorFor(op.body, "body")(value, maxFields);
+  return checked(schema, value, maxFields);
+}
+
+function checked(schema: TSchema, value: unknown, maxFields: number): BodyResult {
+  const fields = validatorFor(schema, "body")(value, maxFields);
   return fields.length > 0 ? { ok: false, error: validationFailed(fields) } : { ok: true, value };
 }
 

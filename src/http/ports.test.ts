@@ -34,6 +34,7 @@ function controlPort(settings: { enabled?: boolean; token?: string } = {}) {
   const port: ControlPort = {
     enabled: settings.enabled ?? true,
     token: settings.token,
+    maxFieldErrors: 100,
     run: (id, input, apiRoot) => {
       runs.push({ id, input, apiRoot });
       return ok({ ran: id });

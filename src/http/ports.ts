@@ -15,6 +15,8 @@ export interface ControlPort {
   readonly enabled: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <token>`. */
   readonly token: string | undefined;
+  /** Field errors listed at most in one refusal of a control body (the `field-errors` cap). */
+  readonly maxFieldErrors: number;
   /**
    * Runs a control operation of the table by id against the current world, with the input its
    * declaration asks for (the router's parameters, a validated body); `apiRoot` is the request's origin.

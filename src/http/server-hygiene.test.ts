@@ -149,3 +149,54 @@ describe("Server hygiene: keep-alive", () => {
     }
   });
 });
+
+/** The status line and body of each answer in a raw stream of HTTP/1.1 responses (each with Content-Length). */
+function answers(raw: string): { status: number; headers: string; body: string }[] {
+  const out: { status: number; headers: string; body: string }[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const split = rest.indexOf("\r\n\r\n");
+    const head = rest.slice(0, split);
+    const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+    const body = Buffer.from(rest.slice(split + 4), "latin1")
+      .subarray(0, length)
+      .toString("latin1");
+    out.push({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head.toLowerCase(), body });
+    rest = rest.slice(split + 4 + body.length);
+  }
+  return out;
+}
+
+describe("Server hygiene: a malformed request pipelined after valid ones (RFC 9112 section 9.3.2)", () => {
+  const brand = (name: string) => {
+    const body = JSON.stringify({ name });
+    return `POST /demo/v1/brands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.token("demo", "full")}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+  const me = () => `GET /demo/v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${sim.token("demo", "full")}\r\n\r\n`;
+  const stored = (id: string) => sim.world.stores.get("demo")!.catalog.brands.live(id)?.name;
+
+  it("the valid ones are answered in order, a committed write included, then the malformed one gets its 400", async () => {
+    const raw = await exchange((s) => s.write(`${me()}${brand("Pipelined A")}${me()}THIS IS NOT HTTP\r\n\r\n`));
+    const got = answers(raw);
+    expect(got.map((a) => a.status)).toEqual([200, 201, 200, 400]);
+    const made = JSON.parse(got[1]!.body).data;
+    expect(made.name).toBe("Pipelined A");
+    expect(got[3]!.headers).toContain("connection: close");
+    expect(JSON.parse(got[3]!.body)).toStrictEqual(envelope(/^The request could not be read as HTTP\/1\.1\.$/));
+    expect(stored(made.id)).toBe("Pipelined A");
+    await stillServing();
+  });
+
+  it("a write still in flight when the malformed request is read is answered before the 400", async () => {
+    const fault = sim.addFault({ method: "POST", path: "/demo/v1/brands", hold: true, times: 1 });
+    const raw = exchange((s) => s.write(`${brand("Pipelined B")}GARBAGE\r\n\r\n`));
+    await sim.world.faults.whenHeld(fault.id);
+    sim.control.releaseFault({ params: { id: String(fault.id) } });
+    const got = answers(await raw);
+    expect(got.map((a) => a.status)).toEqual([201, 400]);
+    const made = JSON.parse(got[0]!.body).data;
+    expect(made.name).toBe("Pipelined B");
+    expect(stored(made.id)).toBe("Pipelined B");
+    await stillServing();
+  });
+});

@@ -77,7 +77,9 @@ export async function listenSimulator(mutant?: Mutant, wrap?: Mutant["wrap"]): P
     baseUrl: `${url}/demo/v1`,
     controlUrl: `${url}/_sim`,
     token: sim.token("demo", "full"),
-    close: () => sim.close(),
+    close: async () => {
+      await sim.close();
+    },
   };
 }
 

@@ -1,0 +1,54 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+
+// Whether a server is reachable from other machines: it is unless it binds a loopback address
+// (127.0.0.0/8 or ::1, IPv4-mapped forms included). The /_sim control plane hands out every credential and
+// can reset the simulator, so serving it open beyond loopback takes an explicit choice (docs/interfaces.md,
+// Command line).
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
+LOOPBACK.addAddress("::1", "ipv6");
+
+/** True for an address of the loopback interface; false for any other, the unspecified `0.0.0.0` and `::` included. */
+export function isLoopback(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The address a server given `host` binds: an IP address as given, a name as the system resolves it (its first
+ * address, as `node:net` would take it: `localhost` is usually 127.0.0.1 or ::1). An empty host is every address.
+ */
+export async function bindAddress(host: string): Promise<string> {
+  if (host === "" || isIP(host) !== 0) return host;
+  return (await lookup(host)).address;
+}
+
+/**
+ * `listen` on an address other machines can reach, with the control plane on and no control token: anyone who
+ * reached it could read every API key, client secret and password and reset the simulator.
+ */
+export class ExposedControlError extends Error {
+  constructor(
+    /** The host given to `listen`. */
+    readonly host: string,
+    /** The address it binds, not a loopback one. */
+    readonly address: string,
+  ) {
+    super(
+      `Refusing to listen on ${exposure(host, address)} Set the controlToken option, control: false, or insecureControl: true to serve it open anyway.`,
+    );
+    this.name = "ExposedControlError";
+  }
+
+  /** Where it would listen and why that is refused, as a message says it. */
+  get why(): string {
+    return exposure(this.host, this.address);
+  }
+}
+
+function exposure(host: string, address: string): string {
+  const place = host === address ? address || "every address" : `${host} (${address})`;
+  return `${place}: it is not a loopback address, and the /_sim control plane, which hands out every API key, client secret and password and can reset the simulator, has no token.`;
+}
