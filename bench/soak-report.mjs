@@ -69,7 +69,7 @@ export function renderMarkdown(report) {
   const lines = [
     "# Soak",
     "",
-    `${report.date}, commit ${report.commit}, ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_average_start?.[0]} at the start and ${m.load_average_end?.[0]} at the end.`,
+    `${report.date}, simulator at commit ${report.commit}, ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, Node ${m.node}, load average ${m.load_average_start?.[0]} at the start and ${m.load_average_end?.[0]} at the end.`,
     `${n(p.requests)} requests per clock mode, ${p.concurrency} at a time; the demo fixture, rate limits on; OAuth \`state\` of ${n(p.oauth_state_bytes)} bytes; bodies of unknown keys of ${n(p.big_body_bytes)} bytes.`,
     "Rows are created in the first half only; the slope is fitted over the second half. A run is **flat** when there",
     `resident memory grows by at most ${FLAT.rss_mb} MB and the heap after a full collection by at most ${FLAT.heap_mb} MB per 100,000 requests.`,

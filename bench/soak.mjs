@@ -161,11 +161,12 @@ async function runMode(mode) {
   };
 }
 
+/** The last commit that changed the simulator's source (what the soak measures), "+changes" when src/ is edited. */
 function commit() {
+  const git = (...args) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
   try {
-    const hash = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--", "src"], { cwd: ROOT, encoding: "utf8" }).trim();
-    return dirty ? `${hash}+changes` : hash;
+    const hash = git("log", "-1", "--format=%h", "--", "src");
+    return git("status", "--porcelain", "--", "src") ? `${hash}+changes` : hash;
   } catch {
     return "unknown";
   }
