@@ -74,7 +74,8 @@ export function niceStep(range, count) {
 function axisMax(max, count) {
   if (!(max > 0)) return { top: 1, step: 0.2 };
   const step = niceStep(max, count);
-  return { top: Math.ceil(max / step - 1e-9) * step, step };
+  // A hair over a round value (500,002 requests of 500,000) does not take another step.
+  return { top: Math.ceil(max / step - 1e-3) * step, step };
 }
 
 const label = (value, step) => {
@@ -84,17 +85,20 @@ const label = (value, step) => {
 
 /**
  * Renders a plot to a PNG buffer. `series`: [{label, color: [r, g, b], points: [[x, y]], dashed?}];
- * `markers`: [{x, label}], dotted vertical lines. Both axes start at 0.
+ * `markers`: [{x, label}], dotted vertical lines; `xMax` the least the x axis shows. Both axes start at 0.
  */
-export function renderPlot({ width = 1100, height = 700, title, xLabel, yLabel, series, markers = [] }) {
+export function renderPlot({ width = 1100, height = 700, title, xLabel, yLabel, series, markers = [], xMax = 0 }) {
   const c = new Canvas(width, height);
   const left = 110;
   const right = width - 40;
   const top = 70;
-  const legendTop = height - 20 - Math.ceil(series.length / 2) * LEGEND_ROW;
+  // The legend sits under the plot, two entries a row when they fit, so it never hides a line.
+  const entryWidth = 72 + Math.max(...series.map((s) => textWidth(s.label)));
+  const columns = 2 * entryWidth <= right - left ? 2 : 1;
+  const legendTop = height - 20 - Math.ceil(series.length / columns) * LEGEND_ROW;
   const bottom = legendTop - 90;
   const all = series.flatMap((s) => s.points);
-  const x = axisMax(Math.max(0, ...all.map((p) => p[0])), 10);
+  const x = axisMax(Math.max(xMax, ...all.map((p) => p[0])), 10);
   const y = axisMax(Math.max(0, ...all.map((p) => p[1])) * 1.05, 8);
   const px = (v) => left + ((right - left) * v) / x.top;
   const py = (v) => bottom - ((bottom - top) * v) / y.top;
@@ -118,7 +122,7 @@ export function renderPlot({ width = 1100, height = 700, title, xLabel, yLabel, 
 
   for (const m of markers) {
     c.line(px(m.x), top, px(m.x), bottom, GREY, 1, [3, 5]);
-    c.text(px(m.x) + 6, top + 6, m.label, { color: GREY });
+    c.text(px(m.x) + 6, bottom - 24, m.label, { color: GREY });
   }
   for (const s of series) {
     let phase = 0;
@@ -128,11 +132,10 @@ export function renderPlot({ width = 1100, height = 700, title, xLabel, yLabel, 
     }
   }
 
-  // The legend sits under the plot, two entries a row, so it never hides a line.
   const column = (right - left) / 2;
   series.forEach((s, n) => {
-    const x0 = left + (n % 2) * column + 20;
-    const rowY = legendTop + Math.floor(n / 2) * LEGEND_ROW;
+    const x0 = left + (n % columns) * column + 20;
+    const rowY = legendTop + Math.floor(n / columns) * LEGEND_ROW;
     c.line(x0, rowY + 7, x0 + 40, rowY + 7, s.color, 3, s.dashed ? [10, 7] : null);
     c.text(x0 + 52, rowY, s.label);
   });

@@ -7,7 +7,7 @@ import { glyph } from "./font.mjs";
 import { crc32, decodePng, encodePng } from "./png.mjs";
 import { niceStep } from "./plot.mjs";
 import { loopbackAddress } from "./soak-http.mjs";
-import { FLAT, renderMarkdown, renderSoakPlot, slope, summarize } from "./soak-report.mjs";
+import { FLAT, renderMarkdown, renderSoakPlot, slope, slowdown, summarize } from "./soak-report.mjs";
 
 const checks = [];
 const check = (name, fn) => checks.push([name, fn]);
@@ -73,7 +73,7 @@ check("the verdict: flat, growing, stopped", () => {
   assert.ok(FLAT.rss_mb < 3 && FLAT.heap_mb < 3);
   assert.equal(summarize(run((i) => i * 0.03)).verdict, "growing");
   assert.equal(summarize(run((i) => i * 0.03)).slope_mb_per_100k.rss, 3);
-  assert.equal(summarize(run(() => 0, "the simulator exited (1)")).verdict, "growing");
+  assert.equal(summarize(run(() => 0, "the simulator exited (1)")).verdict, "stopped, not flat");
   const s = summarize(run((i) => i));
   assert.deepEqual(s.rss_mb, { start: 100, after_warm_up: 110, end: 200, peak: 200 });
 });
@@ -100,6 +100,16 @@ check("the plot: size, colours, labels", async () => {
   const labels = `${report.commit} retail-sim soak: memory against requests (demo fixture, rate limits on, ) requests (thousands) memory (MB) rows stop growing moving clock: resident heap after GC frozen 0123456789,.`;
   for (const char of labels) if (char !== "?") assert.notEqual(glyph(char), glyph("?"), `no glyph for "${char}"`);
   assert.match(renderMarkdown(report), /\| frozen \| 100,000 \|.*\*\*growing\*\*/);
+});
+
+check("a collapse of the request rate, and not the noise of a busy machine", () => {
+  const at = (seconds) => seconds.map((elapsed_s, i) => ({ requests: i * 1000, elapsed_s }));
+  let t = 0;
+  const steady = at(Array.from({ length: 20 }, (_, i) => (t += i % 2 ? 1 : 2)));
+  assert.equal(slowdown(steady), null);
+  const slowed = [...steady, ...[20, 40, 60].map((d, i) => ({ requests: (20 + i) * 1000, elapsed_s: t + d }))];
+  assert.deepEqual(slowdown(slowed), { rate: 50, before: 1000 });
+  assert.equal(slowdown(slowed.slice(0, -1)), null, "two slow intervals are not enough");
 });
 
 check("loopback addresses are distinct", () => {

@@ -4,6 +4,11 @@
 import { request as httpRequest } from "node:http";
 import { Pool } from "undici";
 
+export const json = (value) => JSON.stringify(value);
+export const form = (fields) => new URLSearchParams(fields).toString();
+export const FORM = { "content-type": "application/x-www-form-urlencoded" };
+export const JSON_TYPE = { "content-type": "application/json" };
+
 /** Answers may carry a large `state` in a Location header; the default 16 KB header cap would refuse them. */
 const MAX_HEADER_BYTES = 4 * 1024 * 1024;
 

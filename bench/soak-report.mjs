@@ -23,11 +23,32 @@ export function slope(points) {
   return sxx === 0 ? null : sxy / sxx;
 }
 
+/** Requests a second between each sample and the one before. */
+const intervalRates = (samples) =>
+  samples
+    .slice(1)
+    .map((s, i) => (s.requests - samples[i].requests) / Math.max(0.001, s.elapsed_s - samples[i].elapsed_s));
+
+/**
+ * A collapse of the request rate: the last three intervals between samples each under a fifth of the
+ * median of the ten or more before them (a busy machine varies the rate by half, not by five), as when
+ * every request starts scanning a large store. `{rate, before}` in requests a second, or null.
+ */
+export function slowdown(samples) {
+  const rates = intervalRates(samples);
+  if (rates.length < 13) return null;
+  const earlier = [...rates.slice(0, -3)].sort((a, b) => a - b);
+  const before = earlier[Math.floor(earlier.length / 2)];
+  const last = rates.slice(-3);
+  return last.every((r) => r < before / 5) ? { rate: Math.round(Math.max(...last)), before: Math.round(before) } : null;
+}
+
 /** The figures of one clock mode's run, from its samples. */
 export function summarize(run) {
   const samples = run.samples;
   const at = (fraction) => samples.find((s) => s.requests >= run.requests * fraction) ?? samples.at(-1);
-  const second = samples.filter((s) => s.requests >= run.requests / 2);
+  // The second half of what was sent: of the whole run, or of what a stopped run got through.
+  const second = samples.filter((s) => s.requests >= run.sent / 2);
   const per100k = (key) => {
     const m = slope(second.filter((s) => s[key] !== null).map((s) => [s.requests / 100_000, s[key]]));
     return m === null ? null : round(m, 2);
@@ -36,7 +57,7 @@ export function summarize(run) {
   const heapSlope = per100k("heap_mb");
   const completed = run.stopped === null;
   let verdict;
-  if (!completed) verdict = "growing";
+  if (!completed) verdict = "stopped, not flat";
   else if (rssSlope === null || heapSlope === null) verdict = "too few samples";
   else verdict = rssSlope <= FLAT.rss_mb && heapSlope <= FLAT.heap_mb ? "flat" : "growing";
   const first = samples[0];
@@ -119,7 +140,7 @@ export function renderMarkdown(report) {
 export function renderSoakPlot(report) {
   const series = [];
   for (const [mode, run] of Object.entries(report.runs)) {
-    const stopped = run.stopped === null ? "" : ` (stopped at ${Math.round(run.sent / 1000)}k)`;
+    const stopped = run.stopped === null ? "" : `, stopped at ${Math.round(run.sent / 1000)}k`;
     const name = `${mode === "moving" ? "moving" : "frozen"} clock${stopped}`;
     const pts = (key) => run.samples.filter((s) => s[key] !== null).map((s) => [s.requests / 1000, s[key]]);
     series.push({ label: `${name}: resident`, color: COLORS[mode], points: pts("rss_mb") });
@@ -131,5 +152,6 @@ export function renderSoakPlot(report) {
     yLabel: "memory (MB)",
     series,
     markers: [{ x: report.params.requests / 2000, label: "rows stop growing" }],
+    xMax: report.params.requests / 1000,
   });
 }

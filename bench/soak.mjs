@@ -3,13 +3,14 @@
 // clock, also moved through /_sim/clock in steps so that 7 simulated days pass) and once on a frozen
 // manual clock, sampling its resident memory (/proc) and its heap after a full collection (over IPC).
 // Writes reports/soak/soak.json, soak.md and soak.png. See docs/performance.md, Soak.
-// `node bench/soak.mjs --self-check` checks the PNG encoder, the plot and the slope instead.
+// `node bench/soak.mjs --self-check` checks the PNG encoder, the plot and the slope instead;
+// `node bench/soak.mjs --render [soak.json]` draws soak.md and soak.png again from the samples.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { renderMarkdown, renderSoakPlot, summarize } from "./soak-report.mjs";
+import { renderMarkdown, renderSoakPlot, slowdown, summarize } from "./soak-report.mjs";
 import { cpuSeconds, heapAfterGc, residentBytes, startSimulator, stopSimulator } from "./soak-server.mjs";
 import { KEY_BUDGET, MIX, Traffic } from "./soak-traffic.mjs";
 
@@ -29,6 +30,7 @@ const SAMPLES = 100;
 const CLOCK_EVERY = 2000;
 const SIMULATED_DAYS = 7;
 const STALL_MS = 60_000;
+const MAX_MINUTES = Number(env.SOAK_MAX_MINUTES ?? 30);
 const MB = 2 ** 20;
 const mb = (bytes) => (bytes === null || bytes === undefined ? null : Number((bytes / MB).toFixed(1)));
 
@@ -49,7 +51,8 @@ async function runMode(mode) {
     skip: SKIP,
   });
   const setupStart = performance.now();
-  const keyCount = Math.ceil((TOTAL * 0.8) / KEY_BUDGET) + 20;
+  // About 55% of the requests are authenticated with an API key; a margin so that none is made during the run.
+  const keyCount = Math.ceil((TOTAL * 0.7) / KEY_BUDGET) + 20;
   await traffic.setup(keyCount);
   const setupSeconds = (performance.now() - setupStart) / 1000;
 
@@ -102,6 +105,9 @@ async function runMode(mode) {
     sampling = true;
     sample()
       .then((s) => {
+        const slow = slowdown(samples);
+        if (slow)
+          halt(`the simulator slowed to ${slow.rate} requests a second, from ${slow.before} earlier in the run`);
         if (s.requests < reportAt) return;
         reportAt += TOTAL / 10;
         const rate = Math.round(s.requests / s.elapsed_s);
@@ -127,6 +133,7 @@ async function runMode(mode) {
     }
     if (traffic.sent !== lastSent) [lastSent, lastProgressAt] = [traffic.sent, performance.now()];
     else if (performance.now() - lastProgressAt > STALL_MS) halt(`no request sent for ${STALL_MS / 1000} s`);
+    if (elapsed() > MAX_MINUTES * 60) halt(`the run took over ${MAX_MINUTES} minutes`);
   }, 500);
 
   await traffic.run();
@@ -172,10 +179,28 @@ function commit() {
   }
 }
 
+function writeReports(out, report) {
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "soak.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const md = renderMarkdown(report);
+  writeFileSync(join(out, "soak.md"), md);
+  writeFileSync(join(out, "soak.png"), renderSoakPlot(report));
+  process.stdout.write(md);
+}
+
 async function main() {
   if (process.argv.includes("--self-check")) {
     const { selfCheck } = await import("./soak-check.mjs");
     await selfCheck();
+    return;
+  }
+  const out = join(ROOT, "reports/soak");
+  const renderArg = process.argv.indexOf("--render");
+  if (renderArg !== -1) {
+    // Draws soak.md and soak.png again from a soak.json (its summary worked out again).
+    const report = JSON.parse(readFileSync(process.argv[renderArg + 1] ?? join(out, "soak.json"), "utf8"));
+    for (const [mode, run] of Object.entries(report.runs)) report.summary[mode] = summarize(run);
+    writeReports(out, report);
     return;
   }
   if (!existsSync(join(ROOT, "dist/bin/retail-sim.js"))) throw new Error("build first: npm run build");
@@ -215,13 +240,7 @@ async function main() {
   }
   report.total_seconds = Math.round((performance.now() - started) / 1000);
   report.machine.load_average_end = os.loadavg().map((x) => Number(x.toFixed(2)));
-  const out = join(ROOT, "reports/soak");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "soak.json"), `${JSON.stringify(report, null, 2)}\n`);
-  const md = renderMarkdown(report);
-  writeFileSync(join(out, "soak.md"), md);
-  writeFileSync(join(out, "soak.png"), renderSoakPlot(report));
-  process.stdout.write(md);
+  writeReports(out, report);
   console.error(`soak: ${report.total_seconds} s in all; reports/soak/soak.{json,md,png}`);
 }
 
