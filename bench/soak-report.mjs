@@ -50,7 +50,7 @@ export function summarize(run) {
   // The second half of what was sent: of the whole run, or of what a stopped run got through.
   const second = samples.filter((s) => s.requests >= run.sent / 2);
   const per100k = (key) => {
-    const m = slope(second.filter((s) => s[key] !== null).map((s) => [s.requests / 100_000, s[key]]));
+    const m = slope(second.filter((s) => typeof s[key] === "number").map((s) => [s.requests / 100_000, s[key]]));
     return m === null ? null : round(m, 2);
   };
   const rssSlope = per100k("rss_mb");
@@ -142,7 +142,7 @@ export function renderSoakPlot(report) {
   for (const [mode, run] of Object.entries(report.runs)) {
     const stopped = run.stopped === null ? "" : `, stopped at ${Math.round(run.sent / 1000)}k`;
     const name = `${mode === "moving" ? "moving" : "frozen"} clock${stopped}`;
-    const pts = (key) => run.samples.filter((s) => s[key] !== null).map((s) => [s.requests / 1000, s[key]]);
+    const pts = (key) => run.samples.filter((s) => typeof s[key] === "number").map((s) => [s.requests / 1000, s[key]]);
     series.push({ label: `${name}: resident`, color: COLORS[mode], points: pts("rss_mb") });
     series.push({ label: `${name}: heap after GC`, color: COLORS[mode], points: pts("heap_mb"), dashed: true });
   }

@@ -102,12 +102,12 @@ export class Traffic {
     t[status] = (t[status] ?? 0) + 1;
   }
 
-  /** A request on the pool, counted against the run and tallied under `op` by status. */
-  async call(op, method, path, options) {
+  /** Sends one request, counted against the run and tallied under `op` by status (or network error). */
+  async tallied(op, send) {
     this.sent += 1;
     this.onRequest(this.sent);
     try {
-      const res = await poolCall(this.pool, method, path, options);
+      const res = await send();
       this.count(op, res.status);
       return res;
     } catch (error) {
@@ -116,17 +116,15 @@ export class Traffic {
     }
   }
 
+  /** A request on the pool of connections from 127.0.0.1. */
+  call(op, method, path, options) {
+    return this.tallied(op, () => poolCall(this.pool, method, path, options));
+  }
+
   /** A request from a loopback address never used before in this run. */
-  async fromNewAddress(op, method, path, options) {
-    this.sent += 1;
-    this.onRequest(this.sent);
+  fromNewAddress(op, method, path, options) {
     const address = loopbackAddress(this.addresses++);
-    try {
-      const res = await addressCall(this.origin, address, method, path, options);
-      this.count(op, res.status);
-    } catch (error) {
-      this.count(op, `error ${error.code ?? error.message}`);
-    }
+    return this.tallied(op, () => addressCall(this.origin, address, method, path, options));
   }
 
   /** An API key with budget left (made on the spot, and counted, if the ones made up front run out). */

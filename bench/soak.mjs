@@ -16,8 +16,9 @@ import { KEY_BUDGET, MIX, Traffic } from "./soak-traffic.mjs";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
-// Half a million a clock mode, a million in all: about 1,000 to 2,000 requests a second on 2 shared cores
-// (docs/performance.md, Soak), so the two runs take 10 to 15 minutes; a million a mode would take twice that.
+// Half a million a clock mode, a million in all: the simulator's CPU allows about 1,700 requests a second
+// on 2 idle cores, some 11 minutes for both runs, and a busy shared machine took 17 to 28 minutes
+// (docs/performance.md, Soak); a million a mode would take twice that.
 const TOTAL = Number(env.SOAK_REQUESTS ?? 500_000);
 const MODES = (env.SOAK_MODES ?? "moving,frozen").split(",").filter(Boolean);
 const CONCURRENCY = Number(env.SOAK_CONCURRENCY ?? 16);
@@ -26,7 +27,7 @@ const STATE_BYTES = Number(env.SOAK_STATE_BYTES ?? 16 * 1024);
 const BIG_BODY_BYTES = 100 * 1024;
 const SKIP = (env.SOAK_SKIP ?? "").split(",").filter(Boolean);
 for (const op of SKIP) if (!(op in MIX)) throw new Error(`SOAK_SKIP: no operation "${op}" (${Object.keys(MIX)})`);
-const SAMPLES = 100;
+const SAMPLE_EVERY = Math.max(200, Math.round(TOTAL / 100));
 const CLOCK_EVERY = 2000;
 const SIMULATED_DAYS = 7;
 const STALL_MS = 60_000;
@@ -93,15 +94,14 @@ async function runMode(mode) {
   };
   await sample();
 
-  const every = Math.max(200, Math.round(TOTAL / SAMPLES));
-  let next = every;
+  let next = SAMPLE_EVERY;
   let sampling = false;
   let lastSent = 0;
   let lastProgressAt = performance.now();
   let reportAt = TOTAL / 10;
   traffic.onRequest = (sent) => {
     if (sent < next || sampling || stopped !== null) return;
-    while (next <= sent) next += every;
+    while (next <= sent) next += SAMPLE_EVERY;
     sampling = true;
     sample()
       .then((s) => {
@@ -219,7 +219,7 @@ async function main() {
       requests: TOTAL,
       modes: MODES,
       concurrency: CONCURRENCY,
-      sample_every: Math.max(200, Math.round(TOTAL / SAMPLES)),
+      sample_every: SAMPLE_EVERY,
       rss_ceiling_mb: CEILING_MB,
       oauth_state_bytes: STATE_BYTES,
       big_body_bytes: BIG_BODY_BYTES,
