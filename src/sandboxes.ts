@@ -59,8 +59,10 @@ export class Sandbox {
 
   /** Back to the state right after it was made (the clock included), or to another seed and fixture. */
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): World {
-    // Requests held by the old world's faults go on (against the old world) rather than hang.
+    // Requests held by the old world's faults go on (against the old world) rather than hang; what it
+    // held against the process's caps is given back.
     this.current.faults.clear();
+    this.current.discard();
     this.clock.reset();
     this.current = this.build(options.seed ?? this.settings.seed, options.fixture ?? this.settings.fixture);
     return this.current;
@@ -234,6 +236,7 @@ export class Sandboxes implements SandboxDirectory {
   private drop(sandbox: Sandbox): void {
     // Held requests are let go (they finish in the removed world); the prefixes stop answering at once.
     sandbox.world.faults.clear();
+    sandbox.world.discard();
     this.live.delete(sandbox.id);
     for (const [prefix, owner] of this.byPrefix) if (owner === sandbox) this.byPrefix.delete(prefix);
   }

@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from "../kernel/result.js";
+import { WindowLedger } from "./limits.js";
 
 // Every store of state the simulator keeps has a bound that holds whatever the clock does (a frozen
 // manual clock included): when a store is full, its oldest entries go first. The caps are configurable
@@ -88,5 +89,10 @@ export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, str
  * simulator gets the same one; a world built alone (a test) gets one of its own.
  */
 export class ProcessBounds {
-  constructor(readonly caps: Caps = DEFAULT_CAPS) {}
+  /** The rate-limit windows of every world, against `rateLimitKeys`. */
+  readonly rateLimitWindows: WindowLedger;
+
+  constructor(readonly caps: Caps = DEFAULT_CAPS) {
+    this.rateLimitWindows = new WindowLedger(caps.rateLimitKeys);
+  }
 }

@@ -51,7 +51,15 @@ export class World {
     this.env = env;
     this.secrets = secrets;
     this.bounds = options.bounds ?? new ProcessBounds();
-    this.limits = new RateLimiter(options.rateLimits ?? true);
+    this.limits = new RateLimiter(options.rateLimits ?? true, this.bounds.rateLimitWindows);
+  }
+
+  /**
+   * The world is discarded (its sandbox reset or removed): it gives back its share of what the process
+   * holds against the caps. Requests still in flight in it finish, and it keeps nothing more for them.
+   */
+  discard(): void {
+    this.limits.release();
   }
 
   createKey(store: StoreState, name: string, scopes: readonly Scope[], token?: string): Credential {
