@@ -21,6 +21,10 @@ export interface Caps {
   readonly rateLimitKeys: number;
   /** Pending OAuth sign-ins (consent tickets) and unexchanged authorization codes, each, per sandbox. */
   readonly oauthPending: number;
+  /** Unexpired access tokens per OAuth connection; one more retires the connection's oldest. */
+  readonly accessTokensPerConnection: number;
+  /** OAuth connections per app and user; one more disconnects and forgets their oldest. */
+  readonly connectionsPerAppUser: number;
   /** Stock movements remembered per store (the newest are kept). */
   readonly movementHistory: number;
   /** Rendered rows each JSON row cache keeps (per list of each store). */
@@ -36,6 +40,8 @@ export const DEFAULT_CAPS: Caps = {
   idempotencyBytesPerCredential: 16 * 1024 * 1024,
   rateLimitKeys: 100_000,
   oauthPending: 10_000,
+  accessTokensPerConnection: 10,
+  connectionsPerAppUser: 100,
   movementHistory: 10_000,
   rowCache: 50_000,
   fieldErrors: 100,
@@ -49,6 +55,8 @@ export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
   idempotencyBytesPerCredential: "idempotency-bytes-per-credential",
   rateLimitKeys: "rate-limit-keys",
   oauthPending: "oauth-pending",
+  accessTokensPerConnection: "access-tokens-per-connection",
+  connectionsPerAppUser: "connections-per-app-user",
   movementHistory: "movement-history",
   rowCache: "row-cache",
   fieldErrors: "field-errors",

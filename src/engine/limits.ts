@@ -28,6 +28,10 @@ export const POLICIES = {
   failedPair: { name: "failed-auth", limit: 30, windowMs: 300_000, guards: true },
   /** Spec, Limits: failed authentication per network address. */
   failedAddress: { name: "failed-auth-address", limit: 300, windowMs: 300_000, guards: true },
+  /** Failed sign-ins on the consent screen per network address (docs/spec-choices.md, OAuth). */
+  signInAddress: { name: "sign-in-address", limit: 30, windowMs: 300_000, guards: true },
+  /** Failed sign-ins on the consent screen per account as typed (docs/spec-choices.md, OAuth). */
+  signInAccount: { name: "sign-in-account", limit: 10, windowMs: 300_000, guards: true },
 } as const satisfies Record<string, Policy>;
 
 export interface WindowState {
