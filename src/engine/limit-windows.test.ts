@@ -3,12 +3,16 @@
 // happens; the windows of every world of a process are held to one cap, the oldest going first,
 // except that a failed-authentication or token-failure window at its limit is never let go early.
 import { describe, expect, it } from "vitest";
-import { POLICIES, RateLimiter, WindowLedger } from "./limits.js";
+import { POLICIES, RateLimiter, WindowLedger, type Policy } from "./limits.js";
 import { call, makeSim } from "../test-support/sim.js";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 const limiter = (cap: number, ledger = new WindowLedger(cap)) => new RateLimiter(true, ledger);
 const { general, failedPair, failedAddress } = POLICIES;
+/** Counts `n` events of `key` at `at`. */
+const hits = (limits: RateLimiter, policy: Policy, key: string, n: number, at = T0) => {
+  for (let i = 0; i < n; i++) limits.hit(policy, key, at);
+};
 
 describe("Rate-limit windows end on time, on the world's clock", () => {
   it("500 general windows opened at one instant are all gone at the first call 60 s later, none before", () => {
@@ -64,7 +68,7 @@ describe("docs/interfaces.md, Caps: rate-limit-keys bounds the windows of the wh
   it("a failed-authentication window at its limit outlives any flood: the lockout holds until its 5 minutes end", () => {
     const limits = limiter(100);
     const attacker = "10.9.9.9\u0000bearer:guess";
-    for (let i = 0; i < 30; i++) limits.hit(failedPair, attacker, T0);
+    hits(limits, failedPair, attacker, 30);
     // Ten thousand other pairs, each failing once, from as many addresses.
     for (let i = 0; i < 10_000; i++) limits.hit(failedPair, `10.1.${i >> 8}.${i & 255}\u0000`, T0 + 1_000);
     expect(limits.peek(failedPair, attacker, T0 + 2_000)).toEqual({ policy: failedPair, used: 30, resetMs: 298_000 });
@@ -74,7 +78,7 @@ describe("docs/interfaces.md, Caps: rate-limit-keys bounds the windows of the wh
 
   it("windows under their limit go first, oldest first; a general window at its limit goes after them", () => {
     const limits = limiter(3);
-    for (let i = 0; i < 120; i++) limits.hit(general, "spent", T0);
+    hits(limits, general, "spent", 120);
     limits.hit(general, "b", T0);
     limits.hit(general, "c", T0);
     limits.hit(general, "d", T0);
@@ -82,8 +86,8 @@ describe("docs/interfaces.md, Caps: rate-limit-keys bounds the windows of the wh
     limits.hit(failedPair, "e", T0);
     limits.hit(failedPair, "f", T0);
     expect(limits.windows().map((w) => w.key)).toEqual(["spent", "e", "f"]);
-    for (let i = 0; i < 29; i++) limits.hit(failedPair, "e", T0);
-    for (let i = 0; i < 29; i++) limits.hit(failedPair, "f", T0);
+    hits(limits, failedPair, "e", 29);
+    hits(limits, failedPair, "f", 29);
     limits.hit(general, "g", T0);
     // Every window left is at its limit: the general one goes, the failed-authentication ones stay.
     expect(limits.windows().map((w) => w.key)).toEqual(["g", "e", "f"]);
@@ -91,7 +95,7 @@ describe("docs/interfaces.md, Caps: rate-limit-keys bounds the windows of the wh
 
   it("a window refunded below its limit can go again, oldest first among those under their limit", () => {
     const limits = limiter(2);
-    for (let i = 0; i < 120; i++) limits.hit(general, "a", T0);
+    hits(limits, general, "a", 120);
     limits.hit(general, "b", T0);
     limits.refund(general, "a", T0);
     limits.hit(general, "c", T0);
@@ -101,7 +105,7 @@ describe("docs/interfaces.md, Caps: rate-limit-keys bounds the windows of the wh
   it("when every window held is a failed-authentication window at its limit, a new key is refused as full and nothing is kept", () => {
     const ledger = new WindowLedger(2);
     const limits = limiter(2, ledger);
-    for (const key of ["x", "y"]) for (let i = 0; i < 30; i++) limits.hit(failedPair, key, T0);
+    for (const key of ["x", "y"]) hits(limits, failedPair, key, 30);
     const full = { policy: failedAddress, used: 300, resetMs: 300_000 };
     expect(limits.peek(failedAddress, "10.0.0.7", T0 + 1_000)).toEqual(full);
     expect(limits.hit(failedAddress, "10.0.0.7", T0 + 1_000)).toEqual(full);

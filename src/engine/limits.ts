@@ -90,7 +90,10 @@ export class WindowLedger {
     while (this.held >= this.cap) {
       const victim = this.open.oldestKey() ?? this.spent.oldestKey();
       if (victim === undefined) return false;
+      const before = this.held;
       victim.owner.forget(victim);
+      // A window listed here is held: if its limiter no longer had it, it is let go here all the same.
+      if (this.held === before) this.removed(victim);
     }
     return true;
   }

@@ -5,37 +5,16 @@
 // heap stays within a stated figure and GET /me stays fast next to it (a ratio to its time alone).
 import { describe, expect, it } from "vitest";
 import { heapAfterGc, MeProbe } from "../test-support/abuse.js";
-import { ORIGIN } from "../test-support/sim.js";
-import { fixture, type Fixture } from "../test-support/oauth.js";
+import { fixture, postSignIn, type Fixture } from "../test-support/oauth.js";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
 
 const MB = 1024 * 1024;
 /** A simulator on a clock never moved, without the response check (which would double each request's time). */
 const plainSim = (options: SimulatorOptions = {}) => createSimulator({ clock: "manual", seed: 1, ...options });
 
-/** Posts the consent screen's sign-in form; the status. */
-async function signIn(sim: Simulator, fx: Fixture, over: Record<string, string>, address = "127.0.0.1") {
-  const fields = {
-    response_type: "code",
-    client_id: fx.client.client_id,
-    redirect_uri: fx.redirectUri,
-    scope: "catalog:read",
-    state: "st-1",
-    step: "sign_in",
-    email: fx.admin.email,
-    password: fx.admin.password,
-    ...over,
-  };
-  const res = await sim.fetch(`${ORIGIN}/oauth/authorize`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(fields).toString(),
-    redirect: "manual",
-    remoteAddress: address,
-  });
-  await res.text();
-  return res.status;
-}
+/** The status of a sign-in posted on the consent screen. */
+const signIn = async (sim: Simulator, fx: Fixture, over: Record<string, string>, address = "127.0.0.1") =>
+  (await postSignIn(sim, fx, over, address)).status;
 
 /** Every status is `status` (the odd ones out are shown). */
 const expectStatuses = (statuses: number[], status: number) => expect(statuses.filter((s) => s !== status)).toEqual([]);

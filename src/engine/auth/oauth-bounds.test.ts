@@ -5,7 +5,7 @@
 // when their hour ends, a connection keeps its newest `access-tokens-per-connection`, and an app and
 // user their newest `connections-per-app-user` connections. The clock is frozen unless moved.
 import { describe, expect, it } from "vitest";
-import { makeSim, ORIGIN } from "../../test-support/sim.js";
+import { makeSim } from "../../test-support/sim.js";
 import {
   api,
   connect,
@@ -16,8 +16,10 @@ import {
   forms,
   getAuthorizePage,
   getCode,
+  postSignIn,
   refresh,
   submit,
+  token,
   type Fixture,
 } from "../../test-support/oauth.js";
 import type { Simulator } from "../../simulator.js";
@@ -31,25 +33,9 @@ const authorizeQuery = (fx: Fixture, over: Record<string, string> = {}) => ({
   ...over,
 });
 
-/** Posts the consent screen's sign-in form (as its page would) from `address`. */
-async function signIn(
-  sim: Simulator,
-  fx: Fixture,
-  email: string,
-  password: string,
-  address = "127.0.0.1",
-  state = "st-1",
-) {
-  const body = new URLSearchParams({ ...authorizeQuery(fx, { state }), step: "sign_in", email, password }).toString();
-  const res = await sim.fetch(`${ORIGIN}/oauth/authorize`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body,
-    redirect: "manual",
-    remoteAddress: address,
-  });
-  return { status: res.status, headers: res.headers, html: await res.text() };
-}
+/** A sign-in posted on the consent screen from `address` (the authorization request's state given). */
+const signIn = (sim: Simulator, fx: Fixture, email: string, password: string, address = "127.0.0.1", state = "st-1") =>
+  postSignIn(sim, fx, { email, password, state }, address);
 
 const codeGrant = (fx: Fixture, code: string) => ({
   grant_type: "authorization_code",
@@ -59,14 +45,8 @@ const codeGrant = (fx: Fixture, code: string) => ({
   client_secret: fx.client.client_secret,
 });
 
-async function exchangeStatus(sim: Simulator, fx: Fixture, code: string): Promise<number> {
-  const res = await sim.fetch(`${ORIGIN}/oauth/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(codeGrant(fx, code)).toString(),
-  });
-  return res.status;
-}
+const exchangeStatus = async (sim: Simulator, fx: Fixture, code: string) =>
+  (await token(sim, codeGrant(fx, code))).status;
 
 describe("Spec, Authentication 4: codes end after 10 minutes and are gone; at most oauth-pending are kept", () => {
   it("five codes made, the clock moved 10 minutes: the next code made leaves one code kept", async () => {
