@@ -59,7 +59,8 @@ export class Sandbox {
 
   /** Back to the state right after it was made (the clock included), or to another seed and fixture. */
   reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): World {
-    // Requests held by the old world's faults go on (against the old world) rather than hang.
+    // Requests held by the old world's faults go on (against the old world) rather than hang; what it
+    // held against the process's caps is given back.
     this.current.faults.clear();
     this.current.discard();
     this.clock.reset();

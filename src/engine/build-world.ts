@@ -53,19 +53,22 @@ export function buildWorld(
 
 function addStore(world: World, spec: FixtureStore): void {
   const { ids, clock } = world.env;
-  const store = new StoreState({
-    id: ids.uuid(),
-    prefix: spec.prefix,
-    name: spec.name,
-    currency: spec.currency ?? "USD",
-    timezone: spec.timezone ?? "America/New_York",
-    country: spec.country ?? "US",
-    createdAt: clock.now(),
-    plan: spec.plan ?? "growth",
-    status: spec.status ?? "active",
-    productLimit: spec.product_limit ?? null,
-    defaultOutletId: null,
-  });
+  const store = new StoreState(
+    {
+      id: ids.uuid(),
+      prefix: spec.prefix,
+      name: spec.name,
+      currency: spec.currency ?? "USD",
+      timezone: spec.timezone ?? "America/New_York",
+      country: spec.country ?? "US",
+      createdAt: clock.now(),
+      plan: spec.plan ?? "growth",
+      status: spec.status ?? "active",
+      productLimit: spec.product_limit ?? null,
+      defaultOutletId: null,
+    },
+    world.caps,
+  );
   world.stores.set(store.prefix, store);
   const taxIds = new Map<string, string>();
   for (const tax of spec.taxes) {

@@ -1,6 +1,7 @@
 import { Chain, type Link } from "../kernel/chain.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { DEFAULT_MAX_FIELD_ERRORS } from "../contract/errors.js";
+import { WindowLedger } from "./limits.js";
 
 // Every store of state the simulator keeps has a bound that holds whatever the clock does (a frozen
 // manual clock included): when a store is full, its oldest entries go first. The caps are configurable
@@ -22,6 +23,10 @@ export interface Caps {
   readonly rateLimitKeys: number;
   /** Pending OAuth sign-ins (consent tickets) and unexchanged authorization codes, each, per sandbox. */
   readonly oauthPending: number;
+  /** Unexpired access tokens per OAuth connection; one more retires the connection's oldest. */
+  readonly accessTokensPerConnection: number;
+  /** OAuth connections per app and user; one more disconnects and forgets their oldest. */
+  readonly connectionsPerAppUser: number;
   /** Stock movements remembered per store (the newest are kept). */
   readonly movementHistory: number;
   /** Rendered rows each JSON row cache keeps (per list of each store). */
@@ -37,6 +42,8 @@ export const DEFAULT_CAPS: Caps = {
   idempotencyBytesPerCredential: 16 * 1024 * 1024,
   rateLimitKeys: 100_000,
   oauthPending: 10_000,
+  accessTokensPerConnection: 10,
+  connectionsPerAppUser: 100,
   movementHistory: 10_000,
   rowCache: 50_000,
   fieldErrors: DEFAULT_MAX_FIELD_ERRORS,
@@ -50,6 +57,8 @@ export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
   idempotencyBytesPerCredential: "idempotency-bytes-per-credential",
   rateLimitKeys: "rate-limit-keys",
   oauthPending: "oauth-pending",
+  accessTokensPerConnection: "access-tokens-per-connection",
+  connectionsPerAppUser: "connections-per-app-user",
   movementHistory: "movement-history",
   rowCache: "row-cache",
   fieldErrors: "field-errors",
@@ -137,6 +146,10 @@ export class ProcessLedger {
 export class ProcessBounds {
   /** Idempotency records of every world (engine/idempotency.ts). */
   readonly idempotency = new ProcessLedger();
+  /** The rate-limit windows of every world, against `rateLimitKeys`. */
+  readonly rateLimitWindows: WindowLedger;
 
-  constructor(readonly caps: Caps = DEFAULT_CAPS) {}
+  constructor(readonly caps: Caps = DEFAULT_CAPS) {
+    this.rateLimitWindows = new WindowLedger(caps.rateLimitKeys);
+  }
 }

@@ -72,10 +72,7 @@ export const CONTROL_HANDLERS = {
   listConnections: ({ world }) =>
     ok([...world.oauth.connections.values()].map((c) => control.connectionView(c, world.env.clock.now()))),
   disconnect: ({ world }, { params }) => control.disconnect(world, params.id),
-  setImageOutcome: ({ world }, { body }) => {
-    world.images.setOutcome(body.url, body.outcome);
-    return ok({ url: body.url, outcome: body.outcome });
-  },
+  setImageOutcome: ({ world }, { body }) => control.setImageOutcome(world, body),
   listFaults: ({ world }) => ok(world.faults.list().map(control.faultView)),
   addFault: ({ world }, { body }) => control.addFault(world, body),
   releaseFault: ({ world }, { params }) => {

@@ -7,6 +7,7 @@ import type {
   ClientBody,
   ClockBody,
   FaultBody,
+  ImageBody,
   KeyBody,
   RefundBody,
   SaleBody,
@@ -20,7 +21,8 @@ import { saleView } from "./sales/views.js";
 import { reasonView } from "./account/views.js";
 import { stateAt, type Connection, type Credential } from "./auth/credentials.js";
 import { checkAuthorize, decide, userRefusal } from "./auth/oauth.js";
-import type { Fault } from "./faults.js";
+import { MAX_FAULTS, type Fault } from "./faults.js";
+import { MAX_IMAGE_OUTCOMES } from "./catalog/images.js";
 import type { StoreState } from "./store.js";
 import type { OAuthClientRecord, World } from "./world.js";
 
@@ -169,6 +171,12 @@ export const faultView = (f: Fault): FaultView => ({
 });
 
 export function addFault(world: World, body: FaultBody): Result<FaultView, ApiError> {
+  // Every API request looks through the faults in place: their number is bounded.
+  if (world.faults.list().length >= MAX_FAULTS) {
+    return fail(
+      apiError("CONFLICT", `A sandbox holds at most ${MAX_FAULTS} faults: clear some (DELETE /_sim/faults) first.`),
+    );
+  }
   if (body.hold) {
     // A hold only holds: what the request answers is its own once released.
     for (const field of ["status", "code", "delay_ms", "after_commit"] as const) {
@@ -193,6 +201,19 @@ export function addFault(world: World, body: FaultBody): Result<FaultView, ApiEr
   }
   if (!isErrorCode(body.code)) return fail(invalid("code", "is not a code of the error catalog"));
   return ok(faultView(world.faults.add({ ...body, code: body.code })));
+}
+
+/** docs/interfaces.md, Control plane: POST /_sim/images, at most MAX_IMAGE_OUTCOMES URLs per sandbox. */
+export function setImageOutcome(world: World, body: ImageBody): Result<ImageBody, ApiError> {
+  if (!world.images.setOutcome(body.url, body.outcome)) {
+    return fail(
+      apiError(
+        "CONFLICT",
+        `A sandbox holds outcomes for at most ${MAX_IMAGE_OUTCOMES} image URLs: reset it to set others.`,
+      ),
+    );
+  }
+  return ok({ url: body.url, outcome: body.outcome });
 }
 
 /** docs/interfaces.md, Control plane: DELETE /_sim/stores/{prefix}/outlets/{id}. Spec: a deleted outlet rejects stock writes. */

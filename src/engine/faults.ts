@@ -7,6 +7,9 @@ import type { ErrorCode } from "../contract/errors.js";
 // - hold the request mid-processing (`hold`) until the control plane releases it, so concurrent
 //   requests meet it in progress (IDEMPOTENCY_IN_PROGRESS, a busy image download).
 
+/** Faults in place in one sandbox at most (docs/interfaces.md, Control plane): each API request looks through them. */
+export const MAX_FAULTS = 1_000;
+
 export interface FaultInput {
   readonly method?: string;
   /** Request path as sent, without the query; a trailing `*` matches every path with that prefix. */

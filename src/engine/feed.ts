@@ -1,3 +1,5 @@
+import { Bits } from "../kernel/bits.js";
+
 // A table whose rows are ordered by the store's change sequence (spec, Pagination and polling rules 1:
 // rows come oldest change first). Every change gives the row a new sequence number, which is its
 // `version`, and moves it to the end of the feed. Paging starts with a binary search, so a page deep
@@ -40,35 +42,45 @@ export interface Page<T> {
 }
 
 /**
- * Rows in change order. A row is appended at each change; its older slots go stale (the slot's sequence
- * number no longer matches the row's) and are skipped, dropped from the front, or compacted away.
+ * Rows in change order. A row is appended at each change; its older slot goes stale (the slot's sequence
+ * number no longer matches the row's) and is marked so in two bit rows, one of the slots holding a row's
+ * latest change and one of those whose row is also live (not deleted). A walk finds the next slot it
+ * wants through them in a few steps, however many stale slots or deleted rows lie between, so a page
+ * costs the rows it looks at. A list that is mostly stale is compacted, so memory follows the live rows.
  */
 export class SlotList<T> {
   private rows: Row<T>[] = [];
   private seqs: number[] = [];
+  /** Slots holding a row's latest change, and those whose row is also live; null while every slot is both. */
+  private bits: { current: Bits; live: Bits } | null = null;
   private stale = 0;
-  /** Slots before this index are all stale: rewriting rows in order leaves them at the front. */
-  private head = 0;
 
-  /** Slots held, stale ones included: what walking the whole list would cost. */
+  /** Slots holding a row's latest change: what walking the whole list would cost. */
   get length(): number {
-    return this.rows.length - this.head;
+    return this.rows.length - this.stale;
   }
 
   push(row: Row<T>): void {
+    const live = row.deletedAt === null;
+    if (!live && !this.bits) this.bits = marks(this.rows.length);
     this.rows.push(row);
     this.seqs.push(row.seq);
+    this.bits?.current.push(true);
+    this.bits?.live.push(live);
   }
 
   /**
-   * One of this list's slots has gone stale (its row changed again, maybe into another list): stale
-   * slots at the front are dropped, and a list that is mostly stale is compacted, so a list nobody
-   * writes to any more costs no more to page than its live rows.
+   * The row whose latest change was slot `seq` changed again (maybe into another list): that slot is
+   * stale from now on. A list more than half stale is compacted.
    */
-  left(): void {
+  left(seq: number): void {
+    const i = this.firstAfter(seq - 1);
+    if (i >= this.seqs.length || this.seqs[i] !== seq) return;
+    this.bits ??= marks(this.rows.length);
+    this.bits.current.clear(i);
+    this.bits.live.clear(i);
     this.stale++;
-    while (this.head < this.rows.length && !this.current(this.head)) this.head++;
-    if (this.stale > 1024 && this.stale * 2 > this.rows.length) this.compact();
+    if (this.stale > 32 && this.stale * 2 > this.rows.length) this.compact();
   }
 
   rowAt(i: number): Row<T> {
@@ -79,18 +91,25 @@ export class SlotList<T> {
     return this.seqs[i] as number;
   }
 
-  /** Whether slot `i` still holds its row's latest change. */
-  current(i: number): boolean {
-    return (this.rows[i] as Row<T>).seq === this.seqs[i];
+  /** The first slot at `i` or after holding a row's latest change (with a live row unless `withDeleted`), or -1. */
+  nextSlot(i: number, withDeleted: boolean): number {
+    if (!this.bits) return i >= 0 && i < this.rows.length ? i : -1;
+    return (withDeleted ? this.bits.current : this.bits.live).next(i);
+  }
+
+  /** The last such slot at `i` or before, or -1. */
+  previousSlot(i: number, withDeleted: boolean): number {
+    if (!this.bits) return Math.min(i, this.rows.length - 1);
+    return (withDeleted ? this.bits.current : this.bits.live).previous(i);
   }
 
   get end(): number {
     return this.rows.length;
   }
 
-  /** Index of the first live-or-stale slot whose sequence number is above `seq` (they only rise). */
+  /** Index of the first slot whose sequence number is above `seq` (they only rise). */
   firstAfter(seq: number): number {
-    let lo = this.head;
+    let lo = 0;
     let hi = this.seqs.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
@@ -101,21 +120,28 @@ export class SlotList<T> {
   }
 
   *currentRows(): IterableIterator<Row<T>> {
-    for (let i = this.head; i < this.rows.length; i++) if (this.current(i)) yield this.rows[i] as Row<T>;
+    for (let i = this.nextSlot(0, true); i !== -1; i = this.nextSlot(i + 1, true)) yield this.rows[i] as Row<T>;
   }
 
   private compact(): void {
-    const rows: Row<T>[] = [];
-    const seqs: number[] = [];
-    for (const row of this.currentRows()) {
-      rows.push(row);
-      seqs.push(row.seq);
-    }
-    this.rows = rows;
-    this.seqs = seqs;
+    const rows = [...this.currentRows()];
+    this.rows = [];
+    this.seqs = [];
+    this.bits = null;
     this.stale = 0;
-    this.head = 0;
+    for (const row of rows) this.push(row);
   }
+}
+
+/** Bits for `n` slots that all hold their row's latest change, a live row. */
+function marks(n: number): { current: Bits; live: Bits } {
+  const current = new Bits();
+  const live = new Bits();
+  for (let i = 0; i < n; i++) {
+    current.push(true);
+    live.push(true);
+  }
+  return { current, live };
 }
 
 /** A secondary index of a feed: for each key, that key's rows in change order. A row has at most one key. */
@@ -147,9 +173,13 @@ export class FeedIndex<T> {
     list.push(row);
   }
 
-  leave(value: T): void {
+  /** The row's change `seq` under `value` is stale; a key left without rows is dropped. */
+  leave(value: T, seq: number): void {
     const key = this.keyOf(value);
-    if (key !== null) this.buckets.get(key)?.left();
+    if (key === null) return;
+    const list = this.buckets.get(key);
+    list?.left(seq);
+    if (list?.length === 0) this.buckets.delete(key);
   }
 }
 
@@ -193,9 +223,10 @@ export class Feed<T> {
     const existing = this.rows.get(key);
     if (existing) {
       const before = existing.value;
+      const seq = existing.seq;
       existing.value = value;
       this.touch(existing);
-      this.left(before);
+      this.left(before, seq);
       return existing;
     }
     const row: Row<T> = { id: key, seq: 0, deletedAt: null, value };
@@ -208,9 +239,10 @@ export class Feed<T> {
   markDeleted(id: string, at: number): Row<T> | undefined {
     const row = this.row(id);
     if (!row || row.deletedAt !== null) return undefined;
+    const seq = row.seq;
     row.deletedAt = at;
     this.touch(row);
-    this.left(row.value);
+    this.left(row.value, seq);
     return row;
   }
 
@@ -222,12 +254,12 @@ export class Feed<T> {
   page(query: PageQuery<T>): Page<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));
-    const walk = walker(query.sources ?? [this.slots], query.order, query.afterSeq);
+    const walk = walker(query.sources ?? [this.slots], query.order, query.afterSeq, query.includeDeleted);
     const rows: Row<T>[] = [];
     let visited = 0;
     for (let row = walk(); row !== undefined; row = walk()) {
       visited++;
-      if (row === STALE || !keep(row)) continue;
+      if (!keep(row)) continue;
       if (rows.length === query.limit) return { rows, hasMore: true, visited };
       rows.push(row);
       // Spec, Pagination and polling rules 3: desc returns one first page only (has_more false).
@@ -236,10 +268,10 @@ export class Feed<T> {
     return { rows, hasMore: false, visited };
   }
 
-  /** After a change: the row's previous slots (in the feed, and in its indexes under its old value) are stale. */
-  private left(before: T): void {
-    this.slots.left();
-    for (const index of this.indexes) index.leave(before);
+  /** After a change: the row's previous slot `seq` (in the feed, and in its indexes under its old value) is stale. */
+  private left(before: T, seq: number): void {
+    this.slots.left(seq);
+    for (const index of this.indexes) index.leave(before, seq);
   }
 
   private touch(row: Row<T>): void {
@@ -249,43 +281,47 @@ export class Feed<T> {
   }
 }
 
-/** What a walk yields for a slot that no longer holds its row's latest change. */
-const STALE = Symbol("stale") as unknown as Row<never>;
-
 /**
- * The slots of some lists merged in change order, one per call, undefined at the end: rising from
- * above `afterSeq` (asc), or falling from the newest (desc). A stale slot yields STALE.
+ * The slots of some lists merged in change order, one row per call, undefined at the end: rising from
+ * above `afterSeq` (asc), or falling from the newest (desc). Only slots holding a row's latest change
+ * are walked, and only those of live rows unless `withDeleted`.
  */
-function walker<T>(lists: readonly SlotList<T>[], order: "asc" | "desc", afterSeq: number): () => Row<T> | undefined {
-  const step = order === "asc" ? 1 : -1;
-  const heads = lists.map((list) => (order === "asc" ? list.firstAfter(afterSeq) : list.end - 1));
-  // Desc stops at each list's first slot that may be current (its stale prefix is skipped).
-  const floors = lists.map((list) => (order === "asc" ? 0 : list.firstAfter(0)));
-  const inside = (k: number, i: number) => i >= (floors[k] as number) && i < (lists[k] as SlotList<T>).end;
-  const slot = (list: SlotList<T>, i: number) => (list.current(i) ? list.rowAt(i) : STALE);
+function walker<T>(
+  lists: readonly SlotList<T>[],
+  order: "asc" | "desc",
+  afterSeq: number,
+  withDeleted: boolean,
+): () => Row<T> | undefined {
+  const asc = order === "asc";
+  const step = asc ? 1 : -1;
+  const seek = (list: SlotList<T>, i: number) =>
+    asc ? list.nextSlot(i, withDeleted) : list.previousSlot(i, withDeleted);
+  const heads = lists.map((list) => seek(list, asc ? list.firstAfter(afterSeq) : list.end - 1));
   if (lists.length === 1) {
     const list = lists[0] as SlotList<T>;
     let i = heads[0] as number;
     return () => {
-      if (!inside(0, i)) return undefined;
-      const row = slot(list, i);
-      i += step;
+      if (i === -1) return undefined;
+      const row = list.rowAt(i);
+      i = seek(list, i + step);
       return row;
     };
   }
   // Several lists: a heap keyed by sequence number (negated for desc) picks the next slot.
   const heap = new SeqHeap();
   lists.forEach((list, k) => {
-    if (inside(k, heads[k] as number)) heap.push(k, step * list.seqAt(heads[k] as number));
+    const i = heads[k] as number;
+    if (i !== -1) heap.push(k, step * list.seqAt(i));
   });
   return () => {
     const k = heap.pop();
     if (k === undefined) return undefined;
     const list = lists[k] as SlotList<T>;
     const i = heads[k] as number;
-    heads[k] = i + step;
-    if (inside(k, i + step)) heap.push(k, step * list.seqAt(i + step));
-    return slot(list, i);
+    const next = seek(list, i + step);
+    heads[k] = next;
+    if (next !== -1) heap.push(k, step * list.seqAt(next));
+    return list.rowAt(i);
   };
 }
 

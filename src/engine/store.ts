@@ -1,4 +1,5 @@
 import { CatalogState } from "./catalog/state.js";
+import { DEFAULT_CAPS, type Caps } from "./caps.js";
 import { Feed, type SeqSource } from "./feed.js";
 import { CustomerState } from "./customers/state.js";
 import { InventoryState } from "./inventory/state.js";
@@ -61,21 +62,25 @@ export class StoreState implements SeqSource {
   readonly taxes: Feed<TaxRecord>;
   readonly reasons: Feed<ReasonRecord>;
   readonly catalog: CatalogState;
-  readonly inventory = new InventoryState();
+  readonly inventory: InventoryState;
   readonly customers: CustomerState;
   readonly sales: SalesState;
   /** Spec, Inventory rules 1: the system reason "Stock set via API" records sets sent without a reason. */
   systemReasonId = "";
 
-  constructor(readonly settings: StoreSettings) {
+  constructor(
+    readonly settings: StoreSettings,
+    caps: Pick<Caps, "rowCache" | "movementHistory"> = DEFAULT_CAPS,
+  ) {
+    this.inventory = new InventoryState(caps.movementHistory);
     this.settingsSeq = this.nextSeq();
     this.outlets = this.feed("outlets");
     this.paymentTypes = this.feed("payment-types");
     this.taxes = this.feed("taxes");
     this.reasons = this.feed("adjustment-reasons");
-    this.catalog = new CatalogState((list) => this.feed(list));
+    this.catalog = new CatalogState((list) => this.feed(list), caps.rowCache);
     this.customers = new CustomerState((list) => this.feed(list));
-    this.sales = new SalesState((list) => this.feed(list));
+    this.sales = new SalesState((list) => this.feed(list), caps.rowCache);
   }
 
   get prefix(): string {

@@ -3,7 +3,7 @@ import type { Rng } from "../kernel/random.js";
 import { normalizeScopes, type Scope } from "../contract/scopes.js";
 import type { OAuthClientRecord, UserRecord } from "./auth/accounts.js";
 import { CredentialRegistry, type Credential } from "./auth/credentials.js";
-import { OAuthState } from "./auth/oauth.js";
+import { OAuthState } from "./auth/oauth-state.js";
 import { ImageRegistry } from "./catalog/images.js";
 import { FaultList } from "./faults.js";
 import { ProcessBounds, type Caps } from "./caps.js";
@@ -37,7 +37,7 @@ export class World {
   readonly limits: RateLimiter;
   readonly faults = new FaultList();
   readonly images = new ImageRegistry();
-  readonly oauth = new OAuthState();
+  readonly oauth: OAuthState;
   /** The bounds of every store of state (engine/caps.ts), shared with the other worlds of the process. */
   readonly bounds: ProcessBounds;
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
@@ -52,7 +52,8 @@ export class World {
     this.secrets = secrets;
     this.bounds = options.bounds ?? new ProcessBounds();
     this.idempotency = new IdempotencyStore(this.bounds);
-    this.limits = new RateLimiter(options.rateLimits ?? true);
+    this.limits = new RateLimiter(options.rateLimits ?? true, this.bounds.rateLimitWindows);
+    this.oauth = new OAuthState(this.caps, this.credentials);
   }
 
   /**
@@ -61,6 +62,7 @@ export class World {
    */
   discard(): void {
     this.idempotency.discard();
+    this.limits.release();
   }
 
   createKey(store: StoreState, name: string, scopes: readonly Scope[], token?: string): Credential {

@@ -6,6 +6,8 @@ import {
   userRefusal,
   type AuthorizeParams,
 } from "../engine/auth/oauth.js";
+import { TICKET_TTL_MS } from "../engine/auth/oauth-state.js";
+import { signIn } from "../engine/auth/sign-in.js";
 import { POLICIES, policyHeader, rateLimitHeader } from "../engine/limits.js";
 import type { World } from "../engine/world.js";
 import { consentPage, errorPage, refusalPage, signInPage } from "./oauth-pages.js";
@@ -23,11 +25,15 @@ const PARAMS = [
   "code_challenge",
   "code_challenge_method",
 ] as const;
-const TICKET_TTL_MS = 10 * 60_000;
 
-const html = (status: number, body: string): SimResponse => ({
+const html = (status: number, body: string, headers: Record<string, string> = {}): SimResponse => ({
   status,
-  headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "x-frame-options": "DENY" },
+  headers: {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "x-frame-options": "DENY",
+    ...headers,
+  },
   body,
 });
 const redirect = (to: string): SimResponse => ({
@@ -65,22 +71,25 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
   if (checked.kind === "redirect") return redirect(checked.to);
   const app = checked.client.name;
   const step = req.method === "GET" ? "start" : source.get("step");
+  const now = world.env.clock.now();
   if (step === "sign_in") {
-    const email = (source.get("email") ?? "").trim().toLowerCase();
-    const user = world.users.find((u) => u.email.toLowerCase() === email && u.password === source.get("password"));
-    if (!user) return html(401, signInPage(app, params, "The email or password is not right."));
+    const signedIn = signIn(world, source.get("email") ?? "", source.get("password"), req.remoteAddress, now);
+    if (!signedIn.ok) {
+      const retry = signedIn.retryAfter === undefined ? undefined : { "retry-after": String(signedIn.retryAfter) };
+      return html(signedIn.status, signInPage(app, params, signedIn.message), retry);
+    }
+    const user = signedIn.user;
     const refusal = userRefusal(world, user);
     if (refusal) return html(403, refusalPage(refusal));
     const ticket = world.secrets.token(32);
     // The decision applies to the request shown on the consent page, whatever the form posts back.
-    world.oauth.tickets.set(ticket, { userId: user.id, expiresAt: world.env.clock.now() + TICKET_TTL_MS, params });
+    world.oauth.tickets.add(ticket, { userId: user.id, expiresAt: now + TICKET_TTL_MS, params }, now);
     const store = world.stores.get(user.storePrefix)?.settings.name ?? user.storePrefix;
     return html(200, consentPage(app, store, checked.scopes, params, ticket));
   }
   if (step === "decide") {
-    const ticket = world.oauth.tickets.get(source.get("ticket") ?? "");
-    const user =
-      ticket && ticket.expiresAt > world.env.clock.now() ? world.users.find((u) => u.id === ticket.userId) : undefined;
+    const ticket = world.oauth.tickets.get(source.get("ticket") ?? "", now);
+    const user = ticket && world.users.find((u) => u.id === ticket.userId);
     if (!user) return html(401, signInPage(app, params, "Your sign-in has expired. Sign in again."));
     world.oauth.tickets.delete(source.get("ticket") ?? "");
     const shown = checkAuthorize(world, (ticket as { params: AuthorizeParams }).params);

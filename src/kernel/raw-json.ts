@@ -1,3 +1,5 @@
+import { OrderedMap } from "./ordered-map.js";
+
 /**
  * JSON text already serialized (a row's document cached by its version), embedded as is in a response.
  * `T` is the type of the document the text holds.
@@ -18,7 +20,7 @@ export class RawJson<T = unknown> {
  * without bound.
  */
 export class JsonCache<K extends object> {
-  private readonly entries = new Map<K, { version: number; variant: string; json: RawJson }>();
+  private readonly entries = new OrderedMap<K, { version: number; variant: string; json: RawJson }>();
 
   constructor(private readonly max: number) {}
 
@@ -30,9 +32,8 @@ export class JsonCache<K extends object> {
     const hit = this.entries.get(key);
     if (hit && hit.version === version && hit.variant === variant) return hit.json as RawJson<T>;
     const json = new RawJson<T>(JSON.stringify(make()));
-    if (hit) this.entries.delete(key);
-    else if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
-    this.entries.set(key, { version, variant, json });
+    if (!hit && this.entries.size >= this.max) this.entries.shift();
+    this.entries.set(key, { version, variant, json }, true);
     return json;
   }
 }

@@ -1,7 +1,7 @@
 // Shared set-up of the inventory tests: the demo store's outlets, reasons and products by name, the
 // stock control view, levels, and the stock write calls.
 import { expect } from "vitest";
-import type { Simulator } from "../simulator.js";
+import type { Simulator, SimulatorOptions } from "../simulator.js";
 import { call, makeSim, ORIGIN } from "./sim.js";
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -44,9 +44,9 @@ export interface Demo {
   product: Record<Sku, string>;
 }
 
-/** A fresh demo simulator with its outlets, reasons and products looked up by name. */
-export async function demo(): Promise<Demo> {
-  const sim = makeSim();
+/** A fresh demo simulator (with the options given) with its outlets, reasons and products looked up by name. */
+export async function demo(options: SimulatorOptions = {}): Promise<Demo> {
+  const sim = makeSim(options);
   const outlets = await call(sim, "GET", "/demo/v1/outlets");
   const reasons = await call(sim, "GET", "/demo/v1/inventory/adjustment-reasons");
   const products = await call(sim, "GET", "/demo/v1/products?limit=200");

@@ -306,6 +306,37 @@ export async function submit(sim: Simulator, form: Form, extra: [string, string]
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 
+/**
+ * Posts the consent screen's sign-in form as its page does (the demo admin by default; `over` replaces
+ * any field, the authorization request's included) from `remoteAddress`, without following redirects.
+ */
+export async function postSignIn(
+  sim: Simulator,
+  fx: Fixture,
+  over: Record<string, string> = {},
+  remoteAddress = "127.0.0.1",
+): Promise<PageReply> {
+  const fields = {
+    response_type: "code",
+    client_id: fx.client.client_id,
+    redirect_uri: fx.redirectUri,
+    scope: "catalog:read",
+    state: "st-1",
+    step: "sign_in",
+    email: fx.admin.email,
+    password: fx.admin.password,
+    ...over,
+  };
+  const res = await sim.fetch(`${ORIGIN}/oauth/authorize`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+    remoteAddress,
+  });
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+
 /** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, never `{error: {code, message}}`. */
 export function expectOAuthError(r: JsonReply, status: number, error: string): void {
   expect(r.status).toBe(status);

@@ -1,4 +1,5 @@
 import { sha256 } from "../../kernel/digest.js";
+import { OrderedMap } from "../../kernel/ordered-map.js";
 import type { Scope } from "../../contract/scopes.js";
 
 /** Spec, States: a credential idle for 90 days expires; a never-used key counts from its creation. */
@@ -67,15 +68,43 @@ export const failedPairKey = (address: string, p: Presented): string =>
 /**
  * Every credential of a simulator, found by the digest of its token. The registry never holds a
  * token's plaintext: a lookup is a hash of a digest, so no comparison depends on the secret's bytes.
+ * A credential with an end (an access token) is forgotten once it has ended: every one lasts as long,
+ * so they are kept in the order they end and dropped from the front, in constant work per request.
  */
 export class CredentialRegistry {
   private readonly byDigest = new Map<string, Credential>();
   private readonly byId = new Map<string, Credential>();
+  /** The digests of credentials that end, by id, in the order they end. */
+  private readonly ending = new OrderedMap<string, string>();
 
   add(credential: Credential, token: string): Credential {
-    this.byDigest.set(sha256(token), credential);
+    const digest = sha256(token);
+    this.byDigest.set(digest, credential);
     this.byId.set(credential.id, credential);
+    if (credential.expiresAt !== null) this.ending.set(credential.id, digest);
     return credential;
+  }
+
+  /** Forgets a credential (an access token pushed out by newer ones of its connection). */
+  remove(id: string): void {
+    const digest = this.ending.get(id);
+    if (digest === undefined) return;
+    this.ending.delete(id);
+    this.byDigest.delete(digest);
+    this.byId.delete(id);
+  }
+
+  /** Forgets the credentials that have ended by `now`. */
+  expire(now: number): void {
+    for (let id = this.ending.oldestKey(); id !== undefined; id = this.ending.oldestKey()) {
+      if (now < (this.byId.get(id)?.expiresAt ?? 0)) return;
+      this.remove(id);
+    }
+  }
+
+  /** Credentials that end (access tokens) held now. */
+  get endingCount(): number {
+    return this.ending.size;
   }
 
   get(id: string): Credential | undefined {
@@ -91,6 +120,7 @@ export class CredentialRegistry {
    * revoked or idle-over-90-days credentials fail. A success counts as use of the credential.
    */
   authenticate(given: Presented, now: number): { ok: true; credential: Credential } | { ok: false; why: AuthFailure } {
+    this.expire(now);
     if (given.kind !== "bearer") return { ok: false, why: given.kind };
     const credential = this.byDigest.get(given.digest);
     if (!credential) return { ok: false, why: "unknown" };

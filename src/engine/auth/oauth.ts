@@ -7,36 +7,18 @@ import { POLICIES, retryAfterSeconds, type RateLimiter } from "../limits.js";
 import type { StoreState } from "../store.js";
 import type { OAuthClientRecord, UserRecord } from "./accounts.js";
 import { stateAt, type CredentialRegistry, type Connection } from "./credentials.js";
+import { CODE_TTL_MS, type OAuthState } from "./oauth-state.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow with optional PKCE (S256), codes that live
 // 10 minutes and work once, access tokens of one hour, refresh tokens that do not rotate, and errors
 // in the OAuth shape {error, error_description}.
 
-export const CODE_TTL_MS = 10 * 60_000;
 export const ACCESS_TOKEN_TTL_S = 3600;
-
-interface AuthCode {
-  readonly clientId: string;
-  readonly userId: string;
-  readonly storePrefix: string;
-  readonly redirectUri: string;
-  readonly scopes: readonly Scope[];
-  readonly challenge: string | null;
-  readonly expiresAt: number;
-  used: boolean;
-  /** The connection the code was exchanged for: a second use disconnects it (RFC 6749 4.1.2). */
-  connection?: Connection;
-}
-
-export class OAuthState {
-  /** Authorization codes by their digest (the code itself is shown once, in the redirect). */
-  readonly codes = new Map<string, AuthCode>();
-  readonly connections = new Map<string, Connection>();
-  /** Connections by the digest of their refresh token. */
-  readonly refresh = new Map<string, Connection>();
-  /** Signed-in merchants on the consent screen, between sign-in and decision. */
-  readonly tickets = new Map<string, { userId: string; expiresAt: number; params: AuthorizeParams }>();
-}
+/**
+ * The longest value an authorization request's parameter may have (docs/spec-choices.md, OAuth): a
+ * `state` of a megabyte would be kept with every sign-in and echoed into every redirect.
+ */
+export const MAX_AUTHORIZE_PARAM = 1024;
 
 /**
  * What the OAuth flow reads and writes: the registered apps, the stores (plan and name), its codes and
@@ -95,6 +77,16 @@ export function checkAuthorize(ctx: OAuthContext, q: AuthorizeParams): Authorize
     kind: "redirect",
     to: withQuery(q.redirect_uri as string, { error, error_description: description, state: q.state }),
   });
+  const long = (Object.keys(q) as (keyof AuthorizeParams)[]).find((k) => (q[k]?.length ?? 0) > MAX_AUTHORIZE_PARAM);
+  if (long !== undefined) {
+    // An oversized state is not echoed: the redirect would carry it.
+    const description = `${long} must be at most ${MAX_AUTHORIZE_PARAM} characters`;
+    const state = long === "state" ? undefined : q.state;
+    return {
+      kind: "redirect",
+      to: withQuery(q.redirect_uri, { error: "invalid_request", error_description: description, state }),
+    };
+  }
   if (q.response_type === undefined) return fail("invalid_request", "response_type is required");
   if (q.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
   const requested = (q.scope ?? "").split(/[ +]+/).filter((s) => s !== "");
@@ -134,16 +126,21 @@ export function decide(
 ): string {
   if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
   const code = `rsc_code_${ctx.secrets.token(32)}`;
-  ctx.oauth.codes.set(sha256(code), {
-    clientId: checked.client.clientId,
-    userId: user.id,
-    storePrefix: user.storePrefix,
-    redirectUri: checked.redirectUri,
-    scopes: checked.scopes,
-    challenge: checked.challenge,
-    expiresAt: ctx.env.clock.now() + CODE_TTL_MS,
-    used: false,
-  });
+  const now = ctx.env.clock.now();
+  ctx.oauth.codes.add(
+    sha256(code),
+    {
+      clientId: checked.client.clientId,
+      userId: user.id,
+      storePrefix: user.storePrefix,
+      redirectUri: checked.redirectUri,
+      scopes: checked.scopes,
+      challenge: checked.challenge,
+      expiresAt: now + CODE_TTL_MS,
+      used: false,
+    },
+    now,
+  );
   return withQuery(checked.redirectUri, { code, state: checked.state });
 }
 
@@ -268,14 +265,14 @@ function exchangeCode(
   const redirectUri = form.get("redirect_uri");
   if (codeText === null || redirectUri === null)
     return oauthError(400, "invalid_request", "code and redirect_uri are required.");
-  const code = ctx.oauth.codes.get(sha256(codeText));
+  // A code past its 10 minutes is gone (spec, Authentication 4): it answers as an unknown one.
+  const code = ctx.oauth.codes.get(sha256(codeText), now);
   if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
   if (code.used) {
     // A code used twice: the first exchange may have been stolen, so its connection is cut too.
     if (code.connection) code.connection.state = "revoked";
     return oauthError(400, "invalid_grant", "The code has been used.");
   }
-  if (now >= code.expiresAt) return oauthError(400, "invalid_grant", "The code has expired.");
   if (redirectUri !== code.redirectUri)
     return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.");
   const verifier = form.get("code_verifier");
@@ -302,8 +299,7 @@ function exchangeCode(
   };
   code.connection = connection;
   const refreshToken = `rsr_${ctx.secrets.token(48)}`;
-  ctx.oauth.connections.set(connection.id, connection);
-  ctx.oauth.refresh.set(sha256(refreshToken), connection);
+  ctx.oauth.connect(connection, refreshToken);
   return issue(ctx, connection, refreshToken, now, apiRoot);
 }
 
@@ -341,7 +337,8 @@ function issue(
   const store = ctx.stores.get(connection.storePrefix);
   const accessToken = `rsa_${ctx.secrets.token(40)}`;
   // Only the digest is kept: an access token is shown once, in this answer.
-  ctx.credentials.add(
+  ctx.oauth.addToken(
+    connection,
     {
       id: ctx.env.ids.uuid(),
       kind: "access_token",
@@ -355,6 +352,7 @@ function issue(
       connection,
     },
     accessToken,
+    now,
   );
   return {
     status: 200,

@@ -16,6 +16,9 @@ export type ImageOutcome = (typeof IMAGE_OUTCOMES)[number];
  */
 export const IMAGE_DOWNLOAD_CAPACITY = 1;
 
+/** Image URLs one sandbox holds an outcome for, at most (docs/interfaces.md, Control plane). */
+export const MAX_IMAGE_OUTCOMES = 10_000;
+
 export class ImageRegistry {
   private readonly outcomes = new Map<string, ImageOutcome>();
   /** Image ids of every stored copy, served under {api_root}/images/. */
@@ -23,8 +26,11 @@ export class ImageRegistry {
   /** Downloads in flight (held mid-download). */
   downloading = 0;
 
-  setOutcome(url: string, outcome: ImageOutcome): void {
+  /** Sets what a download of `url` does; false (nothing set) when the URL is new and MAX_IMAGE_OUTCOMES are held. */
+  setOutcome(url: string, outcome: ImageOutcome): boolean {
+    if (!this.outcomes.has(url) && this.outcomes.size >= MAX_IMAGE_OUTCOMES) return false;
     this.outcomes.set(url, outcome);
+    return true;
   }
 
   /**

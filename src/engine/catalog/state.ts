@@ -1,4 +1,5 @@
 import { JsonCache } from "../../kernel/raw-json.js";
+import { DEFAULT_CAPS } from "../caps.js";
 import type { Feed, Row } from "../feed.js";
 import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
 
@@ -50,15 +51,16 @@ export class CatalogState {
   readonly tagNames = new Map<string, string>();
   /**
    * Product rows' JSON text by version and the API root of their image URLs: serialization, not lookup,
-   * is the cost of a read (docs/performance.md, What made the difference). Bounded: reading a whole large
-   * feed cannot grow memory.
+   * is the cost of a read (docs/performance.md, What made the difference). At most `rowCache` rows:
+   * reading a whole large feed cannot grow memory.
    */
-  readonly productJson = new JsonCache<Row<ProductRecord>>(50_000);
+  readonly productJson: JsonCache<Row<ProductRecord>>;
   liveProducts = 0;
   otherCategoryId = "";
   giftCardCategoryId = "";
 
-  constructor(feed: <T>(list: string) => Feed<T>) {
+  constructor(feed: <T>(list: string) => Feed<T>, rowCache: number = DEFAULT_CAPS.rowCache) {
+    this.productJson = new JsonCache(rowCache);
     this.products = feed("products");
     this.brands = feed("brands");
     this.categories = feed("categories");

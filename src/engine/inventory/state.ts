@@ -1,4 +1,5 @@
 import type { Milli } from "../../kernel/quantity.js";
+import { Recent } from "../../kernel/recent.js";
 
 /** One product's stock at one outlet. Quantities in thousandths; average cost in integer cents. */
 export interface LevelRecord {
@@ -29,7 +30,12 @@ export interface AdjustmentRecord {
 /** Stock of one store. Spec, Pagination rules 5: stock levels have no change feed. */
 export class InventoryState {
   private readonly levels = new Map<string, Map<string, LevelRecord>>();
-  readonly adjustments: AdjustmentRecord[] = [];
+  /** The stock movements made, oldest first: the newest `movementHistory` of them (engine/caps.ts). */
+  readonly adjustments: Recent<AdjustmentRecord>;
+
+  constructor(movementHistory: number) {
+    this.adjustments = new Recent(movementHistory);
+  }
 
   level(productId: string, outletId: string): LevelRecord | undefined {
     return this.levels.get(productId)?.get(outletId);

@@ -1,5 +1,6 @@
 import type { Milli } from "../../kernel/quantity.js";
 import { JsonCache } from "../../kernel/raw-json.js";
+import { DEFAULT_CAPS } from "../caps.js";
 import type { Feed, FeedIndex, Row } from "../feed.js";
 
 export type SaleStatus = "open" | "completed" | "partially_refunded" | "refunded" | "voided";
@@ -57,12 +58,13 @@ export class SalesState {
   readonly byParent: FeedIndex<SaleRecord>;
   /** By UTC day of completed_at (decimal days since the epoch), for completed_from and completed_to. */
   readonly byDay: FeedIndex<SaleRecord>;
-  /** Sale rows' JSON text by version: polling clients read the same sales again and again. Bounded. */
-  readonly saleJson = new JsonCache<Row<SaleRecord>>(50_000);
+  /** Sale rows' JSON text by version: polling clients read the same sales again and again. At most `rowCache` rows. */
+  readonly saleJson: JsonCache<Row<SaleRecord>>;
   /** One frozen rate table per tax version, shared by the sales made with it: 200,000 sales need not carry copies. */
   readonly taxTables = new WeakMap<object, Readonly<Record<string, { name: string; rate: number }>>>();
 
-  constructor(feed: <T>(list: string) => Feed<T>) {
+  constructor(feed: <T>(list: string) => Feed<T>, rowCache: number = DEFAULT_CAPS.rowCache) {
+    this.saleJson = new JsonCache(rowCache);
     this.sales = feed("sales");
     this.byStatus = this.sales.index((s) => s.status);
     this.byOutlet = this.sales.index((s) => s.outlet_id);
