@@ -20,6 +20,16 @@ interface Entry {
   expiresAt: number | null;
 }
 
+/** A stored record as a snapshot keeps it: whose key, the request's fingerprint, the answer and when it lapses. */
+export interface IdempotencyRecord {
+  readonly credential: string;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly status: number;
+  readonly body: string | null;
+  readonly expiresAt: number;
+}
+
 export type Begin =
   | { readonly kind: "new" }
   | { readonly kind: "replay"; readonly response: StoredResponse }
@@ -59,6 +69,30 @@ export class IdempotencyStore {
 
   clear(): void {
     this.entries.clear();
+  }
+
+  /** Snapshot: the stored records, oldest first; a request still in progress is left out (it never finished). */
+  records(): IdempotencyRecord[] {
+    const records: IdempotencyRecord[] = [];
+    for (const [id, entry] of this.entries) {
+      if (entry.response === null || entry.expiresAt === null) continue;
+      const [credential, key] = id.split("\u0000") as [string, string];
+      const { fingerprint, response, expiresAt } = entry;
+      records.push({ credential, key, fingerprint, status: response.status, body: response.body, expiresAt });
+    }
+    return records;
+  }
+
+  /** Snapshot restore, into an empty store: what `records` gave, in its order. */
+  restore(records: readonly IdempotencyRecord[]): void {
+    for (const r of records) {
+      const response = { status: r.status, body: r.body };
+      this.entries.set(`${r.credential}\u0000${r.key}`, {
+        fingerprint: r.fingerprint,
+        response,
+        expiresAt: r.expiresAt,
+      });
+    }
   }
 
   get size(): number {

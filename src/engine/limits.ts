@@ -78,6 +78,16 @@ export class RateLimiter {
     this.windows.clear();
   }
 
+  /** Snapshot: every window (`key` names the policy and the counted key), in the order they opened. */
+  records(): { key: string; start: number; count: number }[] {
+    return [...this.windows].map(([key, w]) => ({ key, start: w.start, count: w.count }));
+  }
+
+  /** Snapshot restore, into an empty limiter: what `records` gave, in its order. */
+  restore(records: readonly { key: string; start: number; count: number }[]): void {
+    for (const r of records) this.windows.set(r.key, { start: r.start, count: r.count });
+  }
+
   private current(policy: Policy, key: string, now: number): Window | undefined {
     const w = this.windows.get(`${policy.name}\u0000${key}`);
     return w && now < w.start + policy.windowMs && now >= w.start ? w : undefined;

@@ -15,7 +15,7 @@ import { stateAt, type CredentialRegistry, type Connection } from "./credentials
 export const CODE_TTL_MS = 10 * 60_000;
 export const ACCESS_TOKEN_TTL_S = 3600;
 
-interface AuthCode {
+export interface AuthCode {
   readonly clientId: string;
   readonly userId: string;
   readonly storePrefix: string;
@@ -35,7 +35,39 @@ export class OAuthState {
   /** Connections by the digest of their refresh token. */
   readonly refresh = new Map<string, Connection>();
   /** Signed-in merchants on the consent screen, between sign-in and decision. */
-  readonly tickets = new Map<string, { userId: string; expiresAt: number; params: AuthorizeParams }>();
+  readonly tickets = new Map<string, SignInTicket>();
+
+  /** Snapshot: connections, codes and refresh tokens (by digest) and sign-in tickets, each in the order made. */
+  records(): OAuthRecords {
+    return {
+      connections: [...this.connections.values()],
+      codes: [...this.codes],
+      refresh: [...this.refresh],
+      tickets: [...this.tickets],
+    };
+  }
+
+  /** Snapshot restore, into an empty state: what `records` gave (codes and refresh tokens point at these connections). */
+  restore(records: OAuthRecords): void {
+    for (const connection of records.connections) this.connections.set(connection.id, connection);
+    for (const [digest, code] of records.codes) this.codes.set(digest, code);
+    for (const [digest, connection] of records.refresh) this.refresh.set(digest, connection);
+    for (const [ticket, signIn] of records.tickets) this.tickets.set(ticket, signIn);
+  }
+}
+
+/** A merchant signed in on the consent screen, between sign-in and decision. */
+export interface SignInTicket {
+  readonly userId: string;
+  readonly expiresAt: number;
+  readonly params: AuthorizeParams;
+}
+
+export interface OAuthRecords {
+  readonly connections: readonly Connection[];
+  readonly codes: readonly (readonly [string, AuthCode])[];
+  readonly refresh: readonly (readonly [string, Connection])[];
+  readonly tickets: readonly (readonly [string, SignInTicket])[];
 }
 
 /**
