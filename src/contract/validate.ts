@@ -77,6 +77,8 @@ export function validatorFor(schema: TSchema, root = "body"): Validator {
 function toFieldErrors(errors: readonly ErrorObject[], root: string): FieldError[] {
   const byField = new Map<string, string>();
   for (const e of errors) {
+    // An if/then schema also reports that its `then` failed: the errors of `then` already say where.
+    if (e.keyword === "if") continue;
     const path = e.instancePath.split("/").slice(1).map(decodePointer);
     let message = e.message ?? "is invalid";
     if (e.keyword === "additionalProperties") {

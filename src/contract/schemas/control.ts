@@ -4,13 +4,25 @@ import { PLANS, STORE_STATUSES } from "../store-states.js";
 import { DateTime } from "./common.js";
 import { StringEnum } from "./enum.js";
 import { FixtureSpec } from "./fixture.js";
+import { Snapshot } from "./snapshot.js";
 
 // Bodies of the control plane (docs/interfaces.md, Control plane). Strict like the API: unknown properties are refused.
+
+/**
+ * What a world starts from: a built-in fixture by name, an authored fixture document, or a snapshot. A
+ * document with `format` is checked as a snapshot only, so its errors name the snapshot's fields.
+ */
+export const FixtureSource = Type.Unsafe<"demo" | "empty" | FixtureSpec | Snapshot>({
+  if: { type: "object", required: ["format"] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable.
+  then: Snapshot,
+  else: Type.Union([StringEnum(["demo", "empty"]), FixtureSpec]),
+});
 
 export const ResetBody = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
-    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+    fixture: Type.Optional(FixtureSource),
   },
   { additionalProperties: false },
 );
@@ -20,7 +32,7 @@ export type ResetBody = Static<typeof ResetBody>;
 export const SandboxBody = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
-    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+    fixture: Type.Optional(FixtureSource),
     clock: Type.Optional(StringEnum(["system", "manual"])),
     now: Type.Optional(DateTime),
   },
