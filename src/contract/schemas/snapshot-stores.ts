@@ -1,7 +1,6 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import { PLANS, STORE_STATUSES } from "../store-states.js";
 import { CODE_TYPES } from "./catalog.js";
-import { StringEnum } from "./enum.js";
 
 // The stores of a snapshot (snapshot.ts): each store's settings and every row of its feeds as the
 // simulator holds them, with their versions (sequence numbers) and deletion times, in change order.
@@ -17,7 +16,14 @@ export const SnapSeq = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEG
 export const SnapPrefix = Type.String({ pattern: "^[a-z0-9][a-z0-9-]*$", maxLength: 200 });
 const Int = Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER });
 const Text = Type.String();
-const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A value or null. */
+export const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * One of some strings, as a union of literals: the snapshot's schema uses TypeBox's own kinds only, so
+ * its compiled checker (check.ts) runs without a JSON Schema engine.
+ */
+export const OneOf = <const T extends readonly string[]>(values: T): TUnion<TLiteral<T[number]>[]> =>
+  Type.Union(values.map((value) => Type.Literal(value)));
 const Strict = { additionalProperties: false } as const;
 
 /** One row of a feed: its latest change's sequence number, when it was deleted (null: live), and what it holds. */
@@ -25,7 +31,7 @@ const Row = <T extends TSchema>(value: T) =>
   Type.Array(Type.Object({ seq: SnapSeq, deleted_at: OrNull(SnapTime), value }, Strict));
 
 const Outlet = Type.Object(
-  { id: SnapId, name: Text, timezone: Text, status: StringEnum(["active", "inactive"]), default_tax_id: SnapId },
+  { id: SnapId, name: Text, timezone: Text, status: OneOf(["active", "inactive"]), default_tax_id: SnapId },
   Strict,
 );
 const PaymentType = Type.Object({ id: SnapId, name: Text, enabled: Type.Boolean() }, Strict);
@@ -34,7 +40,7 @@ const Reason = Type.Object(
   {
     id: SnapId,
     name: Text,
-    type: StringEnum(["increase", "decrease", "any"]),
+    type: OneOf(["increase", "decrease", "any"]),
     is_system: Type.Boolean(),
     enabled: Type.Boolean(),
   },
@@ -65,7 +71,7 @@ const Product = Type.Object(
     weight_unit: OrNull(Text),
     dimension_unit: OrNull(Text),
     image_id: OrNull(SnapId),
-    codes: Type.Array(Type.Object({ id: SnapId, type: StringEnum(CODE_TYPES), code: Text }, Strict)),
+    codes: Type.Array(Type.Object({ id: SnapId, type: OneOf(CODE_TYPES), code: Text }, Strict)),
     tag_ids: Type.Array(SnapId),
     suppliers: Type.Array(
       Type.Object({ supplier_id: SnapId, is_primary: Type.Boolean(), supplier_code: OrNull(Text) }, Strict),
@@ -85,7 +91,7 @@ const Category = Type.Object(
     name: Text,
     parent_id: OrNull(SnapId),
     depth: Type.Integer({ minimum: 0, maximum: 1000 }),
-    system: OrNull(StringEnum(["other", "gift_cards"])),
+    system: OrNull(OneOf(["other", "gift_cards"])),
   },
   Strict,
 );
@@ -169,7 +175,7 @@ const Customer = Type.Object(
 const Sale = Type.Object(
   {
     id: SnapId,
-    status: StringEnum(["open", "completed", "partially_refunded", "refunded", "voided"]),
+    status: OneOf(["open", "completed", "partially_refunded", "refunded", "voided"]),
     outlet_id: SnapId,
     customer_id: OrNull(SnapId),
     parent_sale_id: OrNull(SnapId),
@@ -208,8 +214,8 @@ export const SnapshotStore = Type.Object(
         timezone: Text,
         country: Text,
         created_at: SnapTime,
-        plan: StringEnum(PLANS),
-        status: StringEnum(STORE_STATUSES),
+        plan: OneOf(PLANS),
+        status: OneOf(STORE_STATUSES),
         product_limit: OrNull(Type.Integer({ minimum: 0 })),
         default_outlet_id: OrNull(SnapId),
       },

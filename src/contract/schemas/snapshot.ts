@@ -1,7 +1,6 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { SCOPES } from "../scopes.js";
-import { StringEnum } from "./enum.js";
-import { SnapId, SnapPrefix, SnapshotStore, SnapTime } from "./snapshot-stores.js";
+import { OneOf, OrNull, SnapId, SnapPrefix, SnapshotStore, SnapTime } from "./snapshot-stores.js";
 
 // A snapshot (docs/interfaces.md, Snapshots): the whole state of one sandbox as `GET /_sim/snapshot`
 // answers it, and a world `--fixture FILE`, `POST /_sim/reset {fixture}` and `POST /_sim/sandboxes
@@ -12,20 +11,19 @@ import { SnapId, SnapPrefix, SnapshotStore, SnapTime } from "./snapshot-stores.j
 export const SNAPSHOT_FORMAT = "retail-sim/snapshot";
 export const SNAPSHOT_VERSION = 1;
 
-const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Strict = { additionalProperties: false } as const;
 const Word = Type.Integer({ minimum: 0, maximum: 4294967295 });
 /** A seeded stream's state: sfc32's four unsigned 32-bit words. */
 const StreamState = Type.Tuple([Word, Word, Word, Word]);
 /** SHA-256 in hex: how every secret but an API key's token is kept. */
 const Digest = Type.String({ pattern: "^[0-9a-f]{64}$" });
-const Scopes = Type.Array(StringEnum(SCOPES), { uniqueItems: true });
-const CredentialState = StringEnum(["active", "revoked", "expired"]);
+const Scopes = Type.Array(OneOf(SCOPES), { uniqueItems: true });
+const CredentialState = OneOf(["active", "revoked", "expired"]);
 
 const Credential = Type.Object(
   {
     id: SnapId,
-    kind: StringEnum(["api_key", "access_token"]),
+    kind: OneOf(["api_key", "access_token"]),
     name: Type.String(),
     store_prefix: SnapPrefix,
     scopes: Scopes,
@@ -116,7 +114,7 @@ const OAuth = Type.Object(
 const Fault = Type.Object(
   {
     id: Type.Integer({ minimum: 1, maximum: 2 ** 31 }),
-    method: OrNull(StringEnum(["GET", "POST", "PUT", "PATCH", "DELETE"])),
+    method: OrNull(OneOf(["GET", "POST", "PUT", "PATCH", "DELETE"])),
     path: OrNull(Type.String({ minLength: 1, pattern: "^/" })),
     status: OrNull(Type.Integer({ minimum: 400, maximum: 599 })),
     code: OrNull(Type.String({ pattern: "^[A-Z_]+$" })),
@@ -135,7 +133,7 @@ export const Snapshot = Type.Object(
     version: Type.Literal(SNAPSHOT_VERSION),
     /** The sandbox it was taken from (`default`, `sb1`, ...): restored into another, its names are rewritten. */
     sandbox: Type.String({ pattern: "^(default|sb[1-9][0-9]{0,8})$" }),
-    clock: Type.Object({ mode: StringEnum(["system", "manual"]), now: SnapTime }, Strict),
+    clock: Type.Object({ mode: OneOf(["system", "manual"]), now: SnapTime }, Strict),
     /** Where the seeded streams stand: ids issued after a restore continue the same sequences. */
     random: Type.Object({ ids: StreamState, secrets: StreamState }, Strict),
     stores: Type.Array(SnapshotStore, { minItems: 1 }),
@@ -146,7 +144,7 @@ export const Snapshot = Type.Object(
           id: SnapId,
           email: Type.String(),
           store_prefix: SnapPrefix,
-          role: StringEnum(["admin", "user"]),
+          role: OneOf(["admin", "user"]),
           password: Type.String(),
         },
         Strict,
@@ -176,7 +174,7 @@ export const Snapshot = Type.Object(
     images: Type.Object(
       {
         stored: Type.Array(SnapId),
-        outcomes: Type.Array(Type.Tuple([Type.String(), StringEnum(["ok", "fail", "busy"])])),
+        outcomes: Type.Array(Type.Tuple([Type.String(), OneOf(["ok", "fail", "busy"])])),
       },
       Strict,
     ),

@@ -1,4 +1,7 @@
-import type { Snapshot } from "../../contract/schemas/snapshot.js";
+import { Kind, type TLiteral, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import { Snapshot } from "../../contract/schemas/snapshot.js";
 import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
 
 // What a snapshot must hold beyond its schema for the world restored from it to work: rows in change
@@ -12,6 +15,28 @@ export interface SnapshotProblem {
 }
 
 type SavedRows = readonly { seq: number; value: { id: string } }[];
+
+/** Problems named in one answer at most; a document broken everywhere is not walked to its end. */
+const MAX_PROBLEMS = 100;
+
+let compiled: TypeCheck<typeof Snapshot> | undefined;
+
+/**
+ * The problems of a document against the snapshot's schema (contract/schemas/snapshot.ts), by TypeBox's
+ * compiled checker: a large world's snapshot (300,000 rows) is checked several times faster than by a
+ * JSON Schema engine, and the errors are only walked when there are some.
+ */
+export function snapshotSchemaProblems(doc: unknown): SnapshotProblem[] {
+  compiled ??= TypeCompiler.Compile(Snapshot);
+  if (compiled.Check(doc)) return [];
+  const problems: SnapshotProblem[] = [];
+  for (const error of compiled.Errors(doc)) {
+    const field = error.path === "" ? "snapshot" : error.path.slice(1).split("/").join(".");
+    if (!problems.some((p) => p.field === field)) problems.push({ field, message: describe(error) });
+    if (problems.length >= MAX_PROBLEMS) break;
+  }
+  return problems;
+}
 
 /** The problems of a snapshot that passed its schema; empty when it can be restored. */
 export function snapshotProblems(doc: Snapshot): SnapshotProblem[] {
@@ -76,6 +101,19 @@ export function snapshotProblems(doc: Snapshot): SnapshotProblem[] {
     if (f.id >= doc.faults.next_id) problem(`faults.list.${i}.id`, "must be below faults.next_id");
   });
   return problems;
+}
+
+/** TypeBox's message, lower case; a union says what it would take ("one of: active, inactive", "null or ..."). */
+function describe(error: ValueError): string {
+  const variants = (error.schema as { anyOf?: TSchema[] }).anyOf;
+  if (error.type !== ValueErrorType.Union || variants === undefined) return error.message.toLowerCase();
+  if (variants.every((v) => v[Kind] === "Literal"))
+    return `expected one of: ${variants.map((v) => String((v as TLiteral).const)).join(", ")}`;
+  const other = variants.find((v) => v[Kind] !== "Null");
+  const why = other === undefined ? undefined : Value.Errors(other, error.value).First();
+  return why === undefined
+    ? error.message.toLowerCase()
+    : `expected null or ${why.message.toLowerCase().replace(/^expected /, "")}`;
 }
 
 function checkStore(store: SnapshotStore, at: string, problem: (field: string, message: string) => void): void {

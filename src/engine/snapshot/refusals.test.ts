@@ -132,6 +132,6 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
     expect((thrown as ControlError).error.code).toBe("VALIDATION_FAILED");
     expect((thrown as ControlError).error.fields?.map((f) => f.field)).toContain("fixture.version");
     expect(() => createSimulator({ fixture: broken })).toThrow(FixtureError);
-    expect(() => createSimulator({ fixture: broken })).toThrow("invalid snapshot: version: must be equal to constant");
+    expect(() => createSimulator({ fixture: broken })).toThrow("invalid snapshot: version: expected 1");
   });
 });
