@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readJsonText } from "../../scenarios/fixtures/index.js";
 import { isSnapshotDocument, type Snapshot } from "../contract/schemas/snapshot.js";
 import type { Simulator } from "../simulator.js";
 
@@ -14,7 +15,7 @@ export function readState(file: string): Snapshot | undefined {
   if (!existsSync(file)) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = JSON.parse(readJsonText(file));
   } catch (error) {
     throw new StateFileError(`cannot read the state file ${file}: ${(error as Error).message}`);
   }
