@@ -1,22 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { BIN, ensureBuilt, ROOT } from "../test-support/conformance.js";
 
 // docs/interfaces.md, Command line (--state) and Snapshots: without --state the state lives in memory and is
 // gone at exit, and an id handed out before names no row after a restart; with --state a clean stop saves a
 // snapshot atomically and the next start restores it, ids continuing. Run from the built bin.
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const BIN = `${ROOT}dist/bin/retail-sim.js`;
 const children: ChildProcess[] = [];
 
-beforeAll(() => {
-  // `npm test` builds first; running vitest alone needs a build too.
-  if (!existsSync(BIN)) spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "ignore" });
-});
+beforeAll(ensureBuilt);
 
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
