@@ -35,39 +35,21 @@ export class OAuthState {
   /** Connections by the digest of their refresh token. */
   readonly refresh = new Map<string, Connection>();
   /** Signed-in merchants on the consent screen, between sign-in and decision. */
-  readonly tickets = new Map<string, SignInTicket>();
+  readonly tickets = new Map<string, { userId: string; expiresAt: number; params: AuthorizeParams }>();
 
-  /** Snapshot: connections, codes and refresh tokens (by digest) and sign-in tickets, each in the order made. */
-  records(): OAuthRecords {
-    return {
-      connections: [...this.connections.values()],
-      codes: [...this.codes],
-      refresh: [...this.refresh],
-      tickets: [...this.tickets],
-    };
+  /** Snapshot: connections, codes and refresh tokens (by digest), sign-in tickets, each in the order made. */
+  records() {
+    const { connections, codes, refresh, tickets } = this;
+    return { connections: [...connections.values()], codes: [...codes], refresh: [...refresh], tickets: [...tickets] };
   }
 
-  /** Snapshot restore, into an empty state: what `records` gave (codes and refresh tokens point at these connections). */
-  restore(records: OAuthRecords): void {
+  /** Snapshot restore, into an empty state: what `records` gave (codes and refresh tokens name these connections). */
+  restore(records: ReturnType<OAuthState["records"]>): void {
     for (const connection of records.connections) this.connections.set(connection.id, connection);
     for (const [digest, code] of records.codes) this.codes.set(digest, code);
     for (const [digest, connection] of records.refresh) this.refresh.set(digest, connection);
     for (const [ticket, signIn] of records.tickets) this.tickets.set(ticket, signIn);
   }
-}
-
-/** A merchant signed in on the consent screen, between sign-in and decision. */
-export interface SignInTicket {
-  readonly userId: string;
-  readonly expiresAt: number;
-  readonly params: AuthorizeParams;
-}
-
-export interface OAuthRecords {
-  readonly connections: readonly Connection[];
-  readonly codes: readonly (readonly [string, AuthCode])[];
-  readonly refresh: readonly (readonly [string, Connection])[];
-  readonly tickets: readonly (readonly [string, SignInTicket])[];
 }
 
 /**
