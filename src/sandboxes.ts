@@ -9,7 +9,7 @@ import type { ProcessBounds } from "./engine/caps.js";
 import { credentialsView } from "./engine/control.js";
 import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
 import { restoreWorld } from "./engine/snapshot/restore.js";
-import { retarget, streamOf } from "./engine/snapshot/retarget.js";
+import { DEFAULT_SANDBOX_ID, retarget, streamOf } from "./engine/snapshot/retarget.js";
 import type { World } from "./engine/world.js";
 import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scenarios/fixtures/index.js";
 
@@ -19,7 +19,8 @@ import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scen
 // control plane or the library. A sandbox's store prefixes carry its id, so the API reaches it exactly
 // as the spec says, `{api_root}/{store_prefix}/v1`, and its keys come from a secrets stream of its own.
 
-export const DEFAULT_SANDBOX = "default";
+/** The simulator's own sandbox: its world is built from the fixture as given, its prefixes carry no suffix. */
+export const DEFAULT_SANDBOX = DEFAULT_SANDBOX_ID;
 
 /** A built-in fixture's name or a file's path, a fixture document or a snapshot. */
 export type FixtureInput = string | FixtureSpec | Snapshot;

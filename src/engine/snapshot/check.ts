@@ -1,6 +1,7 @@
 import { Kind, type TLiteral, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import type { FieldError } from "../../contract/errors.js";
 import { Snapshot } from "../../contract/schemas/snapshot.js";
 import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
 
@@ -8,11 +9,6 @@ import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
 // order under the store's sequence, ids that appear once, and the references the engine follows
 // without looking (the system rows of each store, the stores of keys and users, the connections of
 // tokens and codes). A problem is named by its path in the document, like a schema error.
-
-export interface SnapshotProblem {
-  readonly field: string;
-  readonly message: string;
-}
 
 type SavedRows = readonly { seq: number; value: { id: string } }[];
 
@@ -26,10 +22,10 @@ let compiled: TypeCheck<typeof Snapshot> | undefined;
  * compiled checker: a large world's snapshot (300,000 rows) is checked several times faster than by a
  * JSON Schema engine, and the errors are only walked when there are some.
  */
-export function snapshotSchemaProblems(doc: unknown): SnapshotProblem[] {
+export function snapshotSchemaProblems(doc: unknown): FieldError[] {
   compiled ??= TypeCompiler.Compile(Snapshot);
   if (compiled.Check(doc)) return [];
-  const problems: SnapshotProblem[] = [];
+  const problems: FieldError[] = [];
   for (const error of compiled.Errors(doc)) {
     const field = error.path === "" ? "snapshot" : error.path.slice(1).split("/").join(".");
     if (!problems.some((p) => p.field === field)) problems.push({ field, message: describe(error) });
@@ -39,8 +35,8 @@ export function snapshotSchemaProblems(doc: unknown): SnapshotProblem[] {
 }
 
 /** The problems of a snapshot that passed its schema; empty when it can be restored. */
-export function snapshotProblems(doc: Snapshot): SnapshotProblem[] {
-  const problems: SnapshotProblem[] = [];
+export function snapshotProblems(doc: Snapshot): FieldError[] {
+  const problems: FieldError[] = [];
   const problem = (field: string, message: string): void => {
     problems.push({ field, message });
   };
