@@ -23,3 +23,4 @@ export { OPERATIONS, type OperationId } from "./contract/operations/index.js";
 export { ERROR_STATUS, type ErrorCode, type ApiError, type FieldError } from "./contract/errors.js";
 export { SCOPES, type Scope } from "./contract/scopes.js";
 export type { FixtureSpec } from "./contract/schemas/fixture.js";
+export type { Snapshot } from "./contract/schemas/snapshot.js";

@@ -3,12 +3,15 @@ import { fail, ok, type Result } from "./kernel/result.js";
 import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import type { SandboxBody } from "./contract/schemas/control.js";
+import type { Snapshot } from "./contract/schemas/snapshot.js";
 import { buildWorld } from "./engine/build-world.js";
 import type { ProcessBounds } from "./engine/caps.js";
 import { credentialsView } from "./engine/control.js";
 import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
+import { restoreWorld } from "./engine/snapshot/restore.js";
+import { DEFAULT_SANDBOX_ID, retarget, streamOf } from "./engine/snapshot/retarget.js";
 import type { World } from "./engine/world.js";
-import { loadFixture } from "../scenarios/fixtures/index.js";
+import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scenarios/fixtures/index.js";
 
 // Sandboxes: complete simulated services side by side in one process, each with its own stores, keys,
 // OAuth clients, clock, limits, idempotency records, faults and images (docs/interfaces.md, Sandboxes).
@@ -16,11 +19,15 @@ import { loadFixture } from "../scenarios/fixtures/index.js";
 // control plane or the library. A sandbox's store prefixes carry its id, so the API reaches it exactly
 // as the spec says, `{api_root}/{store_prefix}/v1`, and its keys come from a secrets stream of its own.
 
-export const DEFAULT_SANDBOX = "default";
+/** The simulator's own sandbox: its world is built from the fixture as given, its prefixes carry no suffix. */
+export const DEFAULT_SANDBOX = DEFAULT_SANDBOX_ID;
+
+/** A built-in fixture's name or a file's path, a fixture document or a snapshot. */
+export type FixtureInput = string | FixtureSpec | Snapshot;
 
 export interface SandboxSettings {
   readonly seed: number;
-  readonly fixture: string | FixtureSpec;
+  readonly fixture: FixtureInput;
   readonly clock: ClockMode;
   /** The clock's first reading (epoch ms); undefined: the mode's default. */
   readonly now: number | undefined;
@@ -33,20 +40,25 @@ export interface Shared {
   readonly log: ((line: string) => void) | undefined;
 }
 
-/** One simulated service: its world (replaced on reset) and the clock that world reads. */
+/**
+ * One simulated service: its world (replaced on reset) and the clock that world reads: the settings'
+ * clock, or a snapshot's, which starts at the snapshot's `now` in its mode.
+ */
 export class Sandbox {
   private current: World;
-  private readonly clock: Clock;
+  private readonly ownClock: Clock;
+  private clock: Clock;
   /** When a request or control call last used it, on the wall clock (idle expiry). */
   lastUsed = 0;
 
+  /** Throws a FixtureError when the fixture cannot be read or used. */
   constructor(
     readonly id: string,
     readonly settings: SandboxSettings,
     private readonly shared: Shared,
   ) {
-    this.clock = createClock(settings.clock, settings.now);
-    this.current = this.build(settings.seed, settings.fixture);
+    this.ownClock = this.clock = createClock(settings.clock, settings.now);
+    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
   }
 
   get world(): World {
@@ -57,32 +69,59 @@ export class Sandbox {
     return this.clock.mode;
   }
 
-  /** Back to the state right after it was made (the clock included), or to another seed and fixture. */
-  reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): World {
+  /**
+   * Back to the state right after it was made (the clock included), or to another seed and fixture. A
+   * fixture that cannot be used throws a FixtureError and changes nothing.
+   */
+  reset(options: { seed?: number; fixture?: FixtureInput } = {}): World {
+    const seed = options.seed ?? this.settings.seed;
+    const source = loadFixture(options.fixture ?? this.settings.fixture, seed);
     // Requests held by the old world's faults go on (against the old world) rather than hang; what it
     // held against the process's caps is given back.
     this.current.faults.clear();
     this.current.discard();
-    this.clock.reset();
-    this.current = this.build(options.seed ?? this.settings.seed, options.fixture ?? this.settings.fixture);
+    this.ownClock.reset();
+    this.current = this.build(seed, source);
     return this.current;
   }
 
-  private build(seed: number, fixture: string | FixtureSpec): World {
-    const spec = loadFixture(fixture, seed);
-    const isDefault = this.id === DEFAULT_SANDBOX;
-    const world = buildWorld(
-      isDefault ? spec : withSuffix(spec, `-${this.id}`),
-      seed,
-      { clock: this.clock, sleep: this.shared.sleep },
-      {
-        rateLimits: this.shared.rateLimits,
-        bounds: this.shared.bounds,
-        secrets: isDefault ? undefined : `secrets/${this.id}`,
-      },
-    );
+  private build(seed: number, source: WorldSource): World {
+    const options = { rateLimits: this.shared.rateLimits, bounds: this.shared.bounds };
+    let world: World;
+    if (isSnapshot(source)) {
+      this.clock = createClock(source.clock.mode, source.clock.now);
+      world = restoreWorld(retarget(source, this.id), { clock: this.clock, sleep: this.shared.sleep }, options);
+    } else {
+      this.clock = this.ownClock;
+      const isDefault = this.id === DEFAULT_SANDBOX;
+      world = buildWorld(
+        isDefault ? source : withSuffix(source, `-${this.id}`),
+        seed,
+        { clock: this.clock, sleep: this.shared.sleep },
+        { ...options, secrets: streamOf(this.id) },
+      );
+    }
     world.log = this.shared.log;
     return world;
+  }
+}
+
+/** A fixture or snapshot the control plane was given that cannot be used: 400, naming each problem under `fixture`. */
+export function fixtureRefusal(error: FixtureError): ApiError {
+  const fields = error.fields.map((f) => ({
+    field: f.field === "fixture" || f.field === "snapshot" ? "fixture" : `fixture.${f.field}`,
+    message: f.message,
+  }));
+  return apiError("VALIDATION_FAILED", error.message, fields.length > 0 ? fields : undefined);
+}
+
+/** Runs `make`; a FixtureError it throws becomes the control plane's refusal. */
+export function refusingBadFixtures<T>(make: () => T): Result<T, ApiError> {
+  try {
+    return ok(make());
+  } catch (error) {
+    if (error instanceof FixtureError) return fail(fixtureRefusal(error));
+    throw error;
   }
 }
 
@@ -145,8 +184,10 @@ export class Sandboxes implements SandboxDirectory {
       clock: body.clock ?? main.clock,
       now: now ?? (body.clock === undefined ? main.now : undefined),
     };
+    const made = refusingBadFixtures(() => new Sandbox(`sb${this.made + 1}`, settings, this.shared));
+    if (!made.ok) return made;
+    const sandbox = made.value;
     this.made += 1;
-    const sandbox = new Sandbox(`sb${this.made}`, settings, this.shared);
     sandbox.lastUsed = this.wall.now();
     this.live.set(sandbox.id, sandbox);
     this.index(sandbox);

@@ -7,7 +7,7 @@ import {
   type LooseControlInput,
 } from "./contract/control-operations.js";
 import type { ApiError } from "./contract/errors.js";
-import type { FixtureSpec } from "./contract/schemas/fixture.js";
+import type { Snapshot } from "./contract/schemas/snapshot.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
 import { ProcessBounds, resolveCaps, type Caps } from "./engine/caps.js";
 import type * as control from "./engine/control.js";
@@ -20,13 +20,20 @@ import type { RequestHandler, WorldPort } from "./http/ports.js";
 import { bindAddress, ExposedControlError, isLoopback } from "./http/exposure.js";
 import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
-import { DEFAULT_SANDBOX_LIMITS, noSandbox, Sandboxes, type Sandbox } from "./sandboxes.js";
+import {
+  DEFAULT_SANDBOX_LIMITS,
+  noSandbox,
+  refusingBadFixtures,
+  Sandboxes,
+  type FixtureInput,
+  type Sandbox,
+} from "./sandboxes.js";
 
 export interface SimulatorOptions {
   /** Every id, token and fixture value derives from it. Default 1. */
   seed?: number;
-  /** `demo` (default), `empty`, a path to a JSON fixture, or a fixture document. */
-  fixture?: string | FixtureSpec;
+  /** `demo` (default), `empty`, `large`, a path to a JSON fixture or snapshot, a fixture document or a snapshot. */
+  fixture?: FixtureInput;
   /** `system` (default): wall clock plus a travel offset; `manual`: frozen until moved. */
   clock?: ClockMode;
   /** First reading of the clock (ISO 8601 or epoch ms). Manual default 2026-01-01T00:00:00Z; system default now. */
@@ -111,7 +118,7 @@ export class SandboxHandle {
     private readonly own: Sandbox,
     private readonly runner: (id: string, input: LooseControlInput, apiRoot: string) => Result<unknown, ApiError>,
     private readonly root: () => string,
-    private readonly resetter: (options: { seed?: number; fixture?: string | FixtureSpec }) => void,
+    private readonly resetter: (options: { seed?: number; fixture?: FixtureInput }) => Result<World, ApiError>,
   ) {
     this.control = controlFunctions((id, input) => this.runner(id, input, this.root()));
   }
@@ -167,9 +174,18 @@ export class SandboxHandle {
     this.control.clearFaults();
   }
 
-  /** Back to the state right after it was made: stores, keys, limits, idempotency records, faults and the clock. */
-  reset(options: { seed?: number; fixture?: string | FixtureSpec } = {}): void {
-    this.resetter(options);
+  /**
+   * Back to the state right after it was made: stores, keys, limits, idempotency records, faults and the
+   * clock; or to another seed, fixture or snapshot. A fixture that cannot be used throws a ControlError.
+   */
+  reset(options: { seed?: number; fixture?: FixtureInput } = {}): void {
+    const reset = this.resetter(options);
+    if (!reset.ok) throw new ControlError(reset.error);
+  }
+
+  /** The whole state as `GET /_sim/snapshot` answers it (docs/interfaces.md, Snapshots); read it, do not change it. */
+  snapshot(): Snapshot {
+    return this.control.snapshot();
   }
 }
 
@@ -348,13 +364,13 @@ export class Simulator extends SandboxHandle {
     const sandbox = sandboxId === undefined ? sandboxes.main : sandboxes.get(sandboxId);
     if (!sandbox) return fail(noSandbox(sandboxId ?? ""));
     sandboxes.touch(sandbox);
-    const reset = (options: { seed?: number; fixture?: string | FixtureSpec }) => this.resetSandbox(sandbox, options);
-    return runControl(id, { world: sandbox.world, apiRoot, reset, sandboxes }, input);
+    const reset = (options: { seed?: number; fixture?: FixtureInput }) => this.resetSandbox(sandbox, options);
+    return runControl(id, { world: sandbox.world, sandbox: sandbox.id, apiRoot, reset, sandboxes }, input);
   }
 
-  private resetSandbox(sandbox: Sandbox, options: { seed?: number; fixture?: string | FixtureSpec }): World {
-    const world = sandbox.reset(options);
-    this.sandboxes.reindex(sandbox);
+  private resetSandbox(sandbox: Sandbox, options: { seed?: number; fixture?: FixtureInput }): Result<World, ApiError> {
+    const world = refusingBadFixtures(() => sandbox.reset(options));
+    if (world.ok) this.sandboxes.reindex(sandbox);
     return world;
   }
 }

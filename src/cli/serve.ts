@@ -8,6 +8,7 @@ import { ExposedControlError, isLoopback } from "../http/exposure.js";
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, writePidFile } from "./lifeline.js";
+import { readState, saveState, StateFileError } from "./state-file.js";
 
 interface ServeArgs {
   port: number;
@@ -24,6 +25,7 @@ interface ServeArgs {
   "public-url"?: string;
   "pid-file"?: string;
   "exit-with-parent": boolean;
+  state?: string;
   "max-sandboxes": number;
   "sandbox-idle-seconds": number;
   "shutdown-grace-seconds": number;
@@ -38,7 +40,15 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("port", { type: "number", default: 4747, describe: "Port; 0 picks a free one" })
       .option("host", { type: "string", default: "127.0.0.1", describe: "Address to bind" })
       .option("seed", { type: "number", default: 1, describe: "Every id, token and fixture value derives from it" })
-      .option("fixture", { type: "string", default: "demo", describe: "demo | empty | large | path to a JSON fixture" })
+      .option("fixture", {
+        type: "string",
+        default: "demo",
+        describe: "demo | empty | large | path to a JSON fixture or snapshot",
+      })
+      .option("state", {
+        type: "string",
+        describe: "Start from the snapshot in this file if it exists; save one there at a clean stop",
+      })
       .option("clock", {
         choices: ["system", "manual"] as const,
         default: "system" as const,
@@ -133,10 +143,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       }),
   handler: async (args) => {
     let sim;
+    let restored = false;
     try {
+      const state = args.state === undefined ? undefined : readState(args.state);
+      restored = state !== undefined;
       sim = createSimulator({
         seed: args.seed,
-        fixture: args.fixture,
+        fixture: state ?? args.fixture,
         clock: args.clock,
         now: args.now,
         control: args.control,
@@ -152,8 +165,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       });
     } catch (error) {
       // A fixture that cannot be read or built: the run cannot be carried out.
+      const known = error instanceof FixtureError || error instanceof StateFileError;
       process.stderr.write(
-        `retail-sim: ${error instanceof FixtureError ? error.message : `cannot build the fixture: ${(error as Error).message}`}\n`,
+        `retail-sim: ${known ? error.message : `cannot build the fixture: ${(error as Error).message}`}\n`,
       );
       process.exit(2);
     }
@@ -172,13 +186,22 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       );
     // Handlers first: a supervisor may signal as soon as it reads the ready line.
     let stopping = false;
+    let finished = false;
+    // Once the requests in flight are done (or the grace is over): save the state if asked, then exit.
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const saved = args.state === undefined ? 0 : saveState(sim, args.state, say);
+      process.exit(Math.max(code, saved));
+    };
     const stop = () => {
       if (stopping) return;
       stopping = true;
       void sim.close({ graceSeconds: args["shutdown-grace-seconds"] }).then(({ cutOff }) => {
         // Exit 1: a client is left without the answer to a request it sent.
         if (cutOff > 0) process.stderr.write(`retail-sim: ${cutOffLine(cutOff, args["shutdown-grace-seconds"])}\n`);
-        process.exit(cutOff > 0 ? 1 : 0);
+        finish(cutOff > 0 ? 1 : 0);
       });
     };
     process.once("SIGINT", stop);
@@ -198,9 +221,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (args.json) {
       const { api_root, auth_url, stores, oauth_clients } = creds;
       const ready = { api_root, auth_url, stores, oauth_clients, listen_url: listening.url, pid: process.pid };
+      // With --state, the line names the file (its consumers learn where the state is kept).
+      if (args.state !== undefined) Object.assign(ready, { state: args.state });
       process.stdout.write(`${JSON.stringify(ready)}\n`);
     } else {
-      process.stdout.write(banner(creds, args, listening.url));
+      process.stdout.write(banner(creds, args, listening.url, sim.world.env.clock.mode, restored));
     }
   },
 };
@@ -219,13 +244,17 @@ function givenPublicUrl(option: string | undefined): string | undefined {
   return option ?? (process.env.RETAIL_SIM_PUBLIC_URL || undefined);
 }
 
-function banner(creds: CredentialsView, args: ServeArgs, listenUrl: string): string {
+function banner(creds: CredentialsView, args: ServeArgs, listenUrl: string, clock: string, restored: boolean): string {
+  const from = restored ? `state ${args.state}` : `fixture ${args.fixture}`;
   const lines = [
-    `retail-sim is ready at ${creds.api_root} (seed ${args.seed}, clock ${args.clock}, fixture ${args.fixture})`,
+    `retail-sim is ready at ${creds.api_root} (seed ${args.seed}, clock ${clock}, ${from})`,
     ...(listenUrl === creds.api_root ? [] : [`  listening ${listenUrl}`]),
     `  pid       ${process.pid}`,
     `  auth_url  ${creds.auth_url}`,
     args.control ? `  control   ${creds.api_root}/_sim` : "  control   off",
+    args.state === undefined
+      ? "  state     in memory only, gone at exit (--state FILE saves it at a clean stop)"
+      : `  state     ${args.state} (${restored ? "restored" : "new"}; saved there at a clean stop)`,
     "",
   ];
   for (const store of creds.stores) {

@@ -64,6 +64,12 @@ export const CONTROL_OPERATIONS = [
     body: ResetBody,
     summary: "Back to the state right after start (clock included); answers the new credentials",
   }),
+  controlOp({
+    id: "snapshot",
+    method: "GET",
+    path: "/snapshot",
+    summary: "The whole state as a snapshot document, which --fixture, reset and sandboxes start from",
+  }),
   controlOp({ id: "getClock", method: "GET", path: "/clock", summary: "The simulator's now" }),
   controlOp({
     id: "moveClock",

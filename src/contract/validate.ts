@@ -168,6 +168,8 @@ function toFieldErrors(errors: readonly ErrorObject[], root: string, max: number
   let rest = 0;
   let previous: string | undefined;
   for (const e of errors) {
+    // An if/then schema also reports that its `then` failed: the errors of `then` already say where.
+    if (e.keyword === "if") continue;
     const param = namedProperty(e);
     const pointer = param === undefined ? e.instancePath : `${e.instancePath}/${param}`;
     if (byField.size >= max) {

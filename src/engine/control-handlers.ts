@@ -8,6 +8,7 @@ import type {
 } from "../contract/control-operations.js";
 import type { ResetBody, SandboxBody } from "../contract/schemas/control.js";
 import * as control from "./control.js";
+import { takeSnapshot } from "./snapshot/take.js";
 import type { World } from "./world.js";
 
 // One handler per control operation of the table (contract/control-operations.ts), each checked against
@@ -35,10 +36,12 @@ export interface SandboxDirectory {
 export interface ControlContext {
   /** The current world. */
   readonly world: World;
+  /** The id of the sandbox it belongs to (`default` for the simulator's own). */
+  readonly sandbox: string;
   /** `{api_root}` for the links it answers (the request's origin, or the server's URL). */
   readonly apiRoot: string;
-  /** Replaces the world with a fresh one (the simulator's reset) and gives it. */
-  reset(options: ResetBody): World;
+  /** Replaces the world with a fresh one (the simulator's reset) and gives it, or refuses a fixture it cannot use. */
+  reset(options: ResetBody): Result<World, ApiError>;
   readonly sandboxes: SandboxDirectory;
 }
 
@@ -52,7 +55,11 @@ type ControlHandlers = {
 export const CONTROL_HANDLERS = {
   health: () => ok({ status: "ok" }),
   credentials: ({ world, apiRoot }) => ok(control.credentialsView(world, apiRoot)),
-  reset: (ctx, { body }) => ok(control.credentialsView(ctx.reset(body), ctx.apiRoot)),
+  reset: (ctx, { body }) => {
+    const world = ctx.reset(body);
+    return world.ok ? ok(control.credentialsView(world.value, ctx.apiRoot)) : world;
+  },
+  snapshot: ({ world, sandbox }) => ok(takeSnapshot(world, sandbox)),
   getClock: ({ world }) => ok(control.clockView(world)),
   moveClock: ({ world }, { body }) => control.moveClock(world, body),
   createKey: ({ world }, { params, body }) => control.createKey(world, params.prefix, body),

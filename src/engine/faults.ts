@@ -32,6 +32,9 @@ export interface Fault extends FaultInput {
   readonly held: (() => void)[];
 }
 
+/** A fault as a snapshot keeps it. */
+export type FaultRecord = Omit<Fault, "held">;
+
 export class FaultList {
   private faults: Fault[] = [];
   private nextId = 1;
@@ -100,6 +103,21 @@ export class FaultList {
       if (!fault || fault.held.length >= count) return;
       await new Promise<void>((wake) => this.heldWaiters.push(wake));
     }
+  }
+
+  /**
+   * Snapshot: the faults that still match requests, and the next id. Requests held now are not part of
+   * it, so a used-up hold fault (kept only to release them) is left out.
+   */
+  records(): { nextId: number; faults: FaultRecord[] } {
+    const live = this.faults.filter((f) => f.remaining === null || f.remaining > 0);
+    return { nextId: this.nextId, faults: live.map(({ held: _, ...fault }) => fault) };
+  }
+
+  /** Snapshot restore, into an empty list: what `records` gave. */
+  restore(records: { nextId: number; faults: readonly FaultRecord[] }): void {
+    this.nextId = records.nextId;
+    this.faults = records.faults.map((fault) => ({ ...fault, held: [] }));
   }
 
   private use(pick: (fault: Fault) => boolean): Fault | undefined {

@@ -251,6 +251,13 @@ export class Feed<T> {
     return this.slots.currentRows();
   }
 
+  /** A saved row put back (snapshot restore): rows come in change order, each with its own sequence number. */
+  restore(row: Row<T>): void {
+    this.rows.set(row.id, row);
+    this.slots.push(row);
+    for (const index of this.indexes) index.add(row);
+  }
+
   page(query: PageQuery<T>): Page<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));

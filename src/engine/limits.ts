@@ -198,9 +198,11 @@ export class RateLimiter {
 
   /** Every window, each policy's oldest first (what a snapshot keeps). */
   windows(): WindowRecord[] {
+    // In the order of POLICIES, whatever order the limits were first met in: a restored limiter lists the same.
     const out: WindowRecord[] = [];
-    for (const [name, table] of this.tables)
-      for (const w of table.values()) out.push({ policy: name, key: w.key, start: w.start, count: w.count });
+    for (const { name } of Object.values(POLICIES))
+      for (const w of this.tables.get(name)?.values() ?? [])
+        out.push({ policy: name, key: w.key, start: w.start, count: w.count });
     return out;
   }
 

@@ -97,6 +97,11 @@ export class StoreState implements SeqSource {
     return this.seq;
   }
 
+  /** Snapshot restore: the change sequence goes on from the saved store's last number. */
+  continueFrom(lastSeq: number): void {
+    this.seq = lastSeq;
+  }
+
   /** A feed named by store and list, so a cursor is readable only on the list and store that issued it. */
   private feed<T>(list: string): Feed<T> {
     return new Feed<T>(`${this.settings.prefix}/${list}`, this);

@@ -130,6 +130,7 @@ describe("README, Control plane: the table of control operations", () => {
     expect((await both({ id: "addFault", body: { path: "/demo/v1/me", status: 503 } })).status).toBe(201);
     expect((await both({ id: "addFault", body: { hold: true, status: 503 } })).status).toBe(400);
     await both({ id: "listFaults" });
+    expect((await both({ id: "snapshot" })).status).toBe(200);
     expect((await both({ id: "releaseFault", params: { id: "7" } })).status).toBe(404);
     expect((await both({ id: "clearFaults" })).status).toBe(204);
     const sandbox = await both({ id: "createSandbox", body: { seed: 3, fixture: "empty" } });

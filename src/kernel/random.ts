@@ -10,7 +10,12 @@ export interface Rng {
   token(length: number): string;
   /** An integer in [min, max]. */
   int(min: number, max: number): number;
+  /** The generator's four 32-bit words: `rngFromState` continues the stream exactly where this one is. */
+  state(): RngState;
 }
+
+/** The whole state of a stream: sfc32's four words, each an unsigned 32-bit integer. */
+export type RngState = readonly [number, number, number, number];
 
 function splitmix32(seed: number): () => number {
   let state = seed >>> 0;
@@ -40,10 +45,14 @@ export function createRng(seed: number, stream = ""): Rng {
   let mix = seed >>> 0;
   for (let i = 0; i < stream.length; i++) mix = Math.imul(mix ^ stream.charCodeAt(i), 0x01000193) >>> 0;
   const init = splitmix32(mix);
-  let a = init();
-  let b = init();
-  let c = init();
-  let d = init();
+  const rng = rngFromState([init(), init(), init(), init()]);
+  for (let i = 0; i < 12; i++) rng.next32();
+  return rng;
+}
+
+/** A stream that goes on exactly where the one whose `state()` this is stood (a saved simulator's ids continue). */
+export function rngFromState(state: RngState): Rng {
+  let [a, b, c, d] = state.map((word) => word >>> 0) as [number, number, number, number];
   const next32 = (): number => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -53,9 +62,9 @@ export function createRng(seed: number, stream = ""): Rng {
     c = (c + t) >>> 0;
     return t;
   };
-  for (let i = 0; i < 12; i++) next32();
   return {
     next32,
+    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
     uuid() {
       // Four words, hex, with the version (4) and variant (10xx) bits set: no intermediate arrays.
       // Layout 8-4-4-4-12: word a, word b in two halves, word c in two halves, word d.

@@ -4,13 +4,27 @@ import { PLANS, STORE_STATUSES } from "../store-states.js";
 import { DateTime } from "./common.js";
 import { StringEnum } from "./enum.js";
 import { FixtureSpec } from "./fixture.js";
+import type { Snapshot } from "./snapshot.js";
 
 // Bodies of the control plane (docs/interfaces.md, Control plane). Strict like the API: unknown properties are refused.
+
+/**
+ * What a world starts from: a built-in fixture by name, an authored fixture document, or a snapshot. A
+ * document with `format` is a snapshot, checked in full where it is restored (engine/snapshot/check.ts,
+ * by the snapshot's own compiled schema), so its errors name the snapshot's fields and a large one is
+ * checked once.
+ */
+export const FixtureSource = Type.Unsafe<"demo" | "empty" | FixtureSpec | Snapshot>({
+  if: { type: "object", required: ["format"] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable.
+  then: { type: "object" },
+  else: Type.Union([StringEnum(["demo", "empty"]), FixtureSpec]),
+});
 
 export const ResetBody = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
-    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+    fixture: Type.Optional(FixtureSource),
   },
   { additionalProperties: false },
 );
@@ -20,7 +34,7 @@ export type ResetBody = Static<typeof ResetBody>;
 export const SandboxBody = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
-    fixture: Type.Optional(Type.Union([StringEnum(["demo", "empty"]), FixtureSpec])),
+    fixture: Type.Optional(FixtureSource),
     clock: Type.Optional(StringEnum(["system", "manual"])),
     now: Type.Optional(DateTime),
   },

@@ -111,6 +111,20 @@ export class CredentialRegistry {
     return this.byId.get(id.toLowerCase());
   }
 
+  /** Snapshot: every credential with the digest it is found by, in the order they were added. */
+  records(): { digest: string; credential: Credential }[] {
+    const digests = new Map([...this.byDigest].map(([digest, credential]) => [credential, digest]));
+    return [...this.byId.values()].map((credential) => ({ digest: digests.get(credential) as string, credential }));
+  }
+
+  /** Snapshot restore: a credential found by a digest (the plaintext of an access token is never kept). */
+  restore(digest: string, credential: Credential): void {
+    this.byDigest.set(digest, credential);
+    this.byId.set(credential.id, credential);
+    // Taken back in the order they were added, which for access tokens is the order they end.
+    if (credential.expiresAt !== null) this.ending.set(credential.id, digest);
+  }
+
   forStore(prefix: string): Credential[] {
     return [...this.byId.values()].filter((c) => c.storePrefix === prefix);
   }

@@ -77,11 +77,19 @@ export interface Ticket {
   readonly params: Readonly<Record<string, string | undefined>>;
 }
 
-interface Held {
+export interface Held {
   readonly connection: Connection;
-  readonly refreshDigest: string;
+  /** Null for a connection restored into another sandbox: its refresh token stayed behind. */
+  readonly refreshDigest: string | null;
   /** Its access tokens' credential ids, oldest first (some may have ended since). */
   readonly tokens: string[];
+}
+
+/** The OAuth state as a snapshot keeps it (`OAuthState.records`). */
+export interface OAuthRecords {
+  readonly connections: readonly Held[];
+  readonly codes: readonly (readonly [string, AuthCode])[];
+  readonly tickets: readonly (readonly [string, Ticket])[];
 }
 
 type OAuthCaps = Pick<Caps, "oauthPending" | "accessTokensPerConnection" | "connectionsPerAppUser">;
@@ -132,9 +140,31 @@ export class OAuthState {
     this.credentials.add(credential, token);
   }
 
-  /** Connections oldest first, with their refresh token digests (what a snapshot keeps). */
-  *connectionRecords(): IterableIterator<{ connection: Connection; refreshDigest: string }> {
-    for (const held of this.held.values()) yield { connection: held.connection, refreshDigest: held.refreshDigest };
+  /**
+   * What a snapshot keeps: connections oldest first, each with its refresh token's digest and its access
+   * tokens' credential ids; codes and sign-ins oldest first.
+   */
+  records(): OAuthRecords {
+    return {
+      connections: [...this.held.values()].map((h) => ({ ...h, tokens: [...h.tokens] })),
+      codes: [...this.codes.entries()],
+      tickets: [...this.tickets.entries()],
+    };
+  }
+
+  /** Takes back, into an empty state, what `records` gave; codes and sign-ins that ended by `now` are left out. */
+  restore(records: OAuthRecords, now: number): void {
+    for (const { connection, refreshDigest, tokens } of records.connections) {
+      const key = `${connection.clientId}\u0000${connection.userId}`;
+      let ids = this.byAppUser.get(key);
+      if (!ids) this.byAppUser.set(key, (ids = []));
+      ids.push(connection.id);
+      this.connections.set(connection.id, connection);
+      if (refreshDigest !== null) this.refresh.set(refreshDigest, connection);
+      this.held.set(connection.id, { connection, refreshDigest, tokens: [...tokens] });
+    }
+    for (const [digest, code] of records.codes) this.codes.add(digest, code, now);
+    for (const [ticket, signIn] of records.tickets) this.tickets.add(ticket, signIn, now);
   }
 
   /** A connection pushed out by newer ones of its app and user: disconnected, its tokens gone. */
@@ -145,6 +175,6 @@ export class OAuthState {
     for (const token of held.tokens) this.credentials.remove(token);
     this.held.delete(id);
     this.connections.delete(id);
-    this.refresh.delete(held.refreshDigest);
+    if (held.refreshDigest !== null) this.refresh.delete(held.refreshDigest);
   }
 }

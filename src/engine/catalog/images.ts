@@ -33,6 +33,17 @@ export class ImageRegistry {
     return true;
   }
 
+  /** Snapshot: the stored copies and the outcomes set, in the order they were made and set. */
+  records(): { stored: string[]; outcomes: [string, ImageOutcome][] } {
+    return { stored: [...this.stored], outcomes: [...this.outcomes] };
+  }
+
+  /** Snapshot restore, into an empty registry: what `records` gave. */
+  restore(records: { stored: readonly string[]; outcomes: readonly (readonly [string, ImageOutcome])[] }): void {
+    for (const id of records.stored) this.stored.add(id);
+    for (const [url, outcome] of records.outcomes) this.outcomes.set(url, outcome);
+  }
+
   /**
    * What a download of `url` does: the outcome set for it, else `ok`, except on a host under the
    * reserved `.invalid` name (RFC 6761), which no resolver ever finds: that download fails, as it would

@@ -23,6 +23,11 @@ export class MultiIndex {
   get(key: string): ReadonlySet<string> {
     return this.map.get(key) ?? EMPTY;
   }
+
+  /** Every key with its ids, in the order they were added (snapshots; `add` them back in this order). */
+  entries(): [string, string[]][] {
+    return [...this.map].map(([key, ids]) => [key, [...ids]]);
+  }
 }
 const EMPTY: ReadonlySet<string> = new Set();
 
@@ -83,6 +88,18 @@ export class CatalogState {
     this.unindex(old);
     this.liveProducts -= 1;
     return this.products.markDeleted(id, at);
+  }
+
+  /**
+   * After a snapshot restore: the live products' indexes, rebuilt in change order. Every save re-indexes
+   * its product, so each index holds its products in the order of their latest change, as here.
+   */
+  reindexProducts(): void {
+    for (const row of this.products.all()) {
+      if (row.deletedAt !== null) continue;
+      this.index(row.value);
+      this.liveProducts += 1;
+    }
   }
 
   productBySku(sku: string): ProductRecord | undefined {

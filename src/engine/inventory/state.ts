@@ -52,4 +52,18 @@ export class InventoryState {
     if (!byOutlet) this.levels.set(productId, (byOutlet = new Map()));
     byOutlet.set(level.outlet_id, level);
   }
+
+  /** Snapshot: every level (product by product, each product's outlets in the order first stocked) and the movements, oldest first. */
+  records(): { levels: { product_id: string; level: LevelRecord }[]; movements: AdjustmentRecord[] } {
+    const levels: { product_id: string; level: LevelRecord }[] = [];
+    for (const [product_id, byOutlet] of this.levels)
+      for (const level of byOutlet.values()) levels.push({ product_id, level });
+    return { levels, movements: [...this.adjustments] };
+  }
+
+  /** Snapshot restore, into an empty state: what `records` gave, in its order. */
+  restore(records: ReturnType<InventoryState["records"]>): void {
+    for (const { product_id, level } of records.levels) this.put(product_id, level);
+    for (const movement of records.movements) this.adjustments.push(movement);
+  }
 }

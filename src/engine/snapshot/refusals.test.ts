@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import type { Snapshot } from "../../contract/schemas/snapshot.js";
+import { ControlError, createSimulator } from "../../simulator.js";
+import { FixtureError } from "../../../scenarios/fixtures/index.js";
+import { expectError } from "../../test-support/errors.js";
+import { makeSim } from "../../test-support/sim.js";
+import { PUBLIC_URL, Wire } from "../../test-support/snapshots.js";
+
+// docs/interfaces.md, Snapshots: a snapshot is checked against its schema (contract/schemas/snapshot.ts) and
+// against what the restored world relies on; a malformed one answers 400 VALIDATION_FAILED naming each
+// problem under `fixture`, and nothing changes (the world, the sandboxes, the ids they take).
+
+const fresh = () => makeSim({ publicUrl: PUBLIC_URL });
+const snapshotOf = (sim = fresh()): Snapshot => JSON.parse(JSON.stringify(sim.snapshot()));
+const demoOf = (doc: Snapshot) => doc.stores[0] as Snapshot["stores"][number];
+
+/** Each broken snapshot and the field its refusal names. */
+const BROKEN: [string, (doc: Snapshot) => unknown, string][] = [
+  ["another version", (doc) => ({ ...doc, version: 2 }), "fixture.version"],
+  ["an unknown property", (doc) => ({ ...doc, extra: true }), "fixture.extra"],
+  ["no stores", (doc) => ({ ...doc, stores: [] }), "fixture.stores"],
+  [
+    "a stream word out of range",
+    (doc) => ({ ...doc, random: { ...doc.random, ids: [1, 2, 3, -4] } }),
+    "fixture.random.ids.3",
+  ],
+  [
+    "a product without its sku",
+    (doc) => {
+      const row = demoOf(doc).catalog.products[0] as { value: { sku?: string } };
+      delete row.value.sku;
+      return doc;
+    },
+    "fixture.stores.0.catalog.products.0.value.sku",
+  ],
+  [
+    "an upper-case id",
+    (doc) => (((demoOf(doc).outlets[0] as any).value.id = "ABC"), doc),
+    "fixture.stores.0.outlets.0.value.id",
+  ],
+  ["rows out of change order", (doc) => (demoOf(doc).taxes.reverse(), doc), "fixture.stores.0.taxes.1.seq"],
+  ["a version above the sequence", (doc) => ((demoOf(doc).last_seq = 3), doc), "fixture.stores.0.outlets.0.seq"],
+  [
+    "a row twice",
+    (doc) => (demoOf(doc).taxes.push(demoOf(doc).taxes[0] as never), doc),
+    "fixture.stores.0.taxes.2.value.id",
+  ],
+  [
+    "a missing system reason",
+    (doc) => (demoOf(doc).adjustment_reasons.splice(0, 1), doc),
+    "fixture.stores.0.system_reason_id",
+  ],
+  [
+    "a key of no store",
+    (doc) => (((doc.credentials[0] as any).store_prefix = "nowhere"), doc),
+    "fixture.credentials.0.store_prefix",
+  ],
+  [
+    "a store prefix twice",
+    (doc) => (((doc.stores[1] as any).settings.prefix = "demo"), doc),
+    "fixture.stores.1.settings.prefix",
+  ],
+];
+
+describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () => {
+  it.each(BROKEN)(
+    "POST /_sim/reset with %s: 400 VALIDATION_FAILED naming it; nothing changes",
+    async (_, breakIt, field) => {
+      const sim = fresh();
+      const wire = new Wire(sim);
+      await wire.send("POST", "/demo/v1/products", { body: { name: "Kept", retail_price: 1 } });
+      const before = JSON.stringify(sim.snapshot());
+      const reply = await wire.control("POST", "/reset", { fixture: breakIt(snapshotOf()) });
+      expectError(reply, 400, "VALIDATION_FAILED", { includes: field });
+      expect(JSON.stringify(sim.snapshot())).toBe(before);
+    },
+  );
+
+  it("POST /_sim/sandboxes with a malformed snapshot: 400, no sandbox made, and the next one is still sb1", async () => {
+    const sim = fresh();
+    const wire = new Wire(sim);
+    const broken = snapshotOf();
+    demoOf(broken).last_seq = 1;
+    expectError(await wire.control("POST", "/sandboxes", { fixture: broken }), 400, "VALIDATION_FAILED", {
+      includes: "fixture.stores.0.outlets.0.seq",
+    });
+    expect((await wire.control("GET", "/sandboxes")).json).toEqual([]);
+    expect((await wire.control("POST", "/sandboxes", {})).json.id).toBe("sb1");
+  });
+
+  it("an authored fixture whose references are broken answers 400 too (it used to fail inside the reset)", async () => {
+    const wire = new Wire(fresh());
+    const fixture = {
+      stores: [
+        {
+          prefix: "a",
+          name: "A",
+          taxes: [{ name: "T", rate: 0.1 }],
+          outlets: [{ name: "O" }],
+          payment_types: [],
+          adjustment_reasons: [],
+          keys: [],
+        },
+      ],
+      users: [{ email: "a@b.example", store_prefix: "nowhere", role: "admin" }],
+      oauth_clients: [],
+    };
+    expectError(
+      await wire.control("POST", "/reset", { fixture }),
+      400,
+      "VALIDATION_FAILED",
+      "fixture.users.0.store_prefix",
+    );
+    expectError(
+      await wire.control("POST", "/sandboxes", { fixture }),
+      400,
+      "VALIDATION_FAILED",
+      "fixture.users.0.store_prefix",
+    );
+  });
+
+  it("the library: reset throws a ControlError, createSimulator a FixtureError naming the field", () => {
+    const sim = fresh();
+    const broken = { ...snapshotOf(), version: 9 } as unknown as Snapshot;
+    let thrown: unknown;
+    try {
+      sim.reset({ fixture: broken });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ControlError);
+    expect((thrown as ControlError).error.code).toBe("VALIDATION_FAILED");
+    expect((thrown as ControlError).error.fields?.map((f) => f.field)).toContain("fixture.version");
+    expect(() => createSimulator({ fixture: broken })).toThrow(FixtureError);
+    expect(() => createSimulator({ fixture: broken })).toThrow("invalid snapshot: version: expected 1");
+  });
+});
