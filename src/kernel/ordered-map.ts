@@ -1,105 +1,82 @@
 // A Map that keeps its entries oldest first and removes the oldest in constant time. A plain Map also
 // iterates in insertion order, but V8 leaves a hole for each deleted entry until the table is rebuilt,
 // so taking "the first key" after many deletions from the front walks past every hole: used as a
-// queue, a Map of 100,000 entries costs milliseconds per removal. Here the order is a linked list.
+// queue, a Map of 100,000 entries costs milliseconds per removal. Here the order is a `Chain`.
 
-interface Node<K, V> {
+import { Chain, type Link } from "./chain.js";
+
+interface Entry<K, V> {
   readonly key: K;
   value: V;
-  older: Node<K, V> | undefined;
-  newer: Node<K, V> | undefined;
 }
 
 export class OrderedMap<K, V> {
-  private readonly nodes = new Map<K, Node<K, V>>();
-  private oldestNode: Node<K, V> | undefined;
-  private newestNode: Node<K, V> | undefined;
+  private readonly links = new Map<K, Link<Entry<K, V>>>();
+  private readonly order = new Chain<Entry<K, V>>();
 
   get size(): number {
-    return this.nodes.size;
+    return this.links.size;
   }
 
   get(key: K): V | undefined {
-    return this.nodes.get(key)?.value;
+    return this.links.get(key)?.value.value;
   }
 
   has(key: K): boolean {
-    return this.nodes.has(key);
+    return this.links.has(key);
   }
 
   /** Sets the value; a new key, or an existing one with `renew`, becomes the newest entry. */
   set(key: K, value: V, renew = false): void {
-    const node = this.nodes.get(key);
-    if (node) {
-      node.value = value;
-      if (renew && node !== this.newestNode) {
-        this.unlink(node);
-        this.append(node);
+    const link = this.links.get(key);
+    if (link) {
+      link.value.value = value;
+      if (renew && link.next !== undefined) {
+        this.order.remove(link);
+        this.links.set(key, this.order.push(link.value));
       }
       return;
     }
-    const added: Node<K, V> = { key, value, older: undefined, newer: undefined };
-    this.nodes.set(key, added);
-    this.append(added);
+    this.links.set(key, this.order.push({ key, value }));
   }
 
   delete(key: K): boolean {
-    const node = this.nodes.get(key);
-    if (!node) return false;
-    this.nodes.delete(key);
-    this.unlink(node);
+    const link = this.links.get(key);
+    if (!link) return false;
+    this.links.delete(key);
+    this.order.remove(link);
     return true;
   }
 
   /** The oldest key, or undefined when empty. */
   oldestKey(): K | undefined {
-    return this.oldestNode?.key;
+    return this.order.first?.key;
   }
 
   /** The oldest value, or undefined when empty. */
   oldest(): V | undefined {
-    return this.oldestNode?.value;
+    return this.order.first?.value;
   }
 
   /** Removes the oldest entry and returns its value (undefined when empty). */
   shift(): V | undefined {
-    const node = this.oldestNode;
-    if (!node) return undefined;
-    this.nodes.delete(node.key);
-    this.unlink(node);
-    return node.value;
+    const first = this.order.first;
+    if (!first) return undefined;
+    this.delete(first.key);
+    return first.value;
   }
 
   clear(): void {
-    this.nodes.clear();
-    this.oldestNode = undefined;
-    this.newestNode = undefined;
+    for (const key of [...this.links.keys()]) this.delete(key);
   }
 
   /** Entries oldest first. */
   *entries(): IterableIterator<[K, V]> {
-    for (let node = this.oldestNode; node; node = node.newer) yield [node.key, node.value];
+    for (const entry of this.order.values()) yield [entry.key, entry.value];
   }
 
   /** Values oldest first. */
   *values(): IterableIterator<V> {
-    for (let node = this.oldestNode; node; node = node.newer) yield node.value;
-  }
-
-  private append(node: Node<K, V>): void {
-    node.older = this.newestNode;
-    node.newer = undefined;
-    if (this.newestNode) this.newestNode.newer = node;
-    else this.oldestNode = node;
-    this.newestNode = node;
-  }
-
-  private unlink(node: Node<K, V>): void {
-    if (node.older) node.older.newer = node.newer;
-    else this.oldestNode = node.newer;
-    if (node.newer) node.newer.older = node.older;
-    else this.newestNode = node.older;
-    node.older = undefined;
-    node.newer = undefined;
+    for (const entry of this.order.values()) yield entry.value;
   }
 }
