@@ -60,7 +60,7 @@ export const customerOperations = [
     body: CustomerUpdate,
     kind: "single",
     response: Customer,
-    errors: ["CONFLICT", "UNPROCESSABLE"],
+    errors: ["STALE_VERSION", "CONFLICT", "UNPROCESSABLE"],
     note: "Spec: path not shown (docs/spec-choices.md).",
   }),
   op({

@@ -78,7 +78,14 @@ export const CustomerCreate = Type.Object(
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
 export const CustomerUpdate = Type.Object(
-  { ...optionalAll(readOnly), ...optionalAll(writable) },
+  {
+    ...optionalAll(readOnly),
+    ...optionalAll(writable),
+    version: Type.Optional(
+      Type.String({ description: "Refuse the update with STALE_VERSION unless the customer is at this version." }),
+    ),
+    expected_version: Type.Optional(Type.String({ description: "Same as version; if both are sent they must agree." })),
+  },
   { additionalProperties: false },
 );
 export type CustomerUpdate = Static<typeof CustomerUpdate>;

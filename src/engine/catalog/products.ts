@@ -1,7 +1,8 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, invalid, notFound, type ApiError } from "../../contract/errors.js";
+import { apiError, notFound, type ApiError } from "../../contract/errors.js";
 import type { ProductCreate, ProductUpdate } from "../../contract/schemas/catalog.js";
-import { versionOf, type Row } from "../feed.js";
+import type { Row } from "../feed.js";
+import { checkVersion } from "../versions.js";
 import type { CatalogContext } from "./context.js";
 import { decideImage, type ImageDecision } from "./images.js";
 import { planProduct, productChanged } from "./product-write.js";
@@ -43,13 +44,8 @@ export function updateProduct(
   const row = catalog.products.row(id);
   if (!row || row.deletedAt !== null) return fail(notFound("product"));
   // Spec, Product write rules 6: version or expected_version; if both are sent they must agree.
-  if (body.version !== undefined && body.expected_version !== undefined && body.version !== body.expected_version) {
-    return fail(invalid("expected_version", "must agree with version when both are sent"));
-  }
-  const expected = body.version ?? body.expected_version;
-  if (expected !== undefined && expected !== versionOf(row)) {
-    return fail(apiError("STALE_VERSION", `The product is at version ${versionOf(row)}, not ${expected}.`));
-  }
+  const current = checkVersion(body, row, "product");
+  if (!current.ok) return current;
   const planned = planProduct({ catalog, ids, now }, row.value, body);
   if (!planned.ok) return planned;
   const image = decideImage(images, ids, row.value.image_id, body.image_url, ctx.countImageWrite);

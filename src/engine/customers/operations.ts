@@ -4,6 +4,7 @@ import type { Rng } from "../../kernel/random.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
 import type { Customer, CustomerCreate, CustomerGroup, CustomerUpdate } from "../../contract/schemas/customers.js";
 import { versionOf, type Row } from "../feed.js";
+import { checkVersion } from "../versions.js";
 import type { AreaContext } from "../context.js";
 import type { CustomerGroupRecord, CustomerRecord, CustomerState } from "./state.js";
 
@@ -125,6 +126,8 @@ export function updateCustomer(
   const state = ctx.store.customers;
   const row = state.customers.row(id);
   if (!row || row.deletedAt !== null) return fail(notFound("customer"));
+  const current = checkVersion(body, row, "customer");
+  if (!current.ok) return current;
   const planned = plan(ctx, row.value, body);
   if (!planned.ok) return planned;
   if (JSON.stringify(planned.value) === JSON.stringify(row.value)) return ok(row);

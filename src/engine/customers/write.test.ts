@@ -3,7 +3,8 @@
 // accepts unknown properties"), the `POST /customers` row of "Endpoints", "Errors" (VALIDATION_FAILED,
 // CONFLICT, UNPROCESSABLE) and "Limits" (Idempotency); and the recorded choices (docs/spec-choices.md,
 // "Customers": create defaults, `CUS-` codes, case-insensitive code uniqueness, read-only fields accepted and
-// ignored, `PATCH /customers/{id}` partial, a write that changes nothing keeps the version).
+// ignored, `PATCH /customers/{id}` partial and checked against `version` like a product, a write that changes
+// nothing keeps the version).
 // Create answers 201, as for the catalog creates. Every test uses a fresh simulator on a manual clock.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
@@ -418,5 +419,40 @@ describe("Choices, Customers: PATCH /customers/{id} is a partial update", () => 
       expect(reply.status, id).toBe(404);
       expect(reply.json).toStrictEqual({ error: { code: "NOT_FOUND", message: expect.any(String) } });
     }
+  });
+});
+
+describe("Choices, Customers (version on update, as Product write rules 6): a stale version or expected_version answers 409 STALE_VERSION", () => {
+  it("the current version updates; a stale one answers 409 STALE_VERSION and changes nothing", async () => {
+    const sim = makeSim();
+    const bob = await byCode(sim, "BOB");
+    const fresh = await call(sim, "PATCH", `${P}/${bob.id}`, { body: { city: "Denver", version: bob.version } });
+    expect(fresh.status, fresh.text).toBe(200);
+    expect(fresh.json.data.city).toBe("Denver");
+    expect(newer(fresh.json.data.version, bob.version)).toBe(true);
+    const before = await all(sim);
+    for (const body of [
+      { city: "Austin", version: bob.version },
+      { city: "Austin", expected_version: bob.version },
+    ]) {
+      const stale = await call(sim, "PATCH", `${P}/${bob.id}`, { body });
+      expectError(stale, 409, "STALE_VERSION");
+      expect(stale.json.error.message).toBe(
+        `The customer is at version ${fresh.json.data.version}, not ${bob.version}.`,
+      );
+    }
+    await expectUnchanged(sim, before);
+  });
+
+  it("version and expected_version that disagree answer 400 naming expected_version", async () => {
+    const sim = makeSim();
+    const bob = await byCode(sim, "BOB");
+    const reply = await call(sim, "PATCH", `${P}/${bob.id}`, {
+      body: { city: "Denver", version: bob.version, expected_version: "1" },
+    });
+    expectError(reply, 400, "VALIDATION_FAILED", "expected_version");
+    expect(reply.json.error.fields).toEqual([
+      { field: "expected_version", message: "must agree with version when both are sent" },
+    ]);
   });
 });

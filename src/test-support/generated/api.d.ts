@@ -8469,6 +8469,7 @@ export interface operations {
                      * @description ISO 8601 in UTC, ending in Z.
                      */
                     updated_at?: string;
+                    /** @description Refuse the update with STALE_VERSION unless the customer is at this version. */
                     version?: string;
                     /**
                      * Format: uuid
@@ -8502,6 +8503,8 @@ export interface operations {
                     enable_loyalty?: boolean;
                     dont_email?: boolean;
                     dont_sms?: boolean;
+                    /** @description Same as version; if both are sent they must agree. */
+                    expected_version?: string;
                 };
             };
         };
@@ -8652,7 +8655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: CONFLICT. */
+            /** @description Error: CONFLICT, STALE_VERSION. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8663,7 +8666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         error?: {
                             /** @enum {unknown} */
-                            code?: "CONFLICT";
+                            code?: "CONFLICT" | "STALE_VERSION";
                         };
                     };
                 };
