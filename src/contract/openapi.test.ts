@@ -130,6 +130,20 @@ describe("Spec, Endpoints and Scopes: the document describes every operation of 
   });
 });
 
+describe("Spec, Sales list rules 3 and Pagination rules 4: include_deleted is declared only where it is accepted", () => {
+  it("GET /sales declares no include_deleted; GET /products and GET /customers do", async () => {
+    const doc = await fetchDoc(makeSim());
+    const names = (path: string) =>
+      ((doc.paths?.[path]?.get?.parameters ?? []) as { name: string; in: string }[])
+        .filter((p) => p.in === "query")
+        .map((p) => p.name);
+    expect(names("/sales")).not.toContain("include_deleted");
+    expect(names("/sales")).toEqual(expect.arrayContaining(["limit", "cursor", "order", "customer_id"]));
+    expect(names("/products")).toContain("include_deleted");
+    expect(names("/customers")).toContain("include_deleted");
+  });
+});
+
 describe("Spec, Resources and Endpoints: live 200 bodies validate against the document's schemas", () => {
   const READS: { path: string; setup?: (sim: Simulator) => void; queries: string[] }[] = [
     { path: "/me", queries: [""] },

@@ -71,9 +71,12 @@ const UtcDateTime = Type.String({
   description: "ISO 8601 date-time in UTC, ending in Z; inclusive.",
 });
 
+/** Spec, Sales list rules 3: sales are never deleted, so the list takes no `include_deleted` (sent, it is refused 400). */
+const { include_deleted: _notOnSales, ...SalesListProps } = ListQueryProps;
+
 export const SalesQuery = Type.Object(
   {
-    ...ListQueryProps,
+    ...SalesListProps,
     completed_from: Type.Optional(UtcDateTime),
     completed_to: Type.Optional(UtcDateTime),
     status: Type.Optional(StringEnum(SALE_STATUSES, { description: "open is refused with 400." })),

@@ -7139,7 +7139,6 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 order?: "asc" | "desc";
-                include_deleted?: boolean;
                 completed_from?: string;
                 completed_to?: string;
                 status?: "completed" | "partially_refunded" | "refunded" | "voided";
