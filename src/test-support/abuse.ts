@@ -88,9 +88,11 @@ export class MeProbe {
 
   /** The median time of `n` GET /me in a row. */
   async baseline(n = 200): Promise<number> {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) times.push(await this.once());
-    return median(times);
+    return median(
+      await timeProbe(async () => {
+        await this.once();
+      }, n),
+    );
   }
 
   /**
