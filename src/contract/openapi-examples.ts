@@ -1,0 +1,88 @@
+import data from "./openapi-examples.json" with { type: "json" };
+
+// Examples of every operation for the OpenAPI documents (docs/sdk-authors.md, Examples): one request per
+// operation drawn from the demo fixture (seed 1, manual clock) and the simulator's real answer to it on a fresh
+// demo store, plus one error answer. The data is generated, never written by hand: `npm run openapi:examples`
+// runs each request against a fresh simulator and writes openapi-examples.json (a test keeps it in step).
+
+/** A parameter's example value by location and name; the header is `Idempotency-Key`. */
+export interface ExampleParameters {
+  readonly path: Readonly<Record<string, string>>;
+  readonly query: Readonly<Record<string, string | number | boolean>>;
+  readonly header: Readonly<Record<string, string>>;
+}
+
+/** An error answer of the operation, with what provokes it. */
+export interface ErrorExample {
+  readonly code: string;
+  readonly status: number;
+  readonly summary: string;
+  readonly body: unknown;
+}
+
+export interface OperationExample extends ExampleParameters {
+  /** The example's key in the `examples` maps of the request body and the success response. */
+  readonly name: string;
+  readonly summary: string;
+  /** The request body: JSON, or the form fields of the token endpoint. */
+  readonly body?: unknown;
+  /** The documented success status the request answers. */
+  readonly status: number;
+  /** The success body; absent for 204 and for the OpenAPI document itself. */
+  readonly response?: unknown;
+  readonly error: ErrorExample;
+}
+
+export interface OpenApiExamples {
+  readonly about: string;
+  /** The `{base_url}` the examples were generated on (their image and token URLs name its origin). */
+  readonly server: string;
+  /** By operationId, the token endpoint's `createToken` included. */
+  readonly operations: Readonly<Record<string, OperationExample>>;
+}
+
+export const OPENAPI_EXAMPLES = data as OpenApiExamples;
+
+/** A named OpenAPI Example Object. */
+export interface ExampleObject {
+  readonly summary: string;
+  readonly value: unknown;
+}
+
+/** What the document builder attaches to one operation (OpenAPI 3.1 `example` and `examples`). */
+export interface OperationExamples {
+  /** The `example` of a parameter, or undefined when it has none. */
+  parameter(location: keyof ExampleParameters, name: string): unknown;
+  /** The `examples` of the request body's media type. */
+  readonly requestBody: Readonly<Record<string, ExampleObject>> | undefined;
+  /** The `examples` of the media type of the response with this status. */
+  response(status: number): Readonly<Record<string, ExampleObject>> | undefined;
+}
+
+const NONE: OperationExamples = {
+  parameter: () => undefined,
+  requestBody: undefined,
+  response: () => undefined,
+};
+
+/** The examples of an operation (by its operationId); none for an operation the data lacks. */
+export function operationExamples(
+  operationId: string,
+  examples: OpenApiExamples = OPENAPI_EXAMPLES,
+): OperationExamples {
+  const ex = Object.hasOwn(examples.operations, operationId) ? examples.operations[operationId] : undefined;
+  if (!ex) return NONE;
+  return {
+    parameter: (location, name) => (Object.hasOwn(ex[location], name) ? ex[location][name] : undefined),
+    requestBody: ex.body === undefined ? undefined : { [ex.name]: { summary: ex.summary, value: ex.body } },
+    response: (status) => {
+      if (status === ex.status && ex.response !== undefined)
+        return { [ex.name]: { summary: ex.summary, value: ex.response } };
+      if (status === ex.error.status) return { [ex.error.code]: { summary: ex.error.summary, value: ex.error.body } };
+      return undefined;
+    },
+  };
+}
+
+/** `{example}` when there is one, else nothing: spread into a Parameter Object. */
+export const exampleField = (value: unknown): { example?: unknown } => (value === undefined ? {} : { example: value });
