@@ -3,7 +3,10 @@
 // gets. Names and SKUs come from the demo fixture (scenarios/fixtures/demo-catalog.ts); ids, versions and cursors
 // are read from a fresh demo simulator, since they derive from the seed. Mutations touch different rows where
 // they can, so the examples mostly work in sequence on one store too.
-import { badLimit, id, type Lookup, notFound, type Recipe, secondPage } from "./openapi-example-kit.js";
+import { badLimit, badQuery, id, type Lookup, notFound, type Recipe, secondPage } from "./openapi-example-kit.js";
+
+/** Spec, Pagination and polling rules 4: include_deleted=true works only with order=asc. */
+const DESC_WITH_DELETED = badQuery("include_deleted=true with order=desc", { order: "desc", include_deleted: true });
 
 /** The five operations of a taxonomy resource (brands, categories, tags, suppliers). */
 interface TaxonomyRecipes {
@@ -15,8 +18,7 @@ interface TaxonomyRecipes {
 }
 
 const brands: TaxonomyRecipes = {
-  list: (demo) =>
-    secondPage(demo, "/brands", 2, "The second page of brands, two a page", "secondPage", badLimit("/brands")),
+  list: (demo) => secondPage(demo, "/brands", 2, badLimit("/brands")),
   create: async () => ({
     name: "fjord",
     summary: "A new brand",
@@ -53,13 +55,7 @@ const brands: TaxonomyRecipes = {
 };
 
 const categories: TaxonomyRecipes = {
-  list: (demo) =>
-    secondPage(demo, "/categories", 2, "The second page of categories, two a page", "secondPage", {
-      code: "VALIDATION_FAILED",
-      status: 400,
-      summary: "include_deleted=true with order=desc",
-      query: { order: "desc", include_deleted: true },
-    }),
+  list: (demo) => secondPage(demo, "/categories", 2, DESC_WITH_DELETED),
   create: async (demo) => ({
     name: "outerwear",
     summary: "A subcategory of Apparel",
@@ -101,7 +97,7 @@ const categories: TaxonomyRecipes = {
 };
 
 const tags: TaxonomyRecipes = {
-  list: (demo) => secondPage(demo, "/tags", 2, "The second page of tags, two a page", "secondPage", badLimit("/tags")),
+  list: (demo) => secondPage(demo, "/tags", 2, badLimit("/tags")),
   create: async () => ({
     name: "winter",
     summary: "A new tag",
@@ -129,8 +125,7 @@ const tags: TaxonomyRecipes = {
 };
 
 const suppliers: TaxonomyRecipes = {
-  list: (demo) =>
-    secondPage(demo, "/suppliers", 2, "The second page of suppliers, two a page", "secondPage", badLimit("/suppliers")),
+  list: (demo) => secondPage(demo, "/suppliers", 2, badLimit("/suppliers")),
   create: async () => ({
     name: "nordicWool",
     summary: "A new supplier",
@@ -177,12 +172,7 @@ const productRecipes = {
     name: "bySku",
     summary: "Look a product up by its SKU",
     request: { query: { sku: "TOTE-CANVAS", limit: 1, order: "asc", include_deleted: true } },
-    error: {
-      code: "VALIDATION_FAILED",
-      status: 400,
-      summary: "include_deleted=true with order=desc",
-      query: { order: "desc", include_deleted: true },
-    },
+    error: DESC_WITH_DELETED,
   }),
   createProduct: async (demo: Lookup) => ({
     name: "rainJacket",

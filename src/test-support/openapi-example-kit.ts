@@ -59,19 +59,25 @@ export const id = async (demo: Lookup, path: string, field: string, value: strin
 export async function secondPage(
   demo: Lookup,
   path: string,
-  limit: number,
-  summary: string,
-  name: string,
+  limit: 1 | 2,
   error: ErrorRecipe,
   extra: Readonly<Record<string, string | number | boolean>> = { include_deleted: true },
 ): Promise<Recipe> {
   const first = { limit, order: "asc", ...extra };
-  return { name, summary, request: { query: { ...first, cursor: await demo.nextCursor(path, first) } }, error };
+  return {
+    name: "secondPage",
+    summary: `The second page of ${path.slice(1).replace(/-/g, " ")}, ${limit === 1 ? "one" : "two"} a page`,
+    request: { query: { ...first, cursor: await demo.nextCursor(path, first) } },
+    error,
+  };
 }
 
-export const badLimit = (path: string): ErrorRecipe => ({
+/** A list query the service refuses with `400 VALIDATION_FAILED`. */
+export const badQuery = (summary: string, query: Readonly<Record<string, string | number | boolean>>): ErrorRecipe => ({
   code: "VALIDATION_FAILED",
   status: 400,
-  summary: `${path}?limit=500: limit is 1 to 200`,
-  query: { limit: 500 },
+  summary,
+  query,
 });
+
+export const badLimit = (path: string): ErrorRecipe => badQuery(`${path}?limit=500: limit is 1 to 200`, { limit: 500 });

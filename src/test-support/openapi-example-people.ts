@@ -3,7 +3,7 @@
 // one request that fails, with the failure it gets. Names come from the demo fixture
 // (scenarios/fixtures/demo.ts, demo-people.ts); ids, versions and cursors are read from a fresh demo simulator.
 // Sales lie in the days before the manual clock's start, 2026-01-01T00:00:00Z.
-import { badLimit, id, type Lookup, notFound, type Recipe, secondPage } from "./openapi-example-kit.js";
+import { badLimit, badQuery, id, type Lookup, notFound, type Recipe, secondPage } from "./openapi-example-kit.js";
 
 const accountRecipes = {
   getMe: async () => ({
@@ -24,21 +24,10 @@ const accountRecipes = {
     },
   }),
   listOutlets: (demo: Lookup) =>
-    secondPage(demo, "/outlets", 1, "The second page of outlets, one a page", "secondPage", {
-      code: "VALIDATION_FAILED",
-      status: 400,
-      summary: "An unreadable cursor",
-      query: { cursor: "garbage" },
-    }),
+    secondPage(demo, "/outlets", 1, badQuery("An unreadable cursor", { cursor: "garbage" })),
   listPaymentTypes: (demo: Lookup) =>
-    secondPage(demo, "/payment-types", 2, "The second page of payment types, two a page", "secondPage", {
-      code: "VALIDATION_FAILED",
-      status: 400,
-      summary: "order=sideways: order is asc or desc",
-      query: { order: "sideways" },
-    }),
-  listTaxes: (demo: Lookup) =>
-    secondPage(demo, "/taxes", 1, "The second page of taxes, one a page", "secondPage", badLimit("/taxes")),
+    secondPage(demo, "/payment-types", 2, badQuery("order=sideways: order is asc or desc", { order: "sideways" })),
+  listTaxes: (demo: Lookup) => secondPage(demo, "/taxes", 1, badLimit("/taxes")),
   listAdjustmentReasons: async () => ({
     name: "all",
     summary: "The demo store's reasons: the system reason, one disabled",
@@ -74,7 +63,7 @@ const salesRecipes = {
       name: "mainStreetSecondPage",
       summary: "The second page of the sales completed at Main Street over three days, one a page",
       request: { query: { ...query, cursor: await demo.nextCursor("/sales", query) } },
-      error: { code: "VALIDATION_FAILED", status: 400, summary: "status=open", query: { status: "open" } },
+      error: badQuery("status=open", { status: "open" }),
     };
   },
   getSale: async (demo: Lookup) => ({
@@ -88,8 +77,7 @@ const salesRecipes = {
 const customer = (demo: Lookup, code: string) => demo.find("/customers", "customer_code", code);
 
 const customerRecipes = {
-  listCustomers: (demo: Lookup) =>
-    secondPage(demo, "/customers", 2, "The second page of customers, two a page", "secondPage", badLimit("/customers")),
+  listCustomers: (demo: Lookup) => secondPage(demo, "/customers", 2, badLimit("/customers")),
   createCustomer: async (demo: Lookup) => ({
     name: "frank",
     summary: "A VIP customer with loyalty",
@@ -146,15 +134,7 @@ const customerRecipes = {
       path: { id: (await customer(demo, "WALKIN")).id },
     },
   }),
-  listCustomerGroups: (demo: Lookup) =>
-    secondPage(
-      demo,
-      "/customer-groups",
-      2,
-      "The second page of customer groups, two a page",
-      "secondPage",
-      badLimit("/customer-groups"),
-    ),
+  listCustomerGroups: (demo: Lookup) => secondPage(demo, "/customer-groups", 2, badLimit("/customer-groups")),
   getCustomerGroup: async (demo: Lookup) => ({
     name: "vip",
     summary: "The group VIP",
