@@ -7,12 +7,11 @@ import {
   Category,
   CategoryCreate,
   CategoryUpdate,
-  Named,
-  NamedCreate,
-  NamedUpdate,
   Product,
   ProductCreate,
   ProductUpdate,
+  SupplierSchemas,
+  TagSchemas,
   VariantsBody,
 } from "../schemas/catalog.js";
 import { op } from "../operation.js";
@@ -201,10 +200,6 @@ export const taxonomyOperations = [
     { read: Category, create: CategoryCreate, update: CategoryUpdate },
     ["CONFLICT"],
   ),
-  ...resourceOperations("Tags", "Tag", "/tags", { read: Named, create: NamedCreate, update: NamedUpdate }),
-  ...resourceOperations("Suppliers", "Supplier", "/suppliers", {
-    read: Named,
-    create: NamedCreate,
-    update: NamedUpdate,
-  }),
+  ...resourceOperations("Tags", "Tag", "/tags", TagSchemas),
+  ...resourceOperations("Suppliers", "Supplier", "/suppliers", SupplierSchemas),
 ] as const;

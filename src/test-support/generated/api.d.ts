@@ -540,74 +540,1041 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Exchange an authorization code or a refresh token for an access token */
-        post: operations["createToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdjustmentCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id?: string;
+            sku?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id: string;
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        } & (unknown | unknown);
+        AdjustmentReason: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /**
+             * @description Direction of change the reason may record: increase, decrease or any.
+             * @enum {string}
+             */
+            type: "increase" | "decrease" | "any";
+            is_system: boolean;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        AdjustmentReasonList: {
+            data: components["schemas"]["AdjustmentReason"][];
+        };
+        Brand: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        BrandCreate: {
+            name: string;
+            description?: string | null;
+        };
+        BrandEnvelope: {
+            data: components["schemas"]["Brand"];
+        };
+        /** @description A page of Brand rows (spec, Pagination and polling). */
+        BrandPage: {
+            data: components["schemas"]["Brand"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        BrandUpdate: {
+            name?: string;
+            description?: string | null;
+        };
+        Category: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            parent_id: string | null;
+            depth: number;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CategoryCreate: {
+            name: string;
+            parent_id?: string | null;
+        };
+        CategoryEnvelope: {
+            data: components["schemas"]["Category"];
+        };
+        /** @description A page of Category rows (spec, Pagination and polling). */
+        CategoryPage: {
+            data: components["schemas"]["Category"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CategoryUpdate: {
+            name?: string;
+            parent_id?: string | null;
+        };
+        Customer: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id: string;
+            customer_code: string;
+            first_name: string;
+            last_name: string | null;
+            company_name: string | null;
+            email: string | null;
+            phone: string | null;
+            mobile: string | null;
+            website: string | null;
+            gender: string | null;
+            tax_id: string | null;
+            note: string | null;
+            date_of_birth: string | null;
+            address_1: string | null;
+            address_2: string | null;
+            city: string | null;
+            state: string | null;
+            zipcode: string | null;
+            country: string | null;
+            custom_field_1: string | null;
+            custom_field_2: string | null;
+            custom_field_3: string | null;
+            custom_field_4: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit: number;
+            enable_loyalty: boolean;
+            dont_email: boolean;
+            dont_sms: boolean;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share: boolean;
+            is_walk_in: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CustomerCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share?: boolean;
+            is_walk_in?: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            version?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id?: string;
+            customer_code?: string;
+            first_name: string;
+            last_name?: string | null;
+            company_name?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            website?: string | null;
+            gender?: string | null;
+            tax_id?: string | null;
+            note?: string | null;
+            date_of_birth?: string | null;
+            address_1?: string | null;
+            address_2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zipcode?: string | null;
+            country?: string | null;
+            custom_field_1?: string | null;
+            custom_field_2?: string | null;
+            custom_field_3?: string | null;
+            custom_field_4?: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit?: number;
+            enable_loyalty?: boolean;
+            dont_email?: boolean;
+            dont_sms?: boolean;
+        };
+        CustomerEnvelope: {
+            data: components["schemas"]["Customer"];
+        };
+        CustomerGroup: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CustomerGroupEnvelope: {
+            data: components["schemas"]["CustomerGroup"];
+        };
+        /** @description A page of CustomerGroup rows (spec, Pagination and polling). */
+        CustomerGroupPage: {
+            data: components["schemas"]["CustomerGroup"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description A page of Customer rows (spec, Pagination and polling). */
+        CustomerPage: {
+            data: (components["schemas"]["Customer"] | components["schemas"]["Tombstone"])[];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CustomerUpdate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share?: boolean;
+            is_walk_in?: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            /** @description Refuse the update with STALE_VERSION unless the customer is at this version. */
+            version?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id?: string;
+            customer_code?: string;
+            first_name?: string;
+            last_name?: string | null;
+            company_name?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            website?: string | null;
+            gender?: string | null;
+            tax_id?: string | null;
+            note?: string | null;
+            date_of_birth?: string | null;
+            address_1?: string | null;
+            address_2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zipcode?: string | null;
+            country?: string | null;
+            custom_field_1?: string | null;
+            custom_field_2?: string | null;
+            custom_field_3?: string | null;
+            custom_field_4?: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit?: number;
+            enable_loyalty?: boolean;
+            dont_email?: boolean;
+            dont_sms?: boolean;
+            /** @description Same as version; if both are sent they must agree. */
+            expected_version?: string;
+        };
+        /**
+         * @description One of the spec's error codes; each comes with one status: UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, PLAN_REQUIRED 402, PLAN_USERS_EXCEEDED 402, PRODUCT_LIMIT_REACHED 402, RETAILER_PAUSED 402, TRIAL_DECISION_REQUIRED 402, RETAILER_CANCELLED 403, RETAILER_SUSPENDED 403, RETAILER_NOT_FOUND 403, VALIDATION_FAILED 400, NOT_FOUND 404, CONFLICT 409, STALE_VERSION 409, IDEMPOTENCY_IN_PROGRESS 409, IDEMPOTENCY_KEY_REUSED 422, UNPROCESSABLE 422, NOT_STOCK_TRACKED 422, REASON_DIRECTION_MISMATCH 422, INSUFFICIENT_STOCK 422, REASON_NOT_ALLOWED 422, OUTLET_DELETED 422, IMAGE_FETCH_FAILED 422, RATE_LIMITED 429, INTERNAL 500.
+         * @enum {string}
+         */
+        ErrorCode: "UNAUTHORIZED" | "INSUFFICIENT_SCOPE" | "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND" | "VALIDATION_FAILED" | "NOT_FOUND" | "CONFLICT" | "STALE_VERSION" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED" | "IMAGE_FETCH_FAILED" | "RATE_LIMITED" | "INTERNAL";
+        ErrorDetail: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description For people; never parse it. */
+            message: string;
+            /** @description Only for problems with particular fields. */
+            fields?: components["schemas"]["FieldError"][];
+        };
         ErrorEnvelope: {
-            error: {
-                code: string;
-                message: string;
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-            /** @description The saved resource, next to IMAGE_FETCH_FAILED. */
-            data?: unknown;
+            error: components["schemas"]["ErrorDetail"];
         };
-        OAuthError: {
-            /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type";
-            error_description: string;
+        FieldError: {
+            /** @description The field, nested ones named with dots (for example `lines.2`). */
+            field: string;
+            message: string;
         };
-        TokenResponse: {
-            access_token: string;
-            refresh_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @enum {integer} */
-            expires_in: 3600;
-            /** @description Granted scopes, space separated. */
-            scope: string;
+        Identity: {
             store_name: string;
-            /** Format: uri */
-            api_base_url: string;
+            /** @description The store prefix. */
+            domain_prefix: string;
+            scopes: ("catalog:read" | "catalog:write" | "inventory:read" | "inventory:write" | "customers:read" | "customers:write" | "sales:read")[];
+            key: components["schemas"]["IdentityKey"];
+        };
+        IdentityEnvelope: {
+            data: components["schemas"]["Identity"];
+        };
+        /** @description The API key or OAuth connection the request came with. */
+        IdentityKey: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+        };
+        InventoryLevel: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            on_hand: number;
+            reorder_method: string;
+            reorder_point: number | null;
+            reorder_amount: number | null;
+            reorder_target: number | null;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        InventoryLevelList: {
+            data: components["schemas"]["InventoryLevel"][];
+        };
+        Outlet: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            timezone: string;
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            default_tax_id: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of Outlet rows (spec, Pagination and polling). */
+        OutletPage: {
+            data: components["schemas"]["Outlet"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        PaymentType: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of PaymentType rows (spec, Pagination and polling). */
+        PaymentTypePage: {
+            data: components["schemas"]["PaymentType"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Product: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            sku: string;
+            name: string;
+            description: string | null;
+            active: boolean;
+            is_gift_card: boolean;
+            has_inventory: boolean;
+            has_variants: boolean;
+            variant_parent_id: string | null;
+            is_composite: boolean;
+            brand_id: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id: string;
+            /** @description Integer minor units (cents). */
+            retail_price: number;
+            loyalty_amount: number | null;
+            sales_account_code: string | null;
+            purchase_account_code: string | null;
+            weight: number | null;
+            length: number | null;
+            width: number | null;
+            height: number | null;
+            weight_unit: string | null;
+            dimension_unit: string | null;
+            image_url: string | null;
+            image_thumb_url: string | null;
+            codes: components["schemas"]["ProductCode"][];
+            tags: components["schemas"]["ProductTag"][];
+            suppliers: components["schemas"]["ProductSupplier"][];
+            variant_options: components["schemas"]["ProductVariantOption"][];
+            variant_attributes: components["schemas"]["ProductAttribute"][];
+            components: components["schemas"]["ProductComponent"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        ProductAttribute: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            position: number;
+        };
+        ProductAttributeWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            name: string;
+            position: number;
+        };
+        ProductCode: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /** @enum {string} */
+            type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+            code: string;
+        };
+        ProductCodeWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @enum {string} */
+            type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+            code: string;
+        };
+        ProductComponent: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+        };
+        ProductCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Set only at create; generated with PRD- when left out. */
+            sku?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            image_thumb_url?: string | null;
+            is_gift_card?: boolean;
+            is_composite?: boolean;
+            variant_parent_id?: string | null;
+            variant_options?: components["schemas"]["ProductVariantOptionWrite"][];
+            name: string;
+            description?: string | null;
+            active?: boolean;
+            has_inventory?: boolean;
+            has_variants?: boolean;
+            brand_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id?: string;
+            /** @description Integer minor units (cents). */
+            retail_price: number;
+            loyalty_amount?: number | null;
+            sales_account_code?: string | null;
+            purchase_account_code?: string | null;
+            weight?: number | null;
+            length?: number | null;
+            width?: number | null;
+            height?: number | null;
+            weight_unit?: string | null;
+            dimension_unit?: string | null;
+            image_url?: string | null;
+            codes?: components["schemas"]["ProductCodeWrite"][];
+            tags?: components["schemas"]["ProductTagWrite"][];
+            suppliers?: components["schemas"]["ProductSupplierWrite"][];
+            variant_attributes?: components["schemas"]["ProductAttributeWrite"][];
+            components?: components["schemas"]["ProductComponent"][];
+            /** @description Accepted and ignored on create. */
+            version?: string;
+        };
+        ProductEnvelope: {
+            data: components["schemas"]["Product"];
+        };
+        /** @description IMAGE_FETCH_FAILED: The product was saved, but its image could not be downloaded. `data` is the saved document. */
+        ProductImageFetchFailed: {
+            error: components["schemas"]["ErrorDetail"];
+            data: components["schemas"]["Product"];
+        };
+        ProductList: {
+            data: components["schemas"]["Product"][];
+        };
+        /** @description A page of Product rows (spec, Pagination and polling). */
+        ProductPage: {
+            data: (components["schemas"]["Product"] | components["schemas"]["Tombstone"])[];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description Never carries a supply price. */
+        ProductSupplier: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            supplier_id: string;
+            is_primary: boolean;
+            supplier_code: string | null;
+            supplier_name: string;
+        };
+        ProductSupplierWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            supplier_id: string;
+            is_primary?: boolean;
+            supplier_code?: string | null;
+            supplier_name?: string;
+        };
+        ProductTag: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+        };
+        ProductTagWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name?: string;
+        };
+        ProductUpdate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            sku?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            image_thumb_url?: string | null;
+            is_gift_card?: boolean;
+            is_composite?: boolean;
+            variant_parent_id?: string | null;
+            variant_options?: components["schemas"]["ProductVariantOptionWrite"][];
+            name?: string;
+            description?: string | null;
+            active?: boolean;
+            has_inventory?: boolean;
+            has_variants?: boolean;
+            brand_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id?: string;
+            /** @description Integer minor units (cents). */
+            retail_price?: number;
+            loyalty_amount?: number | null;
+            sales_account_code?: string | null;
+            purchase_account_code?: string | null;
+            weight?: number | null;
+            length?: number | null;
+            width?: number | null;
+            height?: number | null;
+            weight_unit?: string | null;
+            dimension_unit?: string | null;
+            image_url?: string | null;
+            codes?: components["schemas"]["ProductCodeWrite"][];
+            tags?: components["schemas"]["ProductTagWrite"][];
+            suppliers?: components["schemas"]["ProductSupplierWrite"][];
+            variant_attributes?: components["schemas"]["ProductAttributeWrite"][];
+            components?: components["schemas"]["ProductComponent"][];
+            /** @description Refuse the update with STALE_VERSION unless the product is at this version. */
+            version?: string;
+            /** @description Same as version; if both are sent they must agree. */
+            expected_version?: string;
+        };
+        ProductVariantOption: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        ProductVariantOptionWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        Sale: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /** @enum {string} */
+            status: "completed" | "partially_refunded" | "refunded" | "voided";
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            customer_id: string | null;
+            parent_sale_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            completed_at: string;
+            /** @description Integer cents; negative on refunds. */
+            subtotal: number;
+            /** @description Integer cents; negative on refunds. */
+            discount_total: number;
+            /** @description Integer cents; negative on refunds. */
+            tax_total: number;
+            /** @description Integer cents; negative on refunds. */
+            total: number;
+            /** @description Integer cents; negative on refunds. */
+            paid_total: number;
+            line_items: components["schemas"]["SaleLine"][];
+            discounts: components["schemas"]["SaleDiscount"][];
+            adjustments: components["schemas"]["SaleAdjustment"][];
+            taxes: components["schemas"]["SaleTax"][];
+            payments: components["schemas"]["SalePayment"][];
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        SaleAdjustment: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        SaleDiscount: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        SaleEnvelope: {
+            data: components["schemas"]["Sale"];
+        };
+        SaleLine: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            name: string;
+            /** @description Negative on refunds. */
+            quantity: number;
+            /** @description Cents, before tax. */
+            unit_price: number;
+            /** @description Integer cents; negative on refunds. */
+            subtotal: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            tax_id: string;
+            /** @description Integer cents; negative on refunds. */
+            tax_total: number;
+            /** @description Integer cents; negative on refunds. */
+            total: number;
+        };
+        /** @description A page of Sale rows (spec, Pagination and polling). */
+        SalePage: {
+            data: components["schemas"]["Sale"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        SalePayment: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            payment_type_id: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            paid_at: string;
+        };
+        SaleTax: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            tax_id: string;
+            name: string;
+            rate: number;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        StockBatch: {
+            lines: components["schemas"]["StockBatchLine"][];
+        };
+        StockBatchAdjust: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockBatchLine: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id?: string;
+            sku?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            set?: components["schemas"]["StockBatchSet"];
+            adjust?: components["schemas"]["StockBatchAdjust"];
+        } & ((unknown | unknown) & (unknown | unknown));
+        StockBatchLineResult: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            /** @description Only when the line was given by sku. */
+            sku?: string;
+            changed: boolean | null;
+            previous: number | null;
+            on_hand: number | null;
+            delta: number | null;
+            /** @description True only on an idempotency replay. */
+            replayed: boolean;
+        };
+        StockBatchLineResultList: {
+            data: components["schemas"]["StockBatchLineResult"][];
+        };
+        StockBatchSet: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            on_hand: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id?: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockSet: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            on_hand: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id?: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockWriteResult: {
+            changed: boolean;
+            previous: number;
+            on_hand: number;
+            delta: number;
+            adjustment_id: string | null;
+            movement_id: string | null;
+        };
+        StockWriteResultEnvelope: {
+            data: components["schemas"]["StockWriteResult"];
+        };
+        Store: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            domain_prefix: string;
+            currency: string;
+            timezone: string;
+            country: string;
+            default_outlet_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        StoreEnvelope: {
+            data: components["schemas"]["Store"];
+        };
+        Supplier: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        SupplierCreate: {
+            name: string;
+        };
+        SupplierEnvelope: {
+            data: components["schemas"]["Supplier"];
+        };
+        /** @description A page of Supplier rows (spec, Pagination and polling). */
+        SupplierPage: {
+            data: components["schemas"]["Supplier"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        SupplierUpdate: {
+            name?: string;
+        };
+        Tag: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        TagCreate: {
+            name: string;
+        };
+        TagEnvelope: {
+            data: components["schemas"]["Tag"];
+        };
+        /** @description A page of Tag rows (spec, Pagination and polling). */
+        TagPage: {
+            data: components["schemas"]["Tag"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        TagUpdate: {
+            name?: string;
+        };
+        Tax: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            rate: number;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of Tax rows (spec, Pagination and polling). */
+        TaxPage: {
+            data: components["schemas"]["Tax"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Tombstone: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            deleted_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        VariantCreate: {
+            options: components["schemas"]["VariantCreateOption"][];
+            name?: string;
+            sku?: string;
+            /** @description Integer minor units (cents). */
+            retail_price?: number;
+            active?: boolean;
+        };
+        VariantCreateOption: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        VariantsCreate: {
+            variants: components["schemas"]["VariantCreate"][];
         };
     };
     responses: never;
     parameters: {
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
         IdempotencyKeyRequired: string;
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
         IdempotencyKeyOptional: string;
     };
     requestBodies: never;
     headers: {
-        /** @description limit, remaining and reset (seconds) of the nearest limit. */
+        /** @description The nearest limit: `limit`, `remaining` and `reset` (seconds), e.g. `limit=120, remaining=119, reset=60`. */
         RateLimit: string;
-        /** @description The limits that apply, as `limit;w=window-seconds`. */
+        /** @description The limits that apply, as `limit;w=window-seconds`, e.g. `120;w=60`. */
         RateLimitPolicy: string;
-        /** @description Seconds to wait before retrying. */
+        /** @description Seconds to wait before retrying (spec, Limits: every 429 carries it). */
         RetryAfter: number;
-        /** @description `true` on a replayed response. */
+        /** @description `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key` (its status, body and all), success or error alike. */
         IdempotentReplayed: "true";
     };
     pathItems: never;
@@ -631,22 +1598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            store_name: string;
-                            /** @description The store prefix. */
-                            domain_prefix: string;
-                            scopes: ("catalog:read" | "catalog:write" | "inventory:read" | "inventory:write" | "customers:read" | "customers:write" | "sales:read")[];
-                            key: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["IdentityEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -657,12 +1609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -673,12 +1620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -689,12 +1631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -705,12 +1642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -722,12 +1654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -738,12 +1665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -765,28 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            domain_prefix: string;
-                            currency: string;
-                            timezone: string;
-                            country: string;
-                            default_outlet_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["StoreEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -797,12 +1698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -813,12 +1709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -829,12 +1720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -845,12 +1731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -862,12 +1743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -878,12 +1754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -891,9 +1762,13 @@ export interface operations {
     listOutlets: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -910,28 +1785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            timezone: string;
-                            /** @enum {string} */
-                            status: "active" | "inactive";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            default_tax_id: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["OutletPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -942,12 +1796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -958,12 +1807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -974,12 +1818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -990,12 +1829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1007,12 +1841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1023,12 +1852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1036,9 +1860,13 @@ export interface operations {
     listPaymentTypes: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1055,21 +1883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            enabled: boolean;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["PaymentTypePage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1080,12 +1894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1096,12 +1905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1112,12 +1916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1128,12 +1927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1145,12 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1161,12 +1950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1174,9 +1958,13 @@ export interface operations {
     listTaxes: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1193,21 +1981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            rate: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["TaxPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1218,12 +1992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1234,12 +2003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1250,12 +2014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1266,12 +2025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1283,12 +2037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1299,12 +2048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1326,24 +2070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description Direction of change the reason may record: increase, decrease or any.
-                             * @enum {string}
-                             */
-                            type: "increase" | "decrease" | "any";
-                            is_system: boolean;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AdjustmentReasonList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1354,12 +2081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1370,12 +2092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1386,12 +2103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1402,12 +2114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1419,12 +2126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1435,12 +2137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1473,12 +2170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1489,12 +2181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1505,12 +2192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1521,12 +2203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1538,12 +2215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1554,12 +2226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1567,10 +2234,15 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
+                /** @description Exact SKU lookup. */
                 sku?: string;
             };
             header?: never;
@@ -1587,123 +2259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: ({
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        } | {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            deleted_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        })[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["ProductPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1714,12 +2270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1730,12 +2281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1746,12 +2292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1762,12 +2303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1779,12 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1795,12 +2326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1809,7 +2335,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1817,107 +2343,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Set only at create; generated with PRD- when left out. */
-                    sku?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    image_thumb_url?: string | null;
-                    is_gift_card?: boolean;
-                    is_composite?: boolean;
-                    variant_parent_id?: string | null;
-                    variant_options?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        attribute_id: string;
-                        value: string;
-                    }[];
-                    name: string;
-                    description?: string | null;
-                    active?: boolean;
-                    has_inventory?: boolean;
-                    has_variants?: boolean;
-                    brand_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    category_id?: string;
-                    /** @description Integer minor units (cents). */
-                    retail_price: number;
-                    loyalty_amount?: number | null;
-                    sales_account_code?: string | null;
-                    purchase_account_code?: string | null;
-                    weight?: number | null;
-                    length?: number | null;
-                    width?: number | null;
-                    height?: number | null;
-                    weight_unit?: string | null;
-                    dimension_unit?: string | null;
-                    image_url?: string | null;
-                    codes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        /** @enum {string} */
-                        type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                        code: string;
-                    }[];
-                    tags?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id: string;
-                        name?: string;
-                    }[];
-                    suppliers?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        supplier_id: string;
-                        is_primary?: boolean;
-                        supplier_code?: string | null;
-                        supplier_name?: string;
-                    }[];
-                    variant_attributes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        name: string;
-                        position: number;
-                    }[];
-                    components?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id: string;
-                        quantity: number;
-                    }[];
-                    /** @description Accepted and ignored on create. */
-                    version?: string;
-                };
+                "application/json": components["schemas"]["ProductCreate"];
             };
         };
         responses: {
@@ -1930,108 +2356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2039,15 +2364,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2055,15 +2376,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, PRODUCT_LIMIT_REACHED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2071,15 +2388,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2087,15 +2400,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -2103,15 +2412,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, IMAGE_FETCH_FAILED. */
@@ -2119,15 +2424,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "IMAGE_FETCH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["ProductImageFetchFailed"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2135,16 +2436,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2152,15 +2449,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2170,6 +2463,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -2184,108 +2478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2296,12 +2489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2312,12 +2500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2328,12 +2511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2344,12 +2522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2360,12 +2533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2377,12 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2393,12 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2408,6 +2566,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -2431,12 +2590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2447,12 +2601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2463,12 +2612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2479,12 +2623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2495,12 +2634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -2511,12 +2645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -2527,12 +2656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2544,12 +2668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2560,12 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2575,114 +2689,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    sku?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    image_thumb_url?: string | null;
-                    is_gift_card?: boolean;
-                    is_composite?: boolean;
-                    variant_parent_id?: string | null;
-                    variant_options?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        attribute_id: string;
-                        value: string;
-                    }[];
-                    name?: string;
-                    description?: string | null;
-                    active?: boolean;
-                    has_inventory?: boolean;
-                    has_variants?: boolean;
-                    brand_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    category_id?: string;
-                    /** @description Integer minor units (cents). */
-                    retail_price?: number;
-                    loyalty_amount?: number | null;
-                    sales_account_code?: string | null;
-                    purchase_account_code?: string | null;
-                    weight?: number | null;
-                    length?: number | null;
-                    width?: number | null;
-                    height?: number | null;
-                    weight_unit?: string | null;
-                    dimension_unit?: string | null;
-                    image_url?: string | null;
-                    codes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        /** @enum {string} */
-                        type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                        code: string;
-                    }[];
-                    tags?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id: string;
-                        name?: string;
-                    }[];
-                    suppliers?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        supplier_id: string;
-                        is_primary?: boolean;
-                        supplier_code?: string | null;
-                        supplier_name?: string;
-                    }[];
-                    variant_attributes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        name: string;
-                        position: number;
-                    }[];
-                    components?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id: string;
-                        quantity: number;
-                    }[];
-                    /** @description Refuse the update with STALE_VERSION unless the product is at this version. */
-                    version?: string;
-                    /** @description Same as version; if both are sent they must agree. */
-                    expected_version?: string;
-                };
+                "application/json": components["schemas"]["ProductUpdate"];
             };
         };
         responses: {
@@ -2694,108 +2708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2806,12 +2719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2822,12 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2838,12 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2854,12 +2752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2870,12 +2763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, STALE_VERSION. */
@@ -2886,12 +2774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "STALE_VERSION";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE, IMAGE_FETCH_FAILED. */
@@ -2902,12 +2785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE" | "IMAGE_FETCH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["ProductImageFetchFailed"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2919,12 +2797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2935,12 +2808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2949,33 +2817,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    variants: {
-                        options: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            attribute_id: string;
-                            value: string;
-                        }[];
-                        name?: string;
-                        sku?: string;
-                        /** @description Integer minor units (cents). */
-                        retail_price?: number;
-                        active?: boolean;
-                    }[];
-                };
+                "application/json": components["schemas"]["VariantsCreate"];
             };
         };
         responses: {
@@ -2988,108 +2841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProductList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3097,15 +2849,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3113,15 +2861,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, PRODUCT_LIMIT_REACHED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3129,15 +2873,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3145,15 +2885,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3161,15 +2897,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -3177,15 +2909,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -3193,15 +2921,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3209,16 +2933,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3226,15 +2946,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3242,9 +2958,13 @@ export interface operations {
     listBrands: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -3261,21 +2981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["BrandPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3286,12 +2992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3302,12 +3003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3318,12 +3014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3334,12 +3025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3351,12 +3037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3367,12 +3048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3381,7 +3057,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -3389,10 +3065,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["BrandCreate"];
             };
         };
         responses: {
@@ -3405,19 +3078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3425,15 +3086,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3441,15 +3098,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3457,15 +3110,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3473,15 +3122,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -3489,15 +3134,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -3505,15 +3146,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3521,16 +3158,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3538,15 +3171,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3556,6 +3185,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -3570,19 +3200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3593,12 +3211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3609,12 +3222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3625,12 +3233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3641,12 +3244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3657,12 +3255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3674,12 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3690,12 +3278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3705,6 +3288,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -3728,12 +3312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3744,12 +3323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3760,12 +3334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3776,12 +3345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3792,12 +3356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3809,12 +3368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3825,12 +3379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3840,16 +3389,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["BrandUpdate"];
             };
         };
         responses: {
@@ -3861,19 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3884,12 +3419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3900,12 +3430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3916,12 +3441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3932,12 +3452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3948,12 +3463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -3964,12 +3474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -3980,12 +3485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3997,12 +3497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4013,12 +3508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4026,9 +3516,13 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4045,22 +3539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CategoryPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4071,12 +3550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4087,12 +3561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4103,12 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4119,12 +3583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4136,12 +3595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4152,12 +3606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4166,7 +3615,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -4174,10 +3623,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    parent_id?: string | null;
-                };
+                "application/json": components["schemas"]["CategoryCreate"];
             };
         };
         responses: {
@@ -4190,20 +3636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4211,15 +3644,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4227,15 +3656,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4243,15 +3668,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4259,15 +3680,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -4275,15 +3692,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -4291,15 +3704,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4307,16 +3716,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4324,15 +3729,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4342,6 +3743,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -4356,20 +3758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4380,12 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4396,12 +3780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4412,12 +3791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4428,12 +3802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4444,12 +3813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4461,12 +3825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4477,12 +3836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4492,6 +3846,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -4515,12 +3870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4531,12 +3881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4547,12 +3892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4563,12 +3903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4579,12 +3914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -4595,12 +3925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4612,12 +3937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4628,12 +3948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4643,16 +3958,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    parent_id?: string | null;
-                };
+                "application/json": components["schemas"]["CategoryUpdate"];
             };
         };
         responses: {
@@ -4664,20 +3977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4688,12 +3988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4704,12 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4720,12 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4736,12 +4021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4752,12 +4032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -4768,12 +4043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -4784,12 +4054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4801,12 +4066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4817,12 +4077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4830,9 +4085,13 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4849,20 +4108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["TagPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4873,12 +4119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4889,12 +4130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4905,12 +4141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4921,12 +4152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4938,12 +4164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4954,12 +4175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4968,7 +4184,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -4976,9 +4192,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["TagCreate"];
             };
         };
         responses: {
@@ -4991,18 +4205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5010,15 +4213,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5026,15 +4225,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5042,15 +4237,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5058,15 +4249,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -5074,15 +4261,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -5090,15 +4273,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5106,16 +4285,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5123,15 +4298,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5141,6 +4312,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -5155,18 +4327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5177,12 +4338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5193,12 +4349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5209,12 +4360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5225,12 +4371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5241,12 +4382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5258,12 +4394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5274,12 +4405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5289,6 +4415,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -5312,12 +4439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5328,12 +4450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5344,12 +4461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5360,12 +4472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5376,12 +4483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5393,12 +4495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5409,12 +4506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5424,15 +4516,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                };
+                "application/json": components["schemas"]["TagUpdate"];
             };
         };
         responses: {
@@ -5444,18 +4535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5466,12 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5482,12 +4557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5498,12 +4568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5514,12 +4579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5530,12 +4590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -5546,12 +4601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -5562,12 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5579,12 +4624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5595,12 +4635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5608,9 +4643,13 @@ export interface operations {
     listSuppliers: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -5627,20 +4666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["SupplierPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5651,12 +4677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5667,12 +4688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5683,12 +4699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5699,12 +4710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5716,12 +4722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5732,12 +4733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5746,7 +4742,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -5754,9 +4750,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["SupplierCreate"];
             };
         };
         responses: {
@@ -5769,18 +4763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5788,15 +4771,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5804,15 +4783,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5820,15 +4795,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5836,15 +4807,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -5852,15 +4819,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -5868,15 +4831,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5884,16 +4843,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5901,15 +4856,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5919,6 +4870,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -5933,18 +4885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5955,12 +4896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5971,12 +4907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5987,12 +4918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6003,12 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6019,12 +4940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6036,12 +4952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6052,12 +4963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6067,6 +4973,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -6090,12 +4997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6106,12 +5008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6122,12 +5019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6138,12 +5030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6154,12 +5041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6171,12 +5053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6187,12 +5064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6202,15 +5074,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                };
+                "application/json": components["schemas"]["SupplierUpdate"];
             };
         };
         responses: {
@@ -6222,18 +5093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6244,12 +5104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6260,12 +5115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6276,12 +5126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6292,12 +5137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6308,12 +5148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -6324,12 +5159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -6340,12 +5170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6357,12 +5182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6373,12 +5193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6388,6 +5203,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -6402,22 +5218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            on_hand: number;
-                            reorder_method: string;
-                            reorder_point: number | null;
-                            reorder_amount: number | null;
-                            reorder_target: number | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["InventoryLevelList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6428,12 +5229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6444,12 +5240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6460,12 +5251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6476,12 +5262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6492,12 +5273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6509,12 +5285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6525,12 +5296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6539,27 +5305,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path: {
+                /** @description The resource's id. */
                 id: string;
+                /** @description The outlet's id. */
                 outlet_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    on_hand: number;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    reason_id?: string;
-                    /** @description Integer cents. */
-                    unit_cost?: number;
-                };
+                "application/json": components["schemas"]["StockSet"];
             };
         };
         responses: {
@@ -6572,16 +5331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            changed: boolean;
-                            previous: number;
-                            on_hand: number;
-                            delta: number;
-                            adjustment_id: string | null;
-                            movement_id: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["StockWriteResultEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6589,15 +5339,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6605,15 +5351,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6621,15 +5363,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6637,15 +5375,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6653,15 +5387,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -6669,15 +5399,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -6685,15 +5411,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6701,16 +5423,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6718,15 +5436,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6735,7 +5449,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
@@ -6743,27 +5457,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    product_id?: string;
-                    sku?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    outlet_id: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    reason_id: string;
-                    quantity: number;
-                    /** @description Integer cents. */
-                    unit_cost?: number;
-                };
+                "application/json": components["schemas"]["AdjustmentCreate"];
             };
         };
         responses: {
@@ -6776,16 +5470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            changed: boolean;
-                            previous: number;
-                            on_hand: number;
-                            delta: number;
-                            adjustment_id: string | null;
-                            movement_id: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["StockWriteResultEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6793,15 +5478,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6809,15 +5490,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6825,15 +5502,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6841,15 +5514,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -6857,15 +5526,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -6873,15 +5538,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6889,16 +5550,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6906,15 +5563,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6923,7 +5576,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
@@ -6931,41 +5584,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    lines: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id?: string;
-                        sku?: string;
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        outlet_id: string;
-                        set?: {
-                            on_hand: number;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            reason_id?: string;
-                            /** @description Integer cents. */
-                            unit_cost?: number;
-                        };
-                        adjust?: {
-                            quantity: number;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            reason_id: string;
-                            /** @description Integer cents. */
-                            unit_cost?: number;
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["StockBatch"];
             };
         };
         responses: {
@@ -6978,28 +5597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            product_id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            /** @description Only when the line was given by sku. */
-                            sku?: string;
-                            changed: boolean | null;
-                            previous: number | null;
-                            on_hand: number | null;
-                            delta: number | null;
-                            /** @description True only on an idempotency replay. */
-                            replayed: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StockBatchLineResultList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7007,15 +5605,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7023,15 +5617,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7039,15 +5629,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7055,15 +5641,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -7071,15 +5653,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -7087,15 +5665,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7103,16 +5677,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7120,15 +5690,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7136,14 +5702,23 @@ export interface operations {
     listSales: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
                 completed_from?: string;
+                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
                 completed_to?: string;
+                /** @description open is refused with 400. */
                 status?: "completed" | "partially_refunded" | "refunded" | "voided";
+                /** @description A UUID. */
                 outlet_id?: string;
+                /** @description A UUID. */
                 customer_id?: string;
+                /** @description A UUID. */
                 parent_sale_id?: string;
             };
             header?: never;
@@ -7160,126 +5735,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            status: "completed" | "partially_refunded" | "refunded" | "voided";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            customer_id: string | null;
-                            parent_sale_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            completed_at: string;
-                            /** @description Integer cents; negative on refunds. */
-                            subtotal: number;
-                            /** @description Integer cents; negative on refunds. */
-                            discount_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            tax_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            paid_total: number;
-                            line_items: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                name: string;
-                                /** @description Negative on refunds. */
-                                quantity: number;
-                                /** @description Cents, before tax. */
-                                unit_price: number;
-                                /** @description Integer cents; negative on refunds. */
-                                subtotal: number;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                tax_total: number;
-                                /** @description Integer cents; negative on refunds. */
-                                total: number;
-                            }[];
-                            discounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            adjustments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            taxes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                name: string;
-                                rate: number;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            payments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                payment_type_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 in UTC, ending in Z.
-                                 */
-                                paid_at: string;
-                            }[];
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["SalePage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7290,12 +5746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7306,12 +5757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7322,12 +5768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7338,12 +5779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7355,12 +5791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7371,12 +5802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7386,6 +5812,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -7400,124 +5827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            status: "completed" | "partially_refunded" | "refunded" | "voided";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            customer_id: string | null;
-                            parent_sale_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            completed_at: string;
-                            /** @description Integer cents; negative on refunds. */
-                            subtotal: number;
-                            /** @description Integer cents; negative on refunds. */
-                            discount_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            tax_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            paid_total: number;
-                            line_items: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                name: string;
-                                /** @description Negative on refunds. */
-                                quantity: number;
-                                /** @description Cents, before tax. */
-                                unit_price: number;
-                                /** @description Integer cents; negative on refunds. */
-                                subtotal: number;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                tax_total: number;
-                                /** @description Integer cents; negative on refunds. */
-                                total: number;
-                            }[];
-                            discounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            adjustments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            taxes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                name: string;
-                                rate: number;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            payments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                payment_type_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 in UTC, ending in Z.
-                                 */
-                                paid_at: string;
-                            }[];
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SaleEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7528,12 +5838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7544,12 +5849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7560,12 +5860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7576,12 +5871,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -7592,12 +5882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7609,12 +5894,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7625,12 +5905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7638,9 +5913,13 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -7657,77 +5936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: ({
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        } | {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            deleted_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        })[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CustomerPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7738,12 +5947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7754,12 +5958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7770,12 +5969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7786,12 +5980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7803,12 +5992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7819,12 +6003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7833,7 +6012,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -7841,59 +6020,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                    do_not_sell_share?: boolean;
-                    is_walk_in?: boolean;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    version?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    customer_group_id?: string;
-                    customer_code?: string;
-                    first_name: string;
-                    last_name?: string | null;
-                    company_name?: string | null;
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    website?: string | null;
-                    gender?: string | null;
-                    tax_id?: string | null;
-                    note?: string | null;
-                    date_of_birth?: string | null;
-                    address_1?: string | null;
-                    address_2?: string | null;
-                    city?: string | null;
-                    state?: string | null;
-                    zipcode?: string | null;
-                    country?: string | null;
-                    custom_field_1?: string | null;
-                    custom_field_2?: string | null;
-                    custom_field_3?: string | null;
-                    custom_field_4?: string | null;
-                    /** @description Account credit limit in integer cents. */
-                    on_account_limit?: number;
-                    enable_loyalty?: boolean;
-                    dont_email?: boolean;
-                    dont_sms?: boolean;
-                };
+                "application/json": components["schemas"]["CustomerCreate"];
             };
         };
         responses: {
@@ -7906,62 +6033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7969,15 +6041,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7985,15 +6053,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8001,15 +6065,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8017,15 +6077,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -8033,15 +6089,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -8049,15 +6101,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8065,16 +6113,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8082,15 +6126,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8100,6 +6140,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8114,62 +6155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8180,12 +6166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8196,12 +6177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8212,12 +6188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8228,12 +6199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8244,12 +6210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8261,12 +6222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8277,12 +6233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8292,6 +6243,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8315,12 +6267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8331,12 +6278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8347,12 +6289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8363,12 +6300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8379,12 +6311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -8395,12 +6322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8412,12 +6334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8428,12 +6345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8443,68 +6355,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                    do_not_sell_share?: boolean;
-                    is_walk_in?: boolean;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    /** @description Refuse the update with STALE_VERSION unless the customer is at this version. */
-                    version?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    customer_group_id?: string;
-                    customer_code?: string;
-                    first_name?: string;
-                    last_name?: string | null;
-                    company_name?: string | null;
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    website?: string | null;
-                    gender?: string | null;
-                    tax_id?: string | null;
-                    note?: string | null;
-                    date_of_birth?: string | null;
-                    address_1?: string | null;
-                    address_2?: string | null;
-                    city?: string | null;
-                    state?: string | null;
-                    zipcode?: string | null;
-                    country?: string | null;
-                    custom_field_1?: string | null;
-                    custom_field_2?: string | null;
-                    custom_field_3?: string | null;
-                    custom_field_4?: string | null;
-                    /** @description Account credit limit in integer cents. */
-                    on_account_limit?: number;
-                    enable_loyalty?: boolean;
-                    dont_email?: boolean;
-                    dont_sms?: boolean;
-                    /** @description Same as version; if both are sent they must agree. */
-                    expected_version?: string;
-                };
+                "application/json": components["schemas"]["CustomerUpdate"];
             };
         };
         responses: {
@@ -8516,62 +6374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8582,12 +6385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8598,12 +6396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8614,12 +6407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8630,12 +6418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8646,12 +6429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, STALE_VERSION. */
@@ -8662,12 +6440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "STALE_VERSION";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -8678,12 +6451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8695,12 +6463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8711,12 +6474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8724,9 +6482,13 @@ export interface operations {
     listCustomerGroups: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -8743,20 +6505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CustomerGroupPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8767,12 +6516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8783,12 +6527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8799,12 +6538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8815,12 +6549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8832,12 +6561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8848,12 +6572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8863,6 +6582,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8877,18 +6597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8899,12 +6608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8915,12 +6619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8931,12 +6630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8947,12 +6641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8963,12 +6652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8980,12 +6664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8996,83 +6675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    grant_type: "authorization_code" | "refresh_token";
-                    code?: string;
-                    redirect_uri?: string;
-                    /** @description When the authorization used PKCE (S256). */
-                    code_verifier?: string;
-                    refresh_token?: string;
-                    /** @description With client_secret, unless HTTP Basic is used (never both). */
-                    client_id?: string;
-                    client_secret?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Tokens. The refresh token does not rotate. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponse"];
-                };
-            };
-            /** @description invalid_request, invalid_grant or unsupported_grant_type. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_client: bad client credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_request: use POST. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_request: too many failures from this address (30 per 5 minutes). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
