@@ -84,5 +84,11 @@ export function operationExamples(
   };
 }
 
+/** A Media Type Object with its `examples`, when there are any. */
+export const withExamples = (
+  media: Record<string, unknown>,
+  examples: Readonly<Record<string, ExampleObject>> | undefined,
+): Record<string, unknown> => (examples === undefined ? media : { ...media, examples });
+
 /** `{example}` when there is one, else nothing: spread into a Parameter Object. */
 export const exampleField = (value: unknown): { example?: unknown } => (value === undefined ? {} : { example: value });

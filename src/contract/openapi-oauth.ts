@@ -1,3 +1,4 @@
+import { operationExamples, withExamples } from "./openapi-examples.js";
 import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
 
 // The OpenAPI 3.1 document of the OAuth token endpoint (spec, Authentication 3 to 8). It has its own
@@ -51,10 +52,17 @@ const TOKEN_REQUEST = {
   },
 };
 
-const oauthError = (description: string, extra: Record<string, unknown> = {}) => ({
+const examples = operationExamples("createToken");
+
+const oauthError = (status: number, description: string, extra: Record<string, unknown> = {}) => ({
   description,
   headers: { ...RATE_HEADERS, ...extra },
-  content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } },
+  content: {
+    "application/json": withExamples(
+      { schema: { $ref: "#/components/schemas/OAuthError" } },
+      examples.response(status),
+    ),
+  },
 });
 
 const cache = new Map<string, unknown>();
@@ -90,19 +98,34 @@ export function buildOAuthOpenApi(apiRoot: string): unknown {
           security: [{ clientBasic: [] }, {}],
           requestBody: {
             required: true,
-            content: { "application/x-www-form-urlencoded": { schema: { $ref: "#/components/schemas/TokenRequest" } } },
+            content: {
+              "application/x-www-form-urlencoded": withExamples(
+                { schema: { $ref: "#/components/schemas/TokenRequest" } },
+                examples.requestBody,
+              ),
+            },
           },
           responses: {
             "200": {
               description: "Tokens.",
               headers: RATE_HEADERS,
-              content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } },
+              content: {
+                "application/json": withExamples(
+                  { schema: { $ref: "#/components/schemas/TokenResponse" } },
+                  examples.response(200),
+                ),
+              },
             },
             "400": oauthError(
+              400,
               "invalid_request, invalid_grant (a wrong, expired or used code or token) or unsupported_grant_type.",
             ),
-            "401": oauthError("invalid_client: bad client credentials."),
-            "429": oauthError("invalid_request: too many failures from this address (30 per 5 minutes).", RETRY_AFTER),
+            "401": oauthError(401, "invalid_client: bad client credentials."),
+            "429": oauthError(
+              429,
+              "invalid_request: too many failures from this address (30 per 5 minutes).",
+              RETRY_AFTER,
+            ),
           },
         },
       },

@@ -1,6 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "./errors.js";
 import type { Operation } from "./operation.js";
+import { exampleField, type OperationExamples, operationExamples, withExamples } from "./openapi-examples.js";
 import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
 import { Components } from "./openapi-schemas.js";
 import { pathParams } from "./path.js";
@@ -127,13 +128,14 @@ function savedDespiteSchema(op: Operation, components: Components): unknown {
   });
 }
 
-function parameters(op: Operation, components: Components): unknown[] {
+function parameters(op: Operation, components: Components, examples: OperationExamples): unknown[] {
   const list: unknown[] = pathParams(op.path).map((name) => ({
     name,
     in: "path",
     required: true,
     description: name === "id" ? "The resource's id." : `The ${name.replace(/_id$/, "")}'s id.`,
     schema: { type: "string", format: "uuid" },
+    ...exampleField(examples.parameter("path", name)),
   }));
   for (const [name, schema] of Object.entries(op.query.properties)) {
     const json = components.schema(schema as TSchema) as { description?: string };
@@ -143,17 +145,22 @@ function parameters(op: Operation, components: Components): unknown[] {
       required: (op.query.required ?? []).includes(name),
       ...(json.description ? { description: json.description } : {}),
       schema: json,
+      ...exampleField(examples.parameter("query", name)),
     });
   }
   if (op.idempotency !== "none") {
+    // Inline rather than a shared component, so that each operation shows a key of its own: a key is remembered
+    // per credential whatever the route (spec, Limits: Idempotency), and examples sent in turn must not collide.
     list.push({
-      $ref: `#/components/parameters/IdempotencyKey${op.idempotency === "required" ? "Required" : "Optional"}`,
+      ...idempotencyParameter(op.idempotency === "required"),
+      ...exampleField(examples.parameter("header", "Idempotency-Key")),
     });
   }
   return list;
 }
 
 function operationObject(op: Operation, components: Components): Record<string, unknown> {
+  const examples = operationExamples(op.id);
   const replayed =
     op.idempotency === "none" ? {} : { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
   const headers = { ...RATE_HEADERS, ...replayed };
@@ -164,7 +171,12 @@ function operationObject(op: Operation, components: Components): Record<string, 
         : {
             description: "Success.",
             headers,
-            content: { "application/json": { schema: successSchema(op, components) } },
+            content: {
+              "application/json": withExamples(
+                { schema: successSchema(op, components) },
+                examples.response(op.successStatus),
+              ),
+            },
           },
   };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -177,13 +189,18 @@ function operationObject(op: Operation, components: Components): Record<string, 
     responses[String(status)] = {
       description: `Error: ${codes.join(", ")}.`,
       headers: status === 429 ? { ...headers, ...RETRY_AFTER } : headers,
-      content: { "application/json": { schema: saved ? { oneOf: [envelope, saved] } : envelope } },
+      content: {
+        "application/json": withExamples(
+          { schema: saved ? { oneOf: [envelope, saved] } : envelope },
+          examples.response(status),
+        ),
+      },
       // The codes this operation answers with this status: the response checker holds answers to them.
       "x-error-codes": codes,
     };
   }
   const scopes = op.scope === null ? [] : [op.scope];
-  const params = parameters(op, components);
+  const params = parameters(op, components, examples);
   return {
     operationId: op.id,
     summary: op.summary,
@@ -195,7 +212,12 @@ function operationObject(op: Operation, components: Components): Record<string, 
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: components.define(named(op.body, `${op.id}'s body`), op.body) } },
+            content: {
+              "application/json": withExamples(
+                { schema: components.define(named(op.body, `${op.id}'s body`), op.body) },
+                examples.requestBody,
+              ),
+            },
           },
         }
       : {}),
@@ -243,10 +265,6 @@ export function buildOpenApi(serverUrl: string): unknown {
           },
         },
       },
-      parameters: {
-        IdempotencyKeyRequired: idempotencyParameter(true),
-        IdempotencyKeyOptional: idempotencyParameter(false),
-      },
       headers: HEADERS,
     },
   };
@@ -255,7 +273,7 @@ export function buildOpenApi(serverUrl: string): unknown {
   return doc;
 }
 
-function idempotencyParameter(required: boolean): unknown {
+function idempotencyParameter(required: boolean): Record<string, unknown> {
   return {
     name: "Idempotency-Key",
     in: "header",

@@ -1560,12 +1560,7 @@ export interface components {
         };
     };
     responses: never;
-    parameters: {
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-        IdempotencyKeyRequired: string;
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-        IdempotencyKeyOptional: string;
-    };
+    parameters: never;
     requestBodies: never;
     headers: {
         /** @description The nearest limit: `limit`, `remaining` and `reset` (seconds), e.g. `limit=120, remaining=119, reset=60`. */
@@ -1762,13 +1757,25 @@ export interface operations {
     listOutlets: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9vdXRsZXRzIiwicyI6NH0
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1860,13 +1867,25 @@ export interface operations {
     listPaymentTypes: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9wYXltZW50LXR5cGVzIiwicyI6N30
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1958,13 +1977,25 @@ export interface operations {
     listTaxes: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby90YXhlcyIsInMiOjJ9
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -2234,15 +2265,27 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 1
+                 */
                 limit?: number;
                 /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
-                /** @description Exact SKU lookup. */
+                /**
+                 * @description Exact SKU lookup.
+                 * @example TOTE-CANVAS
+                 */
                 sku?: string;
             };
             header?: never;
@@ -2335,8 +2378,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-product-jacket-rain
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2463,7 +2509,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 9f9e6747-9971-4307-bc40-0ab213717928
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2566,7 +2615,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 24db2250-14db-4979-a2ce-b1e6646a83bb
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2689,7 +2741,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example e25ea8b9-c251-4aa6-a33c-9fd9fc9eed3f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2817,11 +2872,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-variants-tee-l-white
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 5bc341ee-b5e7-4163-bdcf-e85c595c8347
+                 */
                 id: string;
             };
             cookie?: never;
@@ -2958,13 +3019,25 @@ export interface operations {
     listBrands: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9icmFuZHMiLCJzIjoxN30
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -3057,8 +3130,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-brand-fjord
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3185,7 +3261,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 4ee903e6-0d14-4a91-8fa4-6b74bbfd7e5b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3288,7 +3367,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example b72cbf25-4228-4ef2-aa3c-047a40f44568
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3389,7 +3471,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example f553579b-c393-45cd-aa64-1956b9358432
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3516,13 +3601,25 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9jYXRlZ29yaWVzIiwicyI6MTV9
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -3615,8 +3712,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-category-outerwear
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3743,7 +3843,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 44c25bbc-e8eb-49c0-939f-b2f19ec5c7fb
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3846,7 +3949,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 376de29c-7d5e-4708-884f-2e37ebb5cb15
+                 */
                 id: string;
             };
             cookie?: never;
@@ -3958,7 +4064,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 52bd422d-74c6-42b7-824c-b7ba8eacd73a
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4085,13 +4194,25 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby90YWdzIiwicyI6MjR9
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4184,8 +4305,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-tag-winter
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4312,7 +4436,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 1d6764cb-9657-4c5b-af01-4b81c1aa4c41
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4415,7 +4542,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example b2fe2ad8-8d41-45e8-8360-2cd5d230b80b
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4516,7 +4646,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 21fe30ba-d187-4c70-ad8f-94af214a8f76
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4643,13 +4776,25 @@ export interface operations {
     listSuppliers: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9zdXBwbGllcnMiLCJzIjoyOH0
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4742,8 +4887,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-supplier-nordic-wool
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4870,7 +5018,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example c1763f79-844e-405b-b9be-3802a095bf8c
+                 */
                 id: string;
             };
             cookie?: never;
@@ -4973,7 +5124,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 339fe1cc-f14c-4e33-831f-9aac7c907d5d
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5074,7 +5228,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example b122672d-6d4a-4a52-818a-31e1b05063e6
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5203,7 +5360,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example f4ec2086-0a0d-41ed-9153-79e397a10331
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5305,13 +5465,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example set-stock-mug-main-street
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 71366d26-c673-4970-b2a8-3c487a0895b6
+                 */
                 id: string;
-                /** @description The outlet's id. */
+                /**
+                 * @description The outlet's id.
+                 * @example ca4127c3-c89c-4490-9eb0-b4e6d73f56d6
+                 */
                 outlet_id: string;
             };
             cookie?: never;
@@ -5449,8 +5618,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example adjust-coffee-damaged
+                 */
+                "Idempotency-Key": string;
             };
             path?: never;
             cookie?: never;
@@ -5576,8 +5748,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example batch-caps-count-socks-delivery
+                 */
+                "Idempotency-Key": string;
             };
             path?: never;
             cookie?: never;
@@ -5702,19 +5877,40 @@ export interface operations {
     listSales: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 1
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9zYWxlcyIsInMiOjczfQ
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
+                /**
+                 * @description ISO 8601 date-time in UTC, ending in Z; inclusive.
+                 * @example 2025-12-29T00:00:00Z
+                 */
                 completed_from?: string;
-                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
+                /**
+                 * @description ISO 8601 date-time in UTC, ending in Z; inclusive.
+                 * @example 2025-12-31T23:59:59Z
+                 */
                 completed_to?: string;
-                /** @description open is refused with 400. */
+                /**
+                 * @description open is refused with 400.
+                 * @example completed
+                 */
                 status?: "completed" | "partially_refunded" | "refunded" | "voided";
-                /** @description A UUID. */
+                /**
+                 * @description A UUID.
+                 * @example ca4127c3-c89c-4490-9eb0-b4e6d73f56d6
+                 */
                 outlet_id?: string;
                 /** @description A UUID. */
                 customer_id?: string;
@@ -5812,7 +6008,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example c5b15d4f-934d-459c-a47d-010cbe3425d0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -5913,13 +6112,25 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9jdXN0b21lcnMiLCJzIjo2OH0
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -6012,8 +6223,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /**
+                 * @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.
+                 * @example create-customer-frank
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6140,7 +6354,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 45f10151-dba0-441c-b02e-53c780e1793f
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6243,7 +6460,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example b0ca3bd6-e924-4b4f-82ef-845993c56513
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6355,7 +6575,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example f553bde0-40e5-45dd-9e0e-6e7862e24979
+                 */
                 id: string;
             };
             cookie?: never;
@@ -6482,13 +6705,25 @@ export interface operations {
     listCustomerGroups: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 200. */
+                /**
+                 * @description Page size, 1 to 200.
+                 * @example 2
+                 */
                 limit?: number;
-                /** @description Opaque cursor from a previous page's next_cursor. */
+                /**
+                 * @description Opaque cursor from a previous page's next_cursor.
+                 * @example eyJsIjoiZGVtby9jdXN0b21lci1ncm91cHMiLCJzIjo2NX0
+                 */
                 cursor?: string;
-                /** @description asc (default) or desc; desc returns one first page only. */
+                /**
+                 * @description asc (default) or desc; desc returns one first page only.
+                 * @example asc
+                 */
                 order?: "asc" | "desc";
-                /** @description Only with order=asc. */
+                /**
+                 * @description Only with order=asc.
+                 * @example true
+                 */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -6582,7 +6817,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource's id. */
+                /**
+                 * @description The resource's id.
+                 * @example 402e2171-a3fc-4478-a219-b0158c798c59
+                 */
                 id: string;
             };
             cookie?: never;
