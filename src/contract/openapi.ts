@@ -156,7 +156,7 @@ function operationObject(op: Operation): Record<string, unknown> {
   return {
     operationId: op.id,
     summary: op.summary,
-    ...(op.note ? { description: op.note } : {}),
+    description: op.description,
     tags: [op.tag],
     security: [{ apiKey: scopes }, { oauth2: scopes }],
     ...(parameters.length > 0 ? { parameters } : {}),
