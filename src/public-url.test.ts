@@ -31,6 +31,7 @@ async function transcript(publicUrl: string | undefined): Promise<{ port: number
   const auth = { authorization: `Bearer ${demo.keys[0].token}` };
   await send("GET", "/demo/v1/products?sku=TOTE-CANVAS", { headers: auth });
   await send("GET", "/demo/v1/openapi.json", { headers: auth });
+  await send("GET", "/oauth/openapi.json");
   const client = creds.oauth_clients[0];
   const admin = creds.users.find((u: { email: string }) => u.email === "admin@demo.example");
   const consent = await send("POST", "/_sim/oauth/authorize", {
@@ -69,7 +70,10 @@ describe("docs/interfaces.md, Library: publicUrl fixes the origin of every URL t
     expect(all).toContain(`"api_root":"${PUBLIC}"`);
     expect(all).toContain(`"base_url":"${PUBLIC}/demo/v1"`);
     expect(all).toMatch(new RegExp(`"image_url":"${PUBLIC}/images/[0-9a-f-]{36}/original\\.png"`));
-    expect(all).toContain(`"servers":[{"url":"${PUBLIC}/demo/v1"}]`);
+    expect(all).toContain(`"servers":[{"url":"${PUBLIC}/demo/v1","description":"This store's base URL."}]`);
+    expect(all).toContain(
+      `"servers":[{"url":"${PUBLIC}","description":"The API root: the token endpoint has no store prefix."}]`,
+    );
     expect(all).toContain(`"api_base_url":"${PUBLIC}/demo/v1"`);
     expect(all).not.toContain("127.0.0.1");
   });

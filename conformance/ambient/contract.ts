@@ -1,7 +1,8 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { buildOpenApi, TOKEN_PATH } from "../../src/contract/openapi.js";
+import { buildOpenApi } from "../../src/contract/openapi.js";
+import { buildOAuthOpenApi, TOKEN_PATH } from "../../src/contract/openapi-oauth.js";
 import { Router } from "../../src/contract/router.js";
 
 // What the spec lets an operation answer, derived from the contract (the served OpenAPI document is
@@ -69,6 +70,11 @@ function relax(schema: unknown, key = ""): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) {
+    // Without additionalProperties: false the alternatives may overlap: any one of them is enough.
+    if (k === "oneOf") {
+      out.anyOf = relax(v, k);
+      continue;
+    }
     if (DROPPED.has(k) && key !== "properties") continue;
     if (k === "additionalProperties" && v === false && key !== "properties") continue;
     if (k === "enum" && CHOICE_ENUMS.includes(JSON.stringify(v))) continue;
@@ -79,6 +85,23 @@ function relax(schema: unknown, key = ""): unknown {
     out[k] = relax(v, k);
   }
   return out;
+}
+
+/** `schema` with every reference to a named component replaced by the component (none is recursive). */
+function inline(schema: unknown, components: Record<string, unknown>): any {
+  if (Array.isArray(schema)) return schema.map((s) => inline(s, components));
+  if (schema === null || typeof schema !== "object") return schema;
+  const { $ref, ...rest } = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) out[k] = inline(v, components);
+  if (typeof $ref !== "string") return out;
+  return { ...inline(components[$ref.replace("#/components/schemas/", "")], components), ...out };
+}
+
+/** The codes the document gives an operation for a status (`x-error-codes`), as a schema of the body. */
+function codesOnly(codes: unknown): unknown {
+  if (!Array.isArray(codes)) return undefined;
+  return { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } };
 }
 
 /** Keeps only the named properties of an object schema (the rest of the document is not shown). */
@@ -117,24 +140,23 @@ let state: { router: Router<OperationView>; token: OperationView } | undefined;
 function build() {
   if (state) return state;
   const doc = buildOpenApi("http://judge.invalid/store/v1") as any;
+  const oauth = buildOAuthOpenApi("http://judge.invalid") as any;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   ajv.addFormat("utc-date-time", {
     type: "string",
     validate: (v: string) => UTC.test(v) && !Number.isNaN(Date.parse(v)),
   });
   ajv.addKeyword({ keyword: "x-decimals" });
-  const components = relax(doc.components?.schemas ?? {}) as Record<string, unknown>;
-  ajv.addSchema({ $id: "judge", components: { schemas: components } });
-  const resolve = (schema: any): any =>
-    JSON.parse(JSON.stringify(schema).replace(/"#\/components\/schemas\//g, '"judge#/components/schemas/'));
-  const view = (path: string, method: string, op: any): OperationView => {
+  const view = (path: string, method: string, op: any, components: Record<string, unknown>): OperationView => {
     const statuses = new Map<number, ValidateFunction | null>();
     let success = 200;
     for (const [code, response] of Object.entries<any>(op.responses ?? {})) {
       const status = Number(code);
       if (status >= 200 && status < 300) success = status;
-      const schema = response?.content?.["application/json"]?.schema;
-      statuses.set(status, schema ? ajv.compile(resolve(narrowPayload(op.operationId, relax(schema)))) : null);
+      const schema = inline(response?.content?.["application/json"]?.schema, components);
+      const codes = codesOnly(response?.["x-error-codes"]);
+      const judged = schema && narrowPayload(op.operationId, relax(schema));
+      statuses.set(status, judged ? ajv.compile(codes ? { allOf: [judged, codes] } : judged) : null);
     }
     return {
       name: `${method.toUpperCase()} ${path}`,
@@ -146,19 +168,14 @@ function build() {
     };
   };
   const router = new Router<OperationView>();
-  let token: OperationView | undefined;
   for (const [path, item] of Object.entries<any>(doc.paths)) {
     for (const method of ["get", "post", "put", "patch", "delete"]) {
-      if (!item[method]) continue;
-      const v = view(path, method, item[method]);
-      if (path === TOKEN_PATH) {
-        if (method === "post") token = v;
-        continue;
-      }
-      router.add(method.toUpperCase(), path, v);
+      if (item[method])
+        router.add(method.toUpperCase(), path, view(path, method, item[method], doc.components.schemas));
     }
   }
-  state = { router, token: token as OperationView };
+  const token = view(TOKEN_PATH, "post", oauth.paths[TOKEN_PATH].post, oauth.components.schemas);
+  state = { router, token };
   return state;
 }
 

@@ -253,7 +253,20 @@ describe("interfaces.md 1: retail-sim openapi", () => {
     expect(run.status).toBe(0);
     const doc = JSON.parse(run.stdout);
     expect(doc.info.version).toBe("1.0.0");
-    expect(doc.servers).toEqual([{ url: "http://127.0.0.1:4747/other/v1" }]);
+    expect(doc.servers).toEqual([{ url: "http://127.0.0.1:4747/other/v1", description: "This store's base URL." }]);
     expect(doc.paths["/me"].get.operationId).toBe("getMe");
+  });
+
+  it("--oauth prints the token endpoint's document, whose server is the API root", () => {
+    const run = spawnSync(process.execPath, [BIN, "openapi", "--oauth", "--api-root", "http://localhost:9/"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    expect(run.status).toBe(0);
+    const doc = JSON.parse(run.stdout);
+    expect(doc.servers[0].url).toBe("http://localhost:9");
+    expect(Object.keys(doc.paths)).toEqual(["/oauth/token"]);
+    expect(doc.paths["/oauth/token"].post.operationId).toBe("createToken");
   });
 });

@@ -1,16 +1,22 @@
 import type { CommandModule } from "yargs";
 import { buildOpenApi } from "../contract/openapi.js";
+import { buildOAuthOpenApi } from "../contract/openapi-oauth.js";
 
-export const openapiCommand: CommandModule<object, { prefix: string; "api-root": string }> = {
+export const openapiCommand: CommandModule<object, { prefix: string; "api-root": string; oauth: boolean }> = {
   command: "openapi",
   describe: "Print the OpenAPI document",
   builder: (y) =>
     y
       .option("prefix", { type: "string", default: "demo", describe: "Store prefix in the server URL" })
-      .option("api-root", { type: "string", default: "http://127.0.0.1:4747", describe: "API root in the server URL" }),
+      .option("api-root", { type: "string", default: "http://127.0.0.1:4747", describe: "API root in the server URL" })
+      .option("oauth", {
+        type: "boolean",
+        default: false,
+        describe: "Print the OAuth token endpoint's document (server: the API root) instead",
+      }),
   handler: (args) => {
-    process.stdout.write(
-      `${JSON.stringify(buildOpenApi(`${args["api-root"].replace(/\/$/, "")}/${args.prefix}/v1`), null, 2)}\n`,
-    );
+    const apiRoot = args["api-root"].replace(/\/$/, "");
+    const doc = args.oauth ? buildOAuthOpenApi(apiRoot) : buildOpenApi(`${apiRoot}/${args.prefix}/v1`);
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   },
 };

@@ -1,13 +1,18 @@
 import type { TSchema } from "@sinclair/typebox";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "./errors.js";
 import type { Operation } from "./operation.js";
+import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
+import { Components } from "./openapi-schemas.js";
 import { pathParams } from "./path.js";
 import { OPERATIONS } from "./operations/index.js";
 import { SCOPE_TEXT } from "./scopes.js";
-import { ErrorEnvelope } from "./schemas/common.js";
+import { componentName } from "./schemas/component.js";
+import { ErrorDetail, ErrorEnvelope } from "./schemas/common.js";
 import { Tombstone } from "./schemas/catalog.js";
 
-// The OpenAPI 3.1 document, built from the operations table and the TypeBox schemas; never by hand.
+// The OpenAPI 3.1 document of a store's API, built from the operations table and the TypeBox schemas;
+// never by hand. Every resource, sub-record, body, page and error is a named component. The token
+// endpoint has its own document (openapi-oauth.ts), since generators ignore a path's own servers.
 
 const TAG_TEXT: Record<string, string> = {
   Account: "The caller's identity, the store and its reference data (no particular scope).",
@@ -20,7 +25,6 @@ const TAG_TEXT: Record<string, string> = {
   Inventory: "Stock levels per outlet: absolute sets, relative adjustments, batches and reasons.",
   Sales: "Sales and refunds, read only, polled with a cursor.",
   Customers: "Customers, their groups, and erasure of personal details.",
-  OAuth: "The authorization code flow's token endpoint, at the API root.",
 };
 
 /** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
@@ -38,26 +42,10 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
-/**
- * TypeBox marks its schemas with symbols; the document carries plain JSON Schema only. `decimals: 3`
- * becomes the extension `x-decimals: 3`, not `multipleOf: 0.001`: common validators check multipleOf
- * in binary floating point and would refuse valid quantities such as 0.043 (docs/spec-choices.md).
- */
-const plain = (schema: TSchema): unknown =>
-  JSON.parse(JSON.stringify(schema), (_key, value) => {
-    if (value && typeof value === "object" && !Array.isArray(value) && typeof value.decimals === "number") {
-      const { decimals, ...rest } = value;
-      return { ...rest, "x-decimals": decimals };
-    }
-    return value;
-  });
+/** The OAuth document's address, relative to `{api_root}`. */
+export const OAUTH_DOCUMENT_PATH = "/oauth/openapi.json";
 
-const rateHeaders = {
-  RateLimit: { $ref: "#/components/headers/RateLimit" },
-  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
-};
-
-function errorCodes(op: Operation): ErrorCode[] {
+export function errorCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...op.errors]);
   if (op.scope !== null) codes.add("INSUFFICIENT_SCOPE");
   if (pathParams(op.path).length > 0) codes.add("NOT_FOUND");
@@ -68,100 +56,148 @@ function errorCodes(op: Operation): ErrorCode[] {
   return ERROR_CODES.filter((c) => codes.has(c));
 }
 
-function successSchema(op: Operation): unknown {
-  const item = !op.response
-    ? {}
-    : op.tombstones
-      ? { anyOf: [plain(op.response), plain(Tombstone)] }
-      : plain(op.response);
+function named(schema: TSchema, what: string): string {
+  const name = componentName(schema);
+  if (name === undefined) throw new Error(`${what} has no component name: declare it with component()`);
+  return name;
+}
+
+/** The success body: the operation's envelope around its named resource, itself a named component. */
+function successSchema(op: Operation, components: Components): unknown {
+  if (op.kind === "document") return { type: "object", description: "This OpenAPI document." };
+  const response = op.response;
+  if (!response) throw new Error(`${op.id} answers a body without a response schema`);
+  const name = named(response, `${op.id}'s response`);
+  const item = op.tombstones
+    ? {
+        oneOf: [components.schema(response), components.schema(Tombstone)],
+        description: `A live ${name}, or, with include_deleted=true, a Tombstone for a deleted one (tell them apart by \`deleted_at\`, which only a Tombstone has).`,
+      }
+    : components.schema(response);
   switch (op.kind) {
     case "list":
-      return {
+      return components.define(`${name}Page`, {
         type: "object",
+        description: `A page of ${name} rows (spec, Pagination and polling).`,
         required: ["data", "next_cursor", "has_more"],
         additionalProperties: false,
         properties: {
           data: { type: "array", items: item },
-          next_cursor: { type: ["string", "null"] },
+          next_cursor: {
+            type: ["string", "null"],
+            description: "Send it as `cursor` for the next page; kept on an empty polling page.",
+          },
           has_more: { type: "boolean" },
         },
-      };
+      });
     case "items":
-      return {
+      return components.define(`${name}List`, {
         type: "object",
         required: ["data"],
         additionalProperties: false,
         properties: { data: { type: "array", items: item } },
-      };
-    case "document":
-      return { type: "object" };
+      });
     default:
-      return { type: "object", required: ["data"], additionalProperties: false, properties: { data: item } };
+      return components.define(`${name}Envelope`, {
+        type: "object",
+        required: ["data"],
+        additionalProperties: false,
+        properties: { data: item },
+      });
   }
 }
 
-function operationObject(op: Operation): Record<string, unknown> {
-  const parameters: unknown[] = pathParams(op.path).map((name) => ({
+/**
+ * Spec, Product write rules 7: a write saved despite an error answers the error with the saved resource
+ * in `data`, its own named component (for example ProductImageFetchFailed).
+ */
+function savedDespiteSchema(op: Operation, components: Components): unknown {
+  const saved = op.savedDespite;
+  if (!saved || !op.response) return undefined;
+  const code = saved.code
+    .toLowerCase()
+    .replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())
+    .replace(/^./, (c) => c.toUpperCase());
+  return components.define(`${named(op.response, op.id)}${code}`, {
+    type: "object",
+    description: `${saved.code}: ${saved.message} \`data\` is the saved document.`,
+    required: ["error", "data"],
+    additionalProperties: false,
+    properties: { error: components.schema(ErrorDetail), data: components.schema(op.response) },
+  });
+}
+
+function parameters(op: Operation, components: Components): unknown[] {
+  const list: unknown[] = pathParams(op.path).map((name) => ({
     name,
     in: "path",
     required: true,
+    description: name === "id" ? "The resource's id." : `The ${name.replace(/_id$/, "")}'s id.`,
     schema: { type: "string", format: "uuid" },
   }));
   for (const [name, schema] of Object.entries(op.query.properties)) {
-    parameters.push({
+    const json = components.schema(schema as TSchema) as { description?: string };
+    list.push({
       name,
       in: "query",
       required: (op.query.required ?? []).includes(name),
-      schema: plain(schema as TSchema),
+      ...(json.description ? { description: json.description } : {}),
+      schema: json,
     });
   }
   if (op.idempotency !== "none") {
-    parameters.push({
+    list.push({
       $ref: `#/components/parameters/IdempotencyKey${op.idempotency === "required" ? "Required" : "Optional"}`,
     });
   }
-  const successHeaders =
-    op.idempotency === "none"
-      ? rateHeaders
-      : { ...rateHeaders, "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
+  return list;
+}
+
+function operationObject(op: Operation, components: Components): Record<string, unknown> {
+  const replayed =
+    op.idempotency === "none" ? {} : { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
+  const headers = { ...RATE_HEADERS, ...replayed };
   const responses: Record<string, unknown> = {
     [String(op.successStatus)]:
       op.kind === "empty"
-        ? { description: "Done; no body.", headers: successHeaders }
+        ? { description: "Done; no body.", headers }
         : {
             description: "Success.",
-            headers: successHeaders,
-            content: { "application/json": { schema: successSchema(op) } },
+            headers,
+            content: { "application/json": { schema: successSchema(op, components) } },
           },
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodes(op))
     byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const envelope = components.schema(ErrorEnvelope);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    // The envelope, narrowed to the codes this operation answers with this status.
-    const schema = {
-      allOf: [
-        { $ref: "#/components/schemas/ErrorEnvelope" },
-        { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } },
-      ],
-    };
+    const saved =
+      op.savedDespite && codes.includes(op.savedDespite.code) ? savedDespiteSchema(op, components) : undefined;
     responses[String(status)] = {
       description: `Error: ${codes.join(", ")}.`,
-      headers:
-        status === 429 ? { ...rateHeaders, "Retry-After": { $ref: "#/components/headers/RetryAfter" } } : rateHeaders,
-      content: { "application/json": { schema } },
+      headers: status === 429 ? { ...headers, ...RETRY_AFTER } : headers,
+      content: { "application/json": { schema: saved ? { oneOf: [envelope, saved] } : envelope } },
+      // The codes this operation answers with this status: the response checker holds answers to them.
+      "x-error-codes": codes,
     };
   }
   const scopes = op.scope === null ? [] : [op.scope];
+  const params = parameters(op, components);
   return {
     operationId: op.id,
     summary: op.summary,
     description: op.description,
     tags: [op.tag],
     security: [{ apiKey: scopes }, { oauth2: scopes }],
-    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(params.length > 0 ? { parameters: params } : {}),
     ...(op.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: plain(op.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: components.define(named(op.body, `${op.id}'s body`), op.body) } },
+          },
+        }
       : {}),
     responses,
   };
@@ -174,29 +210,29 @@ export function buildOpenApi(serverUrl: string): unknown {
   const cached = cache.get(serverUrl);
   if (cached) return cached;
   const apiRoot = serverUrl.replace(/\/[^/]+\/v1$/, "");
+  const components = new Components();
+  components.schema(ErrorEnvelope);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op);
-  paths[TOKEN_PATH] = tokenPath(apiRoot);
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components);
   const doc = {
     openapi: "3.1.0",
     info: {
-      title: "Retail Back-Office Public API",
-      version: "1.0.0",
-      description: "Served by retail-sim, a simulator of the Retail Back-Office Public API v1.",
-      license: { name: "MIT", identifier: "MIT" },
+      ...INFO,
+      description:
+        "Served by retail-sim, a simulator of the Retail Back-Office Public API v1. Authenticate with an API key " +
+        "or an OAuth access token as a bearer token. The OAuth token endpoint lives at the API root, outside " +
+        `this server's store prefix; it is described in its own document, ${apiRoot}${OAUTH_DOCUMENT_PATH}.`,
     },
-    servers: [{ url: serverUrl }],
-    tags: [...new Set([...OPERATIONS.map((o) => o.tag), "OAuth"])].map((name) => ({
-      name,
-      description: TAG_TEXT[name] ?? name,
-    })),
+    servers: [{ url: serverUrl, description: "This store's base URL." }],
+    tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name, description: TAG_TEXT[name] ?? name })),
     paths,
     components: {
-      schemas: { ErrorEnvelope: plain(ErrorEnvelope), OAuthError: OAUTH_ERROR, TokenResponse: TOKEN_RESPONSE },
+      schemas: components.all(),
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An API key created by a store admin." },
         oauth2: {
           type: "oauth2",
+          description: `The authorization code flow; the token endpoint is described in ${apiRoot}${OAUTH_DOCUMENT_PATH}.`,
           flows: {
             authorizationCode: {
               authorizationUrl: `${apiRoot}/oauth/authorize`,
@@ -211,21 +247,7 @@ export function buildOpenApi(serverUrl: string): unknown {
         IdempotencyKeyRequired: idempotencyParameter(true),
         IdempotencyKeyOptional: idempotencyParameter(false),
       },
-      headers: {
-        RateLimit: {
-          description: "limit, remaining and reset (seconds) of the nearest limit.",
-          schema: { type: "string" },
-        },
-        RateLimitPolicy: {
-          description: "The limits that apply, as `limit;w=window-seconds`.",
-          schema: { type: "string" },
-        },
-        RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
-        IdempotentReplayed: {
-          description: "`true` on a replayed response.",
-          schema: { type: "string", enum: ["true"] },
-        },
-      },
+      headers: HEADERS,
     },
   };
   if (cache.size > 32) cache.clear();
@@ -238,84 +260,9 @@ function idempotencyParameter(required: boolean): unknown {
     name: "Idempotency-Key",
     in: "header",
     required,
-    description: "1 to 255 printable characters without spaces; remembered 24 hours per credential.",
+    description:
+      "1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with " +
+      "the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7E]+$" },
-  };
-}
-
-/** The token endpoint lives outside the store prefix: `{api_root}/oauth/token`, described with its own server. */
-export const TOKEN_PATH = "/oauth/token";
-
-const OAUTH_ERROR = {
-  type: "object",
-  required: ["error", "error_description"],
-  additionalProperties: false,
-  properties: {
-    error: { type: "string", enum: ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"] },
-    error_description: { type: "string" },
-  },
-};
-
-const TOKEN_RESPONSE = {
-  type: "object",
-  required: ["access_token", "refresh_token", "token_type", "expires_in", "scope", "store_name", "api_base_url"],
-  additionalProperties: false,
-  properties: {
-    access_token: { type: "string" },
-    refresh_token: { type: "string" },
-    token_type: { type: "string", enum: ["Bearer"] },
-    expires_in: { type: "integer", enum: [3600] },
-    scope: { type: "string", description: "Granted scopes, space separated." },
-    store_name: { type: "string" },
-    api_base_url: { type: "string", format: "uri" },
-  },
-};
-
-function tokenPath(apiRoot: string): Record<string, unknown> {
-  const oauthError = (description: string) => ({
-    description,
-    content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } },
-  });
-  return {
-    servers: [{ url: apiRoot, description: "The API root: the token endpoint has no store prefix." }],
-    post: {
-      operationId: "createToken",
-      summary: "Exchange an authorization code or a refresh token for an access token",
-      tags: ["OAuth"],
-      security: [],
-      requestBody: {
-        required: true,
-        content: {
-          "application/x-www-form-urlencoded": {
-            schema: {
-              type: "object",
-              required: ["grant_type"],
-              properties: {
-                grant_type: { type: "string", enum: ["authorization_code", "refresh_token"] },
-                code: { type: "string" },
-                redirect_uri: { type: "string" },
-                code_verifier: { type: "string", description: "When the authorization used PKCE (S256)." },
-                refresh_token: { type: "string" },
-                client_id: {
-                  type: "string",
-                  description: "With client_secret, unless HTTP Basic is used (never both).",
-                },
-                client_secret: { type: "string" },
-              },
-            },
-          },
-        },
-      },
-      responses: {
-        "200": {
-          description: "Tokens. The refresh token does not rotate.",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } },
-        },
-        "400": oauthError("invalid_request, invalid_grant or unsupported_grant_type."),
-        "401": oauthError("invalid_client: bad client credentials."),
-        "405": oauthError("invalid_request: use POST."),
-        "429": oauthError("invalid_request: too many failures from this address (30 per 5 minutes)."),
-      },
-    },
   };
 }

@@ -2,7 +2,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
 import { isUtcDateTime } from "../kernel/clock.js";
-import { buildOpenApi, TOKEN_PATH } from "./openapi.js";
+import { buildOpenApi } from "./openapi.js";
+import { buildOAuthOpenApi, TOKEN_PATH } from "./openapi-oauth.js";
 import { OPERATIONS } from "./operations/index.js";
 import type { Operation } from "./operation.js";
 import { apiRouter, type Router } from "./router.js";
@@ -14,6 +15,7 @@ import { decimalsKeyword } from "./validate.js";
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const DOC_ID = "retail-sim-openapi";
+const OAUTH_DOC_ID = "retail-sim-oauth-openapi";
 const STORE_PATH = /^\/[^/]+\/v1(\/.*)$/;
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
@@ -38,21 +40,30 @@ export class ResponseChecker {
   private readonly routes: Router<Operation> = apiRouter(OPERATIONS);
   private readonly compiled = new Map<string, ValidateFunction>();
 
+  // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by JSON pointer, untyped
+  private readonly oauthDoc: any;
+
   constructor() {
     this.doc = buildOpenApi("http://checker.invalid/store/v1");
+    this.oauthDoc = buildOAuthOpenApi("http://checker.invalid");
     this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
     this.ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
     this.ajv.addKeyword(decimalsKeyword("x-decimals"));
     this.ajv.addSchema({ ...this.doc, $id: DOC_ID });
+    this.ajv.addSchema({ ...this.oauthDoc, $id: OAUTH_DOC_ID });
   }
 
   /** What the document says is wrong with a response; empty when it describes it. Unknown paths are not judged. */
   check(r: CheckedResponse): string[] {
     let docPath: string;
     let method = r.method.toLowerCase();
+    let doc = this.doc;
+    let docId = DOC_ID;
     if (r.path === TOKEN_PATH) {
       if (method !== "post") return [];
       docPath = TOKEN_PATH;
+      doc = this.oauthDoc;
+      docId = OAUTH_DOC_ID;
     } else {
       const match = STORE_PATH.test(r.path) ? this.routes.match(r.method, r.path) : undefined;
       if (!match) return [];
@@ -60,7 +71,7 @@ export class ResponseChecker {
       method = match.route.method.toLowerCase();
     }
     const where = `${r.method} ${docPath} answered ${r.status}`;
-    const response = this.doc.paths[docPath]?.[method]?.responses?.[String(r.status)];
+    const response = doc.paths[docPath]?.[method]?.responses?.[String(r.status)];
     if (!response) return [`${where}, a status the document does not give for this operation`];
     const media = response.content?.["application/json"];
     if (!media)
@@ -73,13 +84,20 @@ export class ResponseChecker {
     } catch {
       return [`${where} with a body that is not JSON`];
     }
-    const ref = `${DOC_ID}#/${pointer("paths", docPath, method, "responses", String(r.status), "content", "application/json", "schema")}`;
+    const ref = `${docId}#/${pointer("paths", docPath, method, "responses", String(r.status), "content", "application/json", "schema")}`;
     let validate = this.compiled.get(ref);
     if (!validate) {
       validate = this.ajv.compile({ $ref: ref });
       this.compiled.set(ref, validate);
     }
-    if (validate(body)) return [];
+    if (validate(body)) {
+      // The codes the document gives this operation for this status (`x-error-codes` of the response).
+      const codes: string[] | undefined = response["x-error-codes"];
+      const code = (body as { error?: { code?: unknown } }).error?.code;
+      if (codes && !codes.includes(code as string))
+        return [`${where} with code ${String(code)}, not one of ${codes.join(", ")}`];
+      return [];
+    }
     return (validate.errors ?? [])
       .slice(0, 5)
       .map((e) => `${where}: ${e.instancePath || "(body)"} ${e.message} ${JSON.stringify(e.params)}`);

@@ -2,13 +2,15 @@ import { httpDate } from "../kernel/clock.js";
 import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
 import { operationParams, type Match } from "../contract/router.js";
+import { OAUTH_DOCUMENT_PATH } from "../contract/openapi.js";
+import { buildOAuthOpenApi } from "../contract/openapi-oauth.js";
 import type { Fault } from "../engine/faults.js";
 import type { World } from "../engine/world.js";
 import { handleControl } from "./control.js";
 import { handleAuthorize, handleToken, oauthClientId } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
 import type { RequestHandler, ServerPorts, WorldPort } from "./ports.js";
-import { errorResponse } from "./respond.js";
+import { errorResponse, jsonResponse } from "./respond.js";
 import { CONTROL_BASE, serverRoutes, type Route } from "./routes.js";
 import type { SimRequest, SimResponse } from "./types.js";
 import { decodeSegment } from "../contract/path.js";
@@ -95,6 +97,8 @@ async function dispatch(
   // The OAuth endpoints and the images answer at their paths as sent; any other spelling is a store path.
   if (route?.kind === "authorize" && req.path === "/oauth/authorize") return handleAuthorize(world, req);
   if (route?.kind === "token" && req.path === "/oauth/token") return handleToken(world, req);
+  if (route?.kind === "oauth-document" && req.path === OAUTH_DOCUMENT_PATH)
+    return jsonResponse(200, buildOAuthOpenApi(req.origin));
   const imageId = route?.kind === "image" ? IMAGE_PATH.exec(req.path)?.[1] : undefined;
   if (imageId !== undefined) return serveImage(ports.worlds.all(), imageId);
   const operation =

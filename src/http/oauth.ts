@@ -100,16 +100,18 @@ export function handleAuthorize(world: World, req: SimRequest): SimResponse {
 }
 
 export function handleToken(world: World, req: SimRequest): SimResponse {
+  // Spec, Limits: every response carries the rate-limit headers; the token endpoint's limit is its failures per address.
+  const limits = () => {
+    const window = world.limits.peek(POLICIES.tokenFailures, req.remoteAddress, world.env.clock.now());
+    return { "ratelimit-policy": policyHeader(window.policy), ratelimit: rateLimitHeader(window) };
+  };
   const headers = { "cache-control": "no-store", pragma: "no-cache" };
   if (req.method !== "POST")
     return jsonResponse(
       405,
       { error: "invalid_request", error_description: "Use POST." },
-      { ...headers, allow: "POST" },
+      { ...headers, ...limits(), allow: "POST" },
     );
   const answer = tokenEndpoint(world, readForm(req), req.headers.authorization, req.remoteAddress, req.origin);
-  // Spec, Limits: every response carries the rate-limit headers; the token endpoint's limit is its failures per address.
-  const window = world.limits.peek(POLICIES.tokenFailures, req.remoteAddress, world.env.clock.now());
-  const limits = { "ratelimit-policy": policyHeader(window.policy), ratelimit: rateLimitHeader(window) };
-  return jsonResponse(answer.status, answer.body, { ...headers, ...limits, ...answer.headers });
+  return jsonResponse(answer.status, answer.body, { ...headers, ...limits(), ...answer.headers });
 }

@@ -5,6 +5,7 @@ import {
   type ControlOperation,
 } from "../contract/control-operations.js";
 import type { Operation } from "../contract/operation.js";
+import { OAUTH_DOCUMENT_PATH } from "../contract/openapi.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { ANY_METHOD, Router, STORE_BASE } from "../contract/router.js";
 
@@ -20,6 +21,8 @@ export type Route =
   | { readonly kind: "control"; readonly op: ControlOperation; readonly scoped: boolean }
   /** Spec, Authentication: `{auth_url}/oauth/authorize` (the consent screen) and `{api_root}/oauth/token`. */
   | { readonly kind: "authorize" | "token" }
+  /** The token endpoint's own OpenAPI document (contract/openapi-oauth.ts), at `{api_root}/oauth/openapi.json`. */
+  | { readonly kind: "oauth-document" }
   /** Spec, Product write rules 7: the service's own copy of an imported image. */
   | { readonly kind: "image" };
 
@@ -37,6 +40,7 @@ export function serverRoutes(
     )
     .add(ANY_METHOD, "/oauth/authorize", { kind: "authorize" })
     .add(ANY_METHOD, "/oauth/token", { kind: "token" })
+    .add("GET", OAUTH_DOCUMENT_PATH, { kind: "oauth-document" })
     .add("GET", "/images/{image_id}/original.png", { kind: "image" })
     .add("GET", "/images/{image_id}/thumb.png", { kind: "image" });
 }

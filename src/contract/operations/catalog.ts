@@ -7,12 +7,11 @@ import {
   Category,
   CategoryCreate,
   CategoryUpdate,
-  Named,
-  NamedCreate,
-  NamedUpdate,
   Product,
   ProductCreate,
   ProductUpdate,
+  SupplierSchemas,
+  TagSchemas,
   VariantsBody,
 } from "../schemas/catalog.js";
 import { op } from "../operation.js";
@@ -277,12 +276,6 @@ export const taxonomyOperations = [
     CATEGORY_TEXT,
     ["CONFLICT"],
   ),
-  ...resourceOperations("Tags", "Tag", "/tags", { read: Named, create: NamedCreate, update: NamedUpdate }, TAG_TEXT),
-  ...resourceOperations(
-    "Suppliers",
-    "Supplier",
-    "/suppliers",
-    { read: Named, create: NamedCreate, update: NamedUpdate },
-    SUPPLIER_TEXT,
-  ),
+  ...resourceOperations("Tags", "Tag", "/tags", TagSchemas, TAG_TEXT),
+  ...resourceOperations("Suppliers", "Supplier", "/suppliers", SupplierSchemas, SUPPLIER_TEXT),
 ] as const;

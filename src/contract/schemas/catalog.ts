@@ -1,6 +1,7 @@
 import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
 import { DateTime, Nullable, Uuid, Version } from "./common.js";
 import { StringEnum } from "./enum.js";
+import { component } from "./component.js";
 
 // Spec, Resources: Product and its sub-records, Brand, Category, Tag and Supplier.
 
@@ -13,31 +14,43 @@ const Trimmed = (max: number, description?: string) =>
 const Cents = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer minor units (cents)." });
 const Measure = Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }));
 
-export const ProductCode = Type.Object(
-  { id: Uuid, type: StringEnum(CODE_TYPES), code: Text(255) },
-  { additionalProperties: false },
+export const ProductCode = component(
+  "ProductCode",
+  Type.Object({ id: Uuid, type: StringEnum(CODE_TYPES), code: Text(255) }, { additionalProperties: false }),
 );
-export const ProductTag = Type.Object({ id: Uuid, name: Type.String() }, { additionalProperties: false });
-export const ProductSupplier = Type.Object(
-  {
-    supplier_id: Uuid,
-    is_primary: Type.Boolean(),
-    supplier_code: Nullable(Type.String()),
-    supplier_name: Type.String(),
-  },
-  { additionalProperties: false, description: "Never carries a supply price." },
+export const ProductTag = component(
+  "ProductTag",
+  Type.Object({ id: Uuid, name: Type.String() }, { additionalProperties: false }),
 );
-export const ProductAttribute = Type.Object(
-  { id: Uuid, name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
-  { additionalProperties: false },
+export const ProductSupplier = component(
+  "ProductSupplier",
+  Type.Object(
+    {
+      supplier_id: Uuid,
+      is_primary: Type.Boolean(),
+      supplier_code: Nullable(Type.String()),
+      supplier_name: Type.String(),
+    },
+    { additionalProperties: false, description: "Never carries a supply price." },
+  ),
 );
-export const ProductVariantOption = Type.Object(
-  { attribute_id: Uuid, value: Text(255) },
-  { additionalProperties: false },
+export const ProductAttribute = component(
+  "ProductAttribute",
+  Type.Object(
+    { id: Uuid, name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
+    { additionalProperties: false },
+  ),
 );
-export const ProductComponent = Type.Object(
-  { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, decimals: 3 }) },
-  { additionalProperties: false },
+export const ProductVariantOption = component(
+  "ProductVariantOption",
+  Type.Object({ attribute_id: Uuid, value: Text(255) }, { additionalProperties: false }),
+);
+export const ProductComponent = component(
+  "ProductComponent",
+  Type.Object(
+    { product_id: Uuid, quantity: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, decimals: 3 }) },
+    { additionalProperties: false },
+  ),
 );
 
 /** Scalar fields a client writes, shared by the read document and the create and update documents. */
@@ -61,65 +74,80 @@ const writableScalars = {
   dimension_unit: Nullable(Type.String({ maxLength: 20 })),
 } satisfies TProperties;
 
-export const Product = Type.Object(
-  {
-    id: Uuid,
-    sku: Type.String(),
-    name: Type.String(),
-    description: writableScalars.description,
-    active: Type.Boolean(),
-    is_gift_card: Type.Boolean(),
-    has_inventory: Type.Boolean(),
-    has_variants: Type.Boolean(),
-    variant_parent_id: Nullable(Uuid),
-    is_composite: Type.Boolean(),
-    brand_id: Nullable(Uuid),
-    category_id: Uuid,
-    retail_price: Cents,
-    loyalty_amount: Nullable(Cents),
-    sales_account_code: Nullable(Type.String()),
-    purchase_account_code: Nullable(Type.String()),
-    weight: Measure,
-    length: Measure,
-    width: Measure,
-    height: Measure,
-    weight_unit: Nullable(Type.String()),
-    dimension_unit: Nullable(Type.String()),
-    image_url: Nullable(Type.String()),
-    image_thumb_url: Nullable(Type.String()),
-    codes: Type.Array(ProductCode),
-    tags: Type.Array(ProductTag),
-    suppliers: Type.Array(ProductSupplier),
-    variant_options: Type.Array(ProductVariantOption),
-    variant_attributes: Type.Array(ProductAttribute),
-    components: Type.Array(ProductComponent),
-    created_at: DateTime,
-    updated_at: DateTime,
-    version: Version,
-  },
-  { additionalProperties: false },
+export const Product = component(
+  "Product",
+  Type.Object(
+    {
+      id: Uuid,
+      sku: Type.String(),
+      name: Type.String(),
+      description: writableScalars.description,
+      active: Type.Boolean(),
+      is_gift_card: Type.Boolean(),
+      has_inventory: Type.Boolean(),
+      has_variants: Type.Boolean(),
+      variant_parent_id: Nullable(Uuid),
+      is_composite: Type.Boolean(),
+      brand_id: Nullable(Uuid),
+      category_id: Uuid,
+      retail_price: Cents,
+      loyalty_amount: Nullable(Cents),
+      sales_account_code: Nullable(Type.String()),
+      purchase_account_code: Nullable(Type.String()),
+      weight: Measure,
+      length: Measure,
+      width: Measure,
+      height: Measure,
+      weight_unit: Nullable(Type.String()),
+      dimension_unit: Nullable(Type.String()),
+      image_url: Nullable(Type.String()),
+      image_thumb_url: Nullable(Type.String()),
+      codes: Type.Array(ProductCode),
+      tags: Type.Array(ProductTag),
+      suppliers: Type.Array(ProductSupplier),
+      variant_options: Type.Array(ProductVariantOption),
+      variant_attributes: Type.Array(ProductAttribute),
+      components: Type.Array(ProductComponent),
+      created_at: DateTime,
+      updated_at: DateTime,
+      version: Version,
+    },
+    { additionalProperties: false },
+  ),
 );
 export type Product = Static<typeof Product>;
 
 // Write documents: "The create and update documents match the read document" (Product write rules 2).
 // API-owned fields are accepted and ignored, so a read document can be sent straight back.
-const CodeWrite = Type.Object(
-  { id: Type.Optional(Uuid), type: StringEnum(CODE_TYPES), code: Text(255) },
-  { additionalProperties: false },
+const CodeWrite = component(
+  "ProductCodeWrite",
+  Type.Object(
+    { id: Type.Optional(Uuid), type: StringEnum(CODE_TYPES), code: Text(255) },
+    { additionalProperties: false },
+  ),
 );
-const TagWrite = Type.Object({ id: Uuid, name: Type.Optional(Type.String()) }, { additionalProperties: false });
-const SupplierWrite = Type.Object(
-  {
-    supplier_id: Uuid,
-    is_primary: Type.Optional(Type.Boolean()),
-    supplier_code: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-    supplier_name: Type.Optional(Type.String()),
-  },
-  { additionalProperties: false },
+const TagWrite = component(
+  "ProductTagWrite",
+  Type.Object({ id: Uuid, name: Type.Optional(Type.String()) }, { additionalProperties: false }),
 );
-const AttributeWrite = Type.Object(
-  { id: Type.Optional(Uuid), name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
-  { additionalProperties: false },
+const SupplierWrite = component(
+  "ProductSupplierWrite",
+  Type.Object(
+    {
+      supplier_id: Uuid,
+      is_primary: Type.Optional(Type.Boolean()),
+      supplier_code: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+      supplier_name: Type.Optional(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+);
+const AttributeWrite = component(
+  "ProductAttributeWrite",
+  Type.Object(
+    { id: Type.Optional(Uuid), name: Text(100), position: Type.Integer({ minimum: 1, maximum: 3 }) },
+    { additionalProperties: false },
+  ),
 );
 
 const collectionsWrite = {
@@ -141,7 +169,10 @@ const ignoredOnWrite = {
   is_composite: Type.Boolean(),
   variant_parent_id: Nullable(Uuid),
   variant_options: Type.Array(
-    Type.Object({ attribute_id: Uuid, value: Type.String() }, { additionalProperties: false }),
+    component(
+      "ProductVariantOptionWrite",
+      Type.Object({ attribute_id: Uuid, value: Type.String() }, { additionalProperties: false }),
+    ),
   ),
 };
 
@@ -159,77 +190,105 @@ const writeProps = {
   ...optionalAll(collectionsWrite),
 };
 
-export const ProductCreate = Type.Object(
-  {
-    ...writeProps,
-    sku: Type.Optional(Trimmed(255, "Set only at create; generated with PRD- when left out.")),
-    name: Text(255),
-    retail_price: Cents,
-    version: Type.Optional(Type.String({ description: "Accepted and ignored on create." })),
-  },
-  { additionalProperties: false },
+export const ProductCreate = component(
+  "ProductCreate",
+  Type.Object(
+    {
+      ...writeProps,
+      sku: Type.Optional(Trimmed(255, "Set only at create; generated with PRD- when left out.")),
+      name: Text(255),
+      retail_price: Cents,
+      version: Type.Optional(Type.String({ description: "Accepted and ignored on create." })),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type ProductCreate = Static<typeof ProductCreate>;
 
-export const ProductUpdate = Type.Object(
-  {
-    ...writeProps,
-    version: Type.Optional(
-      Type.String({ description: "Refuse the update with STALE_VERSION unless the product is at this version." }),
-    ),
-    expected_version: Type.Optional(Type.String({ description: "Same as version; if both are sent they must agree." })),
-  },
-  { additionalProperties: false },
+export const ProductUpdate = component(
+  "ProductUpdate",
+  Type.Object(
+    {
+      ...writeProps,
+      version: Type.Optional(
+        Type.String({ description: "Refuse the update with STALE_VERSION unless the product is at this version." }),
+      ),
+      expected_version: Type.Optional(
+        Type.String({ description: "Same as version; if both are sent they must agree." }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type ProductUpdate = Static<typeof ProductUpdate>;
 export type ProductWrite = ProductCreate | ProductUpdate;
 
-export const VariantsBody = Type.Object(
-  {
-    variants: Type.Array(
-      Type.Object(
-        {
-          options: Type.Array(
-            Type.Object({ attribute_id: Uuid, value: Trimmed(255) }, { additionalProperties: false }),
-            { minItems: 1, maxItems: 3 },
-          ),
-          name: Type.Optional(Text(255)),
-          sku: Type.Optional(Trimmed(255)),
-          retail_price: Type.Optional(Cents),
-          active: Type.Optional(Type.Boolean()),
-        },
-        { additionalProperties: false },
+const VariantCreate = component(
+  "VariantCreate",
+  Type.Object(
+    {
+      options: Type.Array(
+        component(
+          "VariantCreateOption",
+          Type.Object({ attribute_id: Uuid, value: Trimmed(255) }, { additionalProperties: false }),
+        ),
+        { minItems: 1, maxItems: 3 },
       ),
-      { minItems: 1, maxItems: 200 },
-    ),
-  },
-  { additionalProperties: false },
+      name: Type.Optional(Text(255)),
+      sku: Type.Optional(Trimmed(255)),
+      retail_price: Type.Optional(Cents),
+      active: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const VariantsBody = component(
+  "VariantsCreate",
+  Type.Object(
+    {
+      variants: Type.Array(VariantCreate, { minItems: 1, maxItems: 200 }),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type VariantsBody = Static<typeof VariantsBody>;
 
-export const Brand = Type.Object(
-  { id: Uuid, name: Type.String(), description: Nullable(Type.String()), version: Version },
-  { additionalProperties: false },
+export const Brand = component(
+  "Brand",
+  Type.Object(
+    { id: Uuid, name: Type.String(), description: Nullable(Type.String()), version: Version },
+    { additionalProperties: false },
+  ),
 );
 export type Brand = Static<typeof Brand>;
-export const BrandCreate = Type.Object(
-  { name: Text(255), description: Type.Optional(Nullable(Type.String({ maxLength: 65_535 }))) },
-  { additionalProperties: false },
+export const BrandCreate = component(
+  "BrandCreate",
+  Type.Object(
+    { name: Text(255), description: Type.Optional(Nullable(Type.String({ maxLength: 65_535 }))) },
+    { additionalProperties: false },
+  ),
 );
-export const BrandUpdate = Type.Partial(BrandCreate, { additionalProperties: false });
+export const BrandUpdate = component("BrandUpdate", Type.Partial(BrandCreate, { additionalProperties: false }));
 export type BrandCreate = Static<typeof BrandCreate>;
 export type BrandUpdate = Static<typeof BrandUpdate>;
 
-export const Category = Type.Object(
-  { id: Uuid, name: Type.String(), parent_id: Nullable(Uuid), depth: Type.Integer({ minimum: 0 }), version: Version },
-  { additionalProperties: false },
+export const Category = component(
+  "Category",
+  Type.Object(
+    { id: Uuid, name: Type.String(), parent_id: Nullable(Uuid), depth: Type.Integer({ minimum: 0 }), version: Version },
+    { additionalProperties: false },
+  ),
 );
 export type Category = Static<typeof Category>;
-export const CategoryCreate = Type.Object(
-  { name: Text(255), parent_id: Type.Optional(Nullable(Uuid)) },
-  { additionalProperties: false },
+export const CategoryCreate = component(
+  "CategoryCreate",
+  Type.Object({ name: Text(255), parent_id: Type.Optional(Nullable(Uuid)) }, { additionalProperties: false }),
 );
-export const CategoryUpdate = Type.Partial(CategoryCreate, { additionalProperties: false });
+export const CategoryUpdate = component(
+  "CategoryUpdate",
+  Type.Partial(CategoryCreate, { additionalProperties: false }),
+);
 export type CategoryCreate = Static<typeof CategoryCreate>;
 export type CategoryUpdate = Static<typeof CategoryUpdate>;
 
@@ -240,8 +299,19 @@ export const NamedCreate = Type.Object({ name: Text(255) }, { additionalProperti
 export const NamedUpdate = Type.Object({ name: Type.Optional(Text(255)) }, { additionalProperties: false });
 export type NamedCreate = Static<typeof NamedCreate>;
 export type NamedUpdate = Static<typeof NamedUpdate>;
+/** The two resources with only a name, each under its own component names in the OpenAPI document. */
+export const TagSchemas = {
+  read: component("Tag", Named),
+  create: component("TagCreate", NamedCreate),
+  update: component("TagUpdate", NamedUpdate),
+};
+export const SupplierSchemas = {
+  read: component("Supplier", Named),
+  create: component("SupplierCreate", NamedCreate),
+  update: component("SupplierUpdate", NamedUpdate),
+};
 
-export const Tombstone = Type.Object(
-  { id: Uuid, deleted_at: DateTime, version: Version },
-  { additionalProperties: false },
+export const Tombstone = component(
+  "Tombstone",
+  Type.Object({ id: Uuid, deleted_at: DateTime, version: Version }, { additionalProperties: false }),
 );

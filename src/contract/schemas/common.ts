@@ -1,4 +1,6 @@
 import { Type, type TSchema } from "@sinclair/typebox";
+import { ERROR_CODES, ERROR_STATUS } from "../errors.js";
+import { component } from "./component.js";
 import { StringEnum } from "./enum.js";
 
 export const Uuid = Type.String({ format: "uuid", description: "A UUID." });
@@ -26,36 +28,41 @@ export const ListQuery = Type.Object(ListQueryProps, { additionalProperties: fal
 
 export const NoQuery = Type.Object({}, { additionalProperties: false });
 
-export const FieldErrorSchema = Type.Object(
-  { field: Type.String(), message: Type.String() },
-  { additionalProperties: false },
-);
-
-export const ErrorEnvelope = Type.Object(
-  {
-    error: Type.Object(
-      {
-        code: Type.String(),
-        message: Type.String(),
-        fields: Type.Optional(Type.Array(FieldErrorSchema)),
-      },
-      { additionalProperties: false },
-    ),
-    data: Type.Optional(Type.Unknown({ description: "The saved resource, next to IMAGE_FETCH_FAILED." })),
-  },
-  { additionalProperties: false },
-);
-
-export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data }, { additionalProperties: false });
-
-export const ListEnvelope = <T extends TSchema>(item: T) =>
+export const FieldErrorSchema = component(
+  "FieldError",
   Type.Object(
     {
-      data: Type.Array(item),
-      next_cursor: Type.Union([Type.String(), Type.Null()]),
-      has_more: Type.Boolean(),
+      field: Type.String({ description: "The field, nested ones named with dots (for example `lines.2`)." }),
+      message: Type.String(),
     },
     { additionalProperties: false },
-  );
+  ),
+);
+
+/** Spec, Errors: the codes of the error table, each answered with one status. */
+export const ErrorCodeSchema = component(
+  "ErrorCode",
+  StringEnum(ERROR_CODES, {
+    description: `One of the spec's error codes; each comes with one status: ${ERROR_CODES.map((c) => `${c} ${ERROR_STATUS[c]}`).join(", ")}.`,
+  }),
+);
+
+export const ErrorDetail = component(
+  "ErrorDetail",
+  Type.Object(
+    {
+      code: ErrorCodeSchema,
+      message: Type.String({ description: "For people; never parse it." }),
+      fields: Type.Optional(Type.Array(FieldErrorSchema, { description: "Only for problems with particular fields." })),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/** Spec, Errors: every failure other than the token endpoint's. */
+export const ErrorEnvelope = component(
+  "ErrorEnvelope",
+  Type.Object({ error: ErrorDetail }, { additionalProperties: false }),
+);
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

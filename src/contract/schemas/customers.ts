@@ -1,5 +1,6 @@
 import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
 import { DateTime, Nullable, Uuid, Version } from "./common.js";
+import { component } from "./component.js";
 
 // Spec, Resources: Customer and CustomerGroup.
 
@@ -52,17 +53,20 @@ const readOnly = {
   version: Type.String(),
 } satisfies TProperties;
 
-export const Customer = Type.Object(
-  {
-    id: Uuid,
-    ...writable,
-    do_not_sell_share: readOnly.do_not_sell_share,
-    is_walk_in: readOnly.is_walk_in,
-    created_at: DateTime,
-    updated_at: DateTime,
-    version: Version,
-  },
-  { additionalProperties: false },
+export const Customer = component(
+  "Customer",
+  Type.Object(
+    {
+      id: Uuid,
+      ...writable,
+      do_not_sell_share: readOnly.do_not_sell_share,
+      is_walk_in: readOnly.is_walk_in,
+      created_at: DateTime,
+      updated_at: DateTime,
+      version: Version,
+    },
+    { additionalProperties: false },
+  ),
 );
 export type Customer = Static<typeof Customer>;
 
@@ -71,27 +75,35 @@ const optionalAll = <T extends TProperties>(props: T) =>
     [K in keyof T]: TOptional<T[K]>;
   };
 
-export const CustomerCreate = Type.Object(
-  { ...optionalAll(readOnly), ...optionalAll(writable), first_name: writable.first_name },
-  { additionalProperties: false },
+export const CustomerCreate = component(
+  "CustomerCreate",
+  Type.Object(
+    { ...optionalAll(readOnly), ...optionalAll(writable), first_name: writable.first_name },
+    { additionalProperties: false },
+  ),
 );
 export type CustomerCreate = Static<typeof CustomerCreate>;
 
-export const CustomerUpdate = Type.Object(
-  {
-    ...optionalAll(readOnly),
-    ...optionalAll(writable),
-    version: Type.Optional(
-      Type.String({ description: "Refuse the update with STALE_VERSION unless the customer is at this version." }),
-    ),
-    expected_version: Type.Optional(Type.String({ description: "Same as version; if both are sent they must agree." })),
-  },
-  { additionalProperties: false },
+export const CustomerUpdate = component(
+  "CustomerUpdate",
+  Type.Object(
+    {
+      ...optionalAll(readOnly),
+      ...optionalAll(writable),
+      version: Type.Optional(
+        Type.String({ description: "Refuse the update with STALE_VERSION unless the customer is at this version." }),
+      ),
+      expected_version: Type.Optional(
+        Type.String({ description: "Same as version; if both are sent they must agree." }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 export type CustomerUpdate = Static<typeof CustomerUpdate>;
 
-export const CustomerGroup = Type.Object(
-  { id: Uuid, name: Type.String(), version: Version },
-  { additionalProperties: false },
+export const CustomerGroup = component(
+  "CustomerGroup",
+  Type.Object({ id: Uuid, name: Type.String(), version: Version }, { additionalProperties: false }),
 );
 export type CustomerGroup = Static<typeof CustomerGroup>;

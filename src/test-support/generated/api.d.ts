@@ -636,74 +636,1041 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/oauth/token": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Exchange an authorization code or a refresh token for an access token */
-        post: operations["createToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AdjustmentCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id?: string;
+            sku?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id: string;
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        } & (unknown | unknown);
+        AdjustmentReason: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /**
+             * @description Direction of change the reason may record: increase, decrease or any.
+             * @enum {string}
+             */
+            type: "increase" | "decrease" | "any";
+            is_system: boolean;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        AdjustmentReasonList: {
+            data: components["schemas"]["AdjustmentReason"][];
+        };
+        Brand: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        BrandCreate: {
+            name: string;
+            description?: string | null;
+        };
+        BrandEnvelope: {
+            data: components["schemas"]["Brand"];
+        };
+        /** @description A page of Brand rows (spec, Pagination and polling). */
+        BrandPage: {
+            data: components["schemas"]["Brand"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        BrandUpdate: {
+            name?: string;
+            description?: string | null;
+        };
+        Category: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            parent_id: string | null;
+            depth: number;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CategoryCreate: {
+            name: string;
+            parent_id?: string | null;
+        };
+        CategoryEnvelope: {
+            data: components["schemas"]["Category"];
+        };
+        /** @description A page of Category rows (spec, Pagination and polling). */
+        CategoryPage: {
+            data: components["schemas"]["Category"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CategoryUpdate: {
+            name?: string;
+            parent_id?: string | null;
+        };
+        Customer: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id: string;
+            customer_code: string;
+            first_name: string;
+            last_name: string | null;
+            company_name: string | null;
+            email: string | null;
+            phone: string | null;
+            mobile: string | null;
+            website: string | null;
+            gender: string | null;
+            tax_id: string | null;
+            note: string | null;
+            date_of_birth: string | null;
+            address_1: string | null;
+            address_2: string | null;
+            city: string | null;
+            state: string | null;
+            zipcode: string | null;
+            country: string | null;
+            custom_field_1: string | null;
+            custom_field_2: string | null;
+            custom_field_3: string | null;
+            custom_field_4: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit: number;
+            enable_loyalty: boolean;
+            dont_email: boolean;
+            dont_sms: boolean;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share: boolean;
+            is_walk_in: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CustomerCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share?: boolean;
+            is_walk_in?: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            version?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id?: string;
+            customer_code?: string;
+            first_name: string;
+            last_name?: string | null;
+            company_name?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            website?: string | null;
+            gender?: string | null;
+            tax_id?: string | null;
+            note?: string | null;
+            date_of_birth?: string | null;
+            address_1?: string | null;
+            address_2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zipcode?: string | null;
+            country?: string | null;
+            custom_field_1?: string | null;
+            custom_field_2?: string | null;
+            custom_field_3?: string | null;
+            custom_field_4?: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit?: number;
+            enable_loyalty?: boolean;
+            dont_email?: boolean;
+            dont_sms?: boolean;
+        };
+        CustomerEnvelope: {
+            data: components["schemas"]["Customer"];
+        };
+        CustomerGroup: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        CustomerGroupEnvelope: {
+            data: components["schemas"]["CustomerGroup"];
+        };
+        /** @description A page of CustomerGroup rows (spec, Pagination and polling). */
+        CustomerGroupPage: {
+            data: components["schemas"]["CustomerGroup"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description A page of Customer rows (spec, Pagination and polling). */
+        CustomerPage: {
+            data: (components["schemas"]["Customer"] | components["schemas"]["Tombstone"])[];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        CustomerUpdate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
+            do_not_sell_share?: boolean;
+            is_walk_in?: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            /** @description Refuse the update with STALE_VERSION unless the customer is at this version. */
+            version?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            customer_group_id?: string;
+            customer_code?: string;
+            first_name?: string;
+            last_name?: string | null;
+            company_name?: string | null;
+            email?: string | null;
+            phone?: string | null;
+            mobile?: string | null;
+            website?: string | null;
+            gender?: string | null;
+            tax_id?: string | null;
+            note?: string | null;
+            date_of_birth?: string | null;
+            address_1?: string | null;
+            address_2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zipcode?: string | null;
+            country?: string | null;
+            custom_field_1?: string | null;
+            custom_field_2?: string | null;
+            custom_field_3?: string | null;
+            custom_field_4?: string | null;
+            /** @description Account credit limit in integer cents. */
+            on_account_limit?: number;
+            enable_loyalty?: boolean;
+            dont_email?: boolean;
+            dont_sms?: boolean;
+            /** @description Same as version; if both are sent they must agree. */
+            expected_version?: string;
+        };
+        /**
+         * @description One of the spec's error codes; each comes with one status: UNAUTHORIZED 401, INSUFFICIENT_SCOPE 403, PLAN_REQUIRED 402, PLAN_USERS_EXCEEDED 402, PRODUCT_LIMIT_REACHED 402, RETAILER_PAUSED 402, TRIAL_DECISION_REQUIRED 402, RETAILER_CANCELLED 403, RETAILER_SUSPENDED 403, RETAILER_NOT_FOUND 403, VALIDATION_FAILED 400, NOT_FOUND 404, CONFLICT 409, STALE_VERSION 409, IDEMPOTENCY_IN_PROGRESS 409, IDEMPOTENCY_KEY_REUSED 422, UNPROCESSABLE 422, NOT_STOCK_TRACKED 422, REASON_DIRECTION_MISMATCH 422, INSUFFICIENT_STOCK 422, REASON_NOT_ALLOWED 422, OUTLET_DELETED 422, IMAGE_FETCH_FAILED 422, RATE_LIMITED 429, INTERNAL 500.
+         * @enum {string}
+         */
+        ErrorCode: "UNAUTHORIZED" | "INSUFFICIENT_SCOPE" | "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND" | "VALIDATION_FAILED" | "NOT_FOUND" | "CONFLICT" | "STALE_VERSION" | "IDEMPOTENCY_IN_PROGRESS" | "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED" | "IMAGE_FETCH_FAILED" | "RATE_LIMITED" | "INTERNAL";
+        ErrorDetail: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description For people; never parse it. */
+            message: string;
+            /** @description Only for problems with particular fields. */
+            fields?: components["schemas"]["FieldError"][];
+        };
         ErrorEnvelope: {
-            error: {
-                code: string;
-                message: string;
-                fields?: {
-                    field: string;
-                    message: string;
-                }[];
-            };
-            /** @description The saved resource, next to IMAGE_FETCH_FAILED. */
-            data?: unknown;
+            error: components["schemas"]["ErrorDetail"];
         };
-        OAuthError: {
-            /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unsupported_grant_type";
-            error_description: string;
+        FieldError: {
+            /** @description The field, nested ones named with dots (for example `lines.2`). */
+            field: string;
+            message: string;
         };
-        TokenResponse: {
-            access_token: string;
-            refresh_token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
-            /** @enum {integer} */
-            expires_in: 3600;
-            /** @description Granted scopes, space separated. */
-            scope: string;
+        Identity: {
             store_name: string;
-            /** Format: uri */
-            api_base_url: string;
+            /** @description The store prefix. */
+            domain_prefix: string;
+            scopes: ("catalog:read" | "catalog:write" | "inventory:read" | "inventory:write" | "customers:read" | "customers:write" | "sales:read")[];
+            key: components["schemas"]["IdentityKey"];
+        };
+        IdentityEnvelope: {
+            data: components["schemas"]["Identity"];
+        };
+        /** @description The API key or OAuth connection the request came with. */
+        IdentityKey: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+        };
+        InventoryLevel: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            on_hand: number;
+            reorder_method: string;
+            reorder_point: number | null;
+            reorder_amount: number | null;
+            reorder_target: number | null;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        InventoryLevelList: {
+            data: components["schemas"]["InventoryLevel"][];
+        };
+        Outlet: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            timezone: string;
+            /** @enum {string} */
+            status: "active" | "inactive";
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            default_tax_id: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of Outlet rows (spec, Pagination and polling). */
+        OutletPage: {
+            data: components["schemas"]["Outlet"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        PaymentType: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            enabled: boolean;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of PaymentType rows (spec, Pagination and polling). */
+        PaymentTypePage: {
+            data: components["schemas"]["PaymentType"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Product: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            sku: string;
+            name: string;
+            description: string | null;
+            active: boolean;
+            is_gift_card: boolean;
+            has_inventory: boolean;
+            has_variants: boolean;
+            variant_parent_id: string | null;
+            is_composite: boolean;
+            brand_id: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id: string;
+            /** @description Integer minor units (cents). */
+            retail_price: number;
+            loyalty_amount: number | null;
+            sales_account_code: string | null;
+            purchase_account_code: string | null;
+            weight: number | null;
+            length: number | null;
+            width: number | null;
+            height: number | null;
+            weight_unit: string | null;
+            dimension_unit: string | null;
+            image_url: string | null;
+            image_thumb_url: string | null;
+            codes: components["schemas"]["ProductCode"][];
+            tags: components["schemas"]["ProductTag"][];
+            suppliers: components["schemas"]["ProductSupplier"][];
+            variant_options: components["schemas"]["ProductVariantOption"][];
+            variant_attributes: components["schemas"]["ProductAttribute"][];
+            components: components["schemas"]["ProductComponent"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        ProductAttribute: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            position: number;
+        };
+        ProductAttributeWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            name: string;
+            position: number;
+        };
+        ProductCode: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /** @enum {string} */
+            type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+            code: string;
+        };
+        ProductCodeWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @enum {string} */
+            type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+            code: string;
+        };
+        ProductComponent: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+        };
+        ProductCreate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            /** @description Set only at create; generated with PRD- when left out. */
+            sku?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            image_thumb_url?: string | null;
+            is_gift_card?: boolean;
+            is_composite?: boolean;
+            variant_parent_id?: string | null;
+            variant_options?: components["schemas"]["ProductVariantOptionWrite"][];
+            name: string;
+            description?: string | null;
+            active?: boolean;
+            has_inventory?: boolean;
+            has_variants?: boolean;
+            brand_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id?: string;
+            /** @description Integer minor units (cents). */
+            retail_price: number;
+            loyalty_amount?: number | null;
+            sales_account_code?: string | null;
+            purchase_account_code?: string | null;
+            weight?: number | null;
+            length?: number | null;
+            width?: number | null;
+            height?: number | null;
+            weight_unit?: string | null;
+            dimension_unit?: string | null;
+            image_url?: string | null;
+            codes?: components["schemas"]["ProductCodeWrite"][];
+            tags?: components["schemas"]["ProductTagWrite"][];
+            suppliers?: components["schemas"]["ProductSupplierWrite"][];
+            variant_attributes?: components["schemas"]["ProductAttributeWrite"][];
+            components?: components["schemas"]["ProductComponent"][];
+            /** @description Accepted and ignored on create. */
+            version?: string;
+        };
+        ProductEnvelope: {
+            data: components["schemas"]["Product"];
+        };
+        /** @description IMAGE_FETCH_FAILED: The product was saved, but its image could not be downloaded. `data` is the saved document. */
+        ProductImageFetchFailed: {
+            error: components["schemas"]["ErrorDetail"];
+            data: components["schemas"]["Product"];
+        };
+        ProductList: {
+            data: components["schemas"]["Product"][];
+        };
+        /** @description A page of Product rows (spec, Pagination and polling). */
+        ProductPage: {
+            data: (components["schemas"]["Product"] | components["schemas"]["Tombstone"])[];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        /** @description Never carries a supply price. */
+        ProductSupplier: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            supplier_id: string;
+            is_primary: boolean;
+            supplier_code: string | null;
+            supplier_name: string;
+        };
+        ProductSupplierWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            supplier_id: string;
+            is_primary?: boolean;
+            supplier_code?: string | null;
+            supplier_name?: string;
+        };
+        ProductTag: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+        };
+        ProductTagWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name?: string;
+        };
+        ProductUpdate: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id?: string;
+            sku?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            updated_at?: string;
+            image_thumb_url?: string | null;
+            is_gift_card?: boolean;
+            is_composite?: boolean;
+            variant_parent_id?: string | null;
+            variant_options?: components["schemas"]["ProductVariantOptionWrite"][];
+            name?: string;
+            description?: string | null;
+            active?: boolean;
+            has_inventory?: boolean;
+            has_variants?: boolean;
+            brand_id?: string | null;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            category_id?: string;
+            /** @description Integer minor units (cents). */
+            retail_price?: number;
+            loyalty_amount?: number | null;
+            sales_account_code?: string | null;
+            purchase_account_code?: string | null;
+            weight?: number | null;
+            length?: number | null;
+            width?: number | null;
+            height?: number | null;
+            weight_unit?: string | null;
+            dimension_unit?: string | null;
+            image_url?: string | null;
+            codes?: components["schemas"]["ProductCodeWrite"][];
+            tags?: components["schemas"]["ProductTagWrite"][];
+            suppliers?: components["schemas"]["ProductSupplierWrite"][];
+            variant_attributes?: components["schemas"]["ProductAttributeWrite"][];
+            components?: components["schemas"]["ProductComponent"][];
+            /** @description Refuse the update with STALE_VERSION unless the product is at this version. */
+            version?: string;
+            /** @description Same as version; if both are sent they must agree. */
+            expected_version?: string;
+        };
+        ProductVariantOption: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        ProductVariantOptionWrite: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        Sale: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /** @enum {string} */
+            status: "completed" | "partially_refunded" | "refunded" | "voided";
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            customer_id: string | null;
+            parent_sale_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            completed_at: string;
+            /** @description Integer cents; negative on refunds. */
+            subtotal: number;
+            /** @description Integer cents; negative on refunds. */
+            discount_total: number;
+            /** @description Integer cents; negative on refunds. */
+            tax_total: number;
+            /** @description Integer cents; negative on refunds. */
+            total: number;
+            /** @description Integer cents; negative on refunds. */
+            paid_total: number;
+            line_items: components["schemas"]["SaleLine"][];
+            discounts: components["schemas"]["SaleDiscount"][];
+            adjustments: components["schemas"]["SaleAdjustment"][];
+            taxes: components["schemas"]["SaleTax"][];
+            payments: components["schemas"]["SalePayment"][];
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        SaleAdjustment: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        SaleDiscount: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        SaleEnvelope: {
+            data: components["schemas"]["Sale"];
+        };
+        SaleLine: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            name: string;
+            /** @description Negative on refunds. */
+            quantity: number;
+            /** @description Cents, before tax. */
+            unit_price: number;
+            /** @description Integer cents; negative on refunds. */
+            subtotal: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            tax_id: string;
+            /** @description Integer cents; negative on refunds. */
+            tax_total: number;
+            /** @description Integer cents; negative on refunds. */
+            total: number;
+        };
+        /** @description A page of Sale rows (spec, Pagination and polling). */
+        SalePage: {
+            data: components["schemas"]["Sale"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        SalePayment: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            payment_type_id: string;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            paid_at: string;
+        };
+        SaleTax: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            tax_id: string;
+            name: string;
+            rate: number;
+            /** @description Integer cents; negative on refunds. */
+            amount: number;
+        };
+        StockBatch: {
+            lines: components["schemas"]["StockBatchLine"][];
+        };
+        StockBatchAdjust: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            quantity: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockBatchLine: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id?: string;
+            sku?: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            set?: components["schemas"]["StockBatchSet"];
+            adjust?: components["schemas"]["StockBatchAdjust"];
+        } & ((unknown | unknown) & (unknown | unknown));
+        StockBatchLineResult: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            product_id: string;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            outlet_id: string;
+            /** @description Only when the line was given by sku. */
+            sku?: string;
+            changed: boolean | null;
+            previous: number | null;
+            on_hand: number | null;
+            delta: number | null;
+            /** @description True only on an idempotency replay. */
+            replayed: boolean;
+        };
+        StockBatchLineResultList: {
+            data: components["schemas"]["StockBatchLineResult"][];
+        };
+        StockBatchSet: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            on_hand: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id?: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockSet: {
+            /** @description At most 3 decimal places (`x-decimals: 3`, a server-side rule: a JSON Schema multiple-of check runs in binary floating point in common validators and would refuse valid values such as 0.043). */
+            on_hand: number;
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            reason_id?: string;
+            /** @description Integer cents. */
+            unit_cost?: number;
+        };
+        StockWriteResult: {
+            changed: boolean;
+            previous: number;
+            on_hand: number;
+            delta: number;
+            adjustment_id: string | null;
+            movement_id: string | null;
+        };
+        StockWriteResultEnvelope: {
+            data: components["schemas"]["StockWriteResult"];
+        };
+        Store: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            domain_prefix: string;
+            currency: string;
+            timezone: string;
+            country: string;
+            default_outlet_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            created_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        StoreEnvelope: {
+            data: components["schemas"]["Store"];
+        };
+        Supplier: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        SupplierCreate: {
+            name: string;
+        };
+        SupplierEnvelope: {
+            data: components["schemas"]["Supplier"];
+        };
+        /** @description A page of Supplier rows (spec, Pagination and polling). */
+        SupplierPage: {
+            data: components["schemas"]["Supplier"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        SupplierUpdate: {
+            name?: string;
+        };
+        Tag: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        TagCreate: {
+            name: string;
+        };
+        TagEnvelope: {
+            data: components["schemas"]["Tag"];
+        };
+        /** @description A page of Tag rows (spec, Pagination and polling). */
+        TagPage: {
+            data: components["schemas"]["Tag"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        TagUpdate: {
+            name?: string;
+        };
+        Tax: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            name: string;
+            rate: number;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        /** @description A page of Tax rows (spec, Pagination and polling). */
+        TaxPage: {
+            data: components["schemas"]["Tax"][];
+            /** @description Send it as `cursor` for the next page; kept on an empty polling page. */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Tombstone: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC, ending in Z.
+             */
+            deleted_at: string;
+            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
+            version: string;
+        };
+        VariantCreate: {
+            options: components["schemas"]["VariantCreateOption"][];
+            name?: string;
+            sku?: string;
+            /** @description Integer minor units (cents). */
+            retail_price?: number;
+            active?: boolean;
+        };
+        VariantCreateOption: {
+            /**
+             * Format: uuid
+             * @description A UUID.
+             */
+            attribute_id: string;
+            value: string;
+        };
+        VariantsCreate: {
+            variants: components["schemas"]["VariantCreate"][];
         };
     };
     responses: never;
     parameters: {
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
         IdempotencyKeyRequired: string;
-        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+        /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
         IdempotencyKeyOptional: string;
     };
     requestBodies: never;
     headers: {
-        /** @description limit, remaining and reset (seconds) of the nearest limit. */
+        /** @description The nearest limit: `limit`, `remaining` and `reset` (seconds), e.g. `limit=120, remaining=119, reset=60`. */
         RateLimit: string;
-        /** @description The limits that apply, as `limit;w=window-seconds`. */
+        /** @description The limits that apply, as `limit;w=window-seconds`, e.g. `120;w=60`. */
         RateLimitPolicy: string;
-        /** @description Seconds to wait before retrying. */
+        /** @description Seconds to wait before retrying (spec, Limits: every 429 carries it). */
         RetryAfter: number;
-        /** @description `true` on a replayed response. */
+        /** @description `true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key` (its status, body and all), success or error alike. */
         IdempotentReplayed: "true";
     };
     pathItems: never;
@@ -727,22 +1694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            store_name: string;
-                            /** @description The store prefix. */
-                            domain_prefix: string;
-                            scopes: ("catalog:read" | "catalog:write" | "inventory:read" | "inventory:write" | "customers:read" | "customers:write" | "sales:read")[];
-                            key: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            };
-                        };
-                    };
+                    "application/json": components["schemas"]["IdentityEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -753,12 +1705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -769,12 +1716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -785,12 +1727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -801,12 +1738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -818,12 +1750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -834,12 +1761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -861,28 +1783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            domain_prefix: string;
-                            currency: string;
-                            timezone: string;
-                            country: string;
-                            default_outlet_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["StoreEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -893,12 +1794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -909,12 +1805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -925,12 +1816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -941,12 +1827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -958,12 +1839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -974,12 +1850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -987,9 +1858,13 @@ export interface operations {
     listOutlets: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1006,28 +1881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            timezone: string;
-                            /** @enum {string} */
-                            status: "active" | "inactive";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            default_tax_id: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["OutletPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1038,12 +1892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1054,12 +1903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1070,12 +1914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1086,12 +1925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1103,12 +1937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1119,12 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1132,9 +1956,13 @@ export interface operations {
     listPaymentTypes: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1151,21 +1979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            enabled: boolean;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["PaymentTypePage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1176,12 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1192,12 +2001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1208,12 +2012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1224,12 +2023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1241,12 +2035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1257,12 +2046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1270,9 +2054,13 @@ export interface operations {
     listTaxes: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -1289,21 +2077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            rate: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["TaxPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1314,12 +2088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1330,12 +2099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1346,12 +2110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1362,12 +2121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1379,12 +2133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1395,12 +2144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1422,24 +2166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /**
-                             * @description Direction of change the reason may record: increase, decrease or any.
-                             * @enum {string}
-                             */
-                            type: "increase" | "decrease" | "any";
-                            is_system: boolean;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["AdjustmentReasonList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1450,12 +2177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1466,12 +2188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1482,12 +2199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1498,12 +2210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1515,12 +2222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1531,12 +2233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1569,12 +2266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1585,12 +2277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1601,12 +2288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1617,12 +2299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1634,12 +2311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1650,12 +2322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1663,10 +2330,15 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
+                /** @description Exact SKU lookup. */
                 sku?: string;
             };
             header?: never;
@@ -1683,123 +2355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: ({
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        } | {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            deleted_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        })[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["ProductPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -1810,12 +2366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -1826,12 +2377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -1842,12 +2388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -1858,12 +2399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -1875,12 +2411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -1891,12 +2422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -1905,7 +2431,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1913,107 +2439,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Set only at create; generated with PRD- when left out. */
-                    sku?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    image_thumb_url?: string | null;
-                    is_gift_card?: boolean;
-                    is_composite?: boolean;
-                    variant_parent_id?: string | null;
-                    variant_options?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        attribute_id: string;
-                        value: string;
-                    }[];
-                    name: string;
-                    description?: string | null;
-                    active?: boolean;
-                    has_inventory?: boolean;
-                    has_variants?: boolean;
-                    brand_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    category_id?: string;
-                    /** @description Integer minor units (cents). */
-                    retail_price: number;
-                    loyalty_amount?: number | null;
-                    sales_account_code?: string | null;
-                    purchase_account_code?: string | null;
-                    weight?: number | null;
-                    length?: number | null;
-                    width?: number | null;
-                    height?: number | null;
-                    weight_unit?: string | null;
-                    dimension_unit?: string | null;
-                    image_url?: string | null;
-                    codes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        /** @enum {string} */
-                        type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                        code: string;
-                    }[];
-                    tags?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id: string;
-                        name?: string;
-                    }[];
-                    suppliers?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        supplier_id: string;
-                        is_primary?: boolean;
-                        supplier_code?: string | null;
-                        supplier_name?: string;
-                    }[];
-                    variant_attributes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        name: string;
-                        position: number;
-                    }[];
-                    components?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id: string;
-                        quantity: number;
-                    }[];
-                    /** @description Accepted and ignored on create. */
-                    version?: string;
-                };
+                "application/json": components["schemas"]["ProductCreate"];
             };
         };
         responses: {
@@ -2026,108 +2452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2135,15 +2460,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2151,15 +2472,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, PRODUCT_LIMIT_REACHED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2167,15 +2484,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2183,15 +2496,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -2199,15 +2508,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, IMAGE_FETCH_FAILED. */
@@ -2215,15 +2520,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "IMAGE_FETCH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["ProductImageFetchFailed"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2231,16 +2532,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2248,15 +2545,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2266,6 +2559,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -2280,108 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2392,12 +2585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2408,12 +2596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2424,12 +2607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2440,12 +2618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2456,12 +2629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2473,12 +2641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2489,12 +2652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2504,6 +2662,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -2527,12 +2686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2543,12 +2697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2559,12 +2708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2575,12 +2719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2591,12 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -2607,12 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -2623,12 +2752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -2640,12 +2764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -2656,12 +2775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -2671,114 +2785,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    sku?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    image_thumb_url?: string | null;
-                    is_gift_card?: boolean;
-                    is_composite?: boolean;
-                    variant_parent_id?: string | null;
-                    variant_options?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        attribute_id: string;
-                        value: string;
-                    }[];
-                    name?: string;
-                    description?: string | null;
-                    active?: boolean;
-                    has_inventory?: boolean;
-                    has_variants?: boolean;
-                    brand_id?: string | null;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    category_id?: string;
-                    /** @description Integer minor units (cents). */
-                    retail_price?: number;
-                    loyalty_amount?: number | null;
-                    sales_account_code?: string | null;
-                    purchase_account_code?: string | null;
-                    weight?: number | null;
-                    length?: number | null;
-                    width?: number | null;
-                    height?: number | null;
-                    weight_unit?: string | null;
-                    dimension_unit?: string | null;
-                    image_url?: string | null;
-                    codes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        /** @enum {string} */
-                        type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                        code: string;
-                    }[];
-                    tags?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id: string;
-                        name?: string;
-                    }[];
-                    suppliers?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        supplier_id: string;
-                        is_primary?: boolean;
-                        supplier_code?: string | null;
-                        supplier_name?: string;
-                    }[];
-                    variant_attributes?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        id?: string;
-                        name: string;
-                        position: number;
-                    }[];
-                    components?: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id: string;
-                        quantity: number;
-                    }[];
-                    /** @description Refuse the update with STALE_VERSION unless the product is at this version. */
-                    version?: string;
-                    /** @description Same as version; if both are sent they must agree. */
-                    expected_version?: string;
-                };
+                "application/json": components["schemas"]["ProductUpdate"];
             };
         };
         responses: {
@@ -2790,108 +2804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["ProductEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -2902,12 +2815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -2918,12 +2826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -2934,12 +2837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -2950,12 +2848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -2966,12 +2859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, STALE_VERSION. */
@@ -2982,12 +2870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "STALE_VERSION";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE, IMAGE_FETCH_FAILED. */
@@ -2998,12 +2881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE" | "IMAGE_FETCH_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"] | components["schemas"]["ProductImageFetchFailed"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3015,12 +2893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3031,12 +2904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3045,33 +2913,18 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    variants: {
-                        options: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            attribute_id: string;
-                            value: string;
-                        }[];
-                        name?: string;
-                        sku?: string;
-                        /** @description Integer minor units (cents). */
-                        retail_price?: number;
-                        active?: boolean;
-                    }[];
-                };
+                "application/json": components["schemas"]["VariantsCreate"];
             };
         };
         responses: {
@@ -3084,108 +2937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            sku: string;
-                            name: string;
-                            description: string | null;
-                            active: boolean;
-                            is_gift_card: boolean;
-                            has_inventory: boolean;
-                            has_variants: boolean;
-                            variant_parent_id: string | null;
-                            is_composite: boolean;
-                            brand_id: string | null;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            category_id: string;
-                            /** @description Integer minor units (cents). */
-                            retail_price: number;
-                            loyalty_amount: number | null;
-                            sales_account_code: string | null;
-                            purchase_account_code: string | null;
-                            weight: number | null;
-                            length: number | null;
-                            width: number | null;
-                            height: number | null;
-                            weight_unit: string | null;
-                            dimension_unit: string | null;
-                            image_url: string | null;
-                            image_thumb_url: string | null;
-                            codes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
-                                code: string;
-                            }[];
-                            tags: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                            }[];
-                            suppliers: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                supplier_id: string;
-                                is_primary: boolean;
-                                supplier_code: string | null;
-                                supplier_name: string;
-                            }[];
-                            variant_options: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                attribute_id: string;
-                                value: string;
-                            }[];
-                            variant_attributes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                position: number;
-                            }[];
-                            components: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                quantity: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ProductList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3193,15 +2945,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3209,15 +2957,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, PRODUCT_LIMIT_REACHED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3225,15 +2969,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "PRODUCT_LIMIT_REACHED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3241,15 +2981,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3257,15 +2993,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -3273,15 +3005,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -3289,15 +3017,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3305,16 +3029,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3322,15 +3042,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3338,9 +3054,13 @@ export interface operations {
     listBrands: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -3357,21 +3077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["BrandPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3382,12 +3088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3398,12 +3099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3414,12 +3110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3430,12 +3121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3447,12 +3133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3463,12 +3144,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3477,7 +3153,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -3485,10 +3161,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["BrandCreate"];
             };
         };
         responses: {
@@ -3501,19 +3174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3521,15 +3182,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3537,15 +3194,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3553,15 +3206,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3569,15 +3218,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -3585,15 +3230,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -3601,15 +3242,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3617,16 +3254,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3634,15 +3267,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3652,6 +3281,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -3666,19 +3296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3689,12 +3307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3705,12 +3318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3721,12 +3329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3737,12 +3340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3753,12 +3351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3770,12 +3363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3786,12 +3374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3801,6 +3384,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -3824,12 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3840,12 +3419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -3856,12 +3430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -3872,12 +3441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -3888,12 +3452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -3905,12 +3464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -3921,12 +3475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -3936,16 +3485,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["BrandUpdate"];
             };
         };
         responses: {
@@ -3957,19 +3504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            description: string | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["BrandEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -3980,12 +3515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -3996,12 +3526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4012,12 +3537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4028,12 +3548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4044,12 +3559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -4060,12 +3570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -4076,12 +3581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4093,12 +3593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4109,12 +3604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4122,9 +3612,13 @@ export interface operations {
     listCategories: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4141,22 +3635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CategoryPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4167,12 +3646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4183,12 +3657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4199,12 +3668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4215,12 +3679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4232,12 +3691,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4248,12 +3702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4262,7 +3711,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -4270,10 +3719,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    parent_id?: string | null;
-                };
+                "application/json": components["schemas"]["CategoryCreate"];
             };
         };
         responses: {
@@ -4286,20 +3732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4307,15 +3740,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4323,15 +3752,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4339,15 +3764,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4355,15 +3776,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -4371,15 +3788,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -4387,15 +3800,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4403,16 +3812,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4420,15 +3825,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4438,6 +3839,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -4452,20 +3854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4476,12 +3865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4492,12 +3876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4508,12 +3887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4524,12 +3898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4540,12 +3909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4557,12 +3921,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4573,12 +3932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4588,6 +3942,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -4611,12 +3966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4627,12 +3977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4643,12 +3988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4659,12 +3999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4675,12 +4010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -4691,12 +4021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4708,12 +4033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4724,12 +4044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4739,16 +4054,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    parent_id?: string | null;
-                };
+                "application/json": components["schemas"]["CategoryUpdate"];
             };
         };
         responses: {
@@ -4760,20 +4073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            parent_id: string | null;
-                            depth: number;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CategoryEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4784,12 +4084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4800,12 +4095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -4816,12 +4106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -4832,12 +4117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -4848,12 +4128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -4864,12 +4139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -4880,12 +4150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -4897,12 +4162,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -4913,12 +4173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4926,9 +4181,13 @@ export interface operations {
     listTags: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -4945,20 +4204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["TagPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -4969,12 +4215,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -4985,12 +4226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5001,12 +4237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5017,12 +4248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5034,12 +4260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5050,12 +4271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5064,7 +4280,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -5072,9 +4288,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["TagCreate"];
             };
         };
         responses: {
@@ -5087,18 +4301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5106,15 +4309,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5122,15 +4321,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5138,15 +4333,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5154,15 +4345,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -5170,15 +4357,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -5186,15 +4369,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5202,16 +4381,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5219,15 +4394,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5237,6 +4408,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -5251,18 +4423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5273,12 +4434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5289,12 +4445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5305,12 +4456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5321,12 +4467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5337,12 +4478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5354,12 +4490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5370,12 +4501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5385,6 +4511,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -5408,12 +4535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5424,12 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5440,12 +4557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5456,12 +4568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5472,12 +4579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5489,12 +4591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5505,12 +4602,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5520,15 +4612,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                };
+                "application/json": components["schemas"]["TagUpdate"];
             };
         };
         responses: {
@@ -5540,18 +4631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["TagEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5562,12 +4642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5578,12 +4653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5594,12 +4664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5610,12 +4675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -5626,12 +4686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -5642,12 +4697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -5658,12 +4708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5675,12 +4720,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5691,12 +4731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5704,9 +4739,13 @@ export interface operations {
     listSuppliers: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -5723,20 +4762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["SupplierPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5747,12 +4773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5763,12 +4784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5779,12 +4795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5795,12 +4806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5812,12 +4818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5828,12 +4829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -5842,7 +4838,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -5850,9 +4846,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["SupplierCreate"];
             };
         };
         responses: {
@@ -5865,18 +4859,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -5884,15 +4867,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -5900,15 +4879,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -5916,15 +4891,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -5932,15 +4903,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -5948,15 +4915,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -5964,15 +4927,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -5980,16 +4939,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -5997,15 +4952,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6015,6 +4966,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -6029,18 +4981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6051,12 +4992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6067,12 +5003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6083,12 +5014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6099,12 +5025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6115,12 +5036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6132,12 +5048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6148,12 +5059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6163,6 +5069,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -6186,12 +5093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6202,12 +5104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6218,12 +5115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6234,12 +5126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6250,12 +5137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6267,12 +5149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6283,12 +5160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6298,15 +5170,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                };
+                "application/json": components["schemas"]["SupplierUpdate"];
             };
         };
         responses: {
@@ -6318,18 +5189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SupplierEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6340,12 +5200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6356,12 +5211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6372,12 +5222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6388,12 +5233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6404,12 +5244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -6420,12 +5255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -6436,12 +5266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6453,12 +5278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6469,12 +5289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6484,6 +5299,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -6498,22 +5314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            on_hand: number;
-                            reorder_method: string;
-                            reorder_point: number | null;
-                            reorder_amount: number | null;
-                            reorder_target: number | null;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["InventoryLevelList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6524,12 +5325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6540,12 +5336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6556,12 +5347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6572,12 +5358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6588,12 +5369,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6605,12 +5381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6621,12 +5392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6635,27 +5401,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path: {
+                /** @description The resource's id. */
                 id: string;
+                /** @description The outlet's id. */
                 outlet_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    on_hand: number;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    reason_id?: string;
-                    /** @description Integer cents. */
-                    unit_cost?: number;
-                };
+                "application/json": components["schemas"]["StockSet"];
             };
         };
         responses: {
@@ -6668,16 +5427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            changed: boolean;
-                            previous: number;
-                            on_hand: number;
-                            delta: number;
-                            adjustment_id: string | null;
-                            movement_id: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["StockWriteResultEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6685,15 +5435,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6701,15 +5447,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6717,15 +5459,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6733,15 +5471,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -6749,15 +5483,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -6765,15 +5495,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -6781,15 +5507,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6797,16 +5519,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -6814,15 +5532,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -6831,7 +5545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
@@ -6839,27 +5553,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    product_id?: string;
-                    sku?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    outlet_id: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    reason_id: string;
-                    quantity: number;
-                    /** @description Integer cents. */
-                    unit_cost?: number;
-                };
+                "application/json": components["schemas"]["AdjustmentCreate"];
             };
         };
         responses: {
@@ -6872,16 +5566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            changed: boolean;
-                            previous: number;
-                            on_hand: number;
-                            delta: number;
-                            adjustment_id: string | null;
-                            movement_id: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["StockWriteResultEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -6889,15 +5574,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -6905,15 +5586,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -6921,15 +5598,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -6937,15 +5610,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -6953,15 +5622,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -6969,15 +5634,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -6985,16 +5646,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7002,15 +5659,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7019,7 +5672,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
@@ -7027,41 +5680,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    lines: {
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        product_id?: string;
-                        sku?: string;
-                        /**
-                         * Format: uuid
-                         * @description A UUID.
-                         */
-                        outlet_id: string;
-                        set?: {
-                            on_hand: number;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            reason_id?: string;
-                            /** @description Integer cents. */
-                            unit_cost?: number;
-                        };
-                        adjust?: {
-                            quantity: number;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            reason_id: string;
-                            /** @description Integer cents. */
-                            unit_cost?: number;
-                        };
-                    }[];
-                };
+                "application/json": components["schemas"]["StockBatch"];
             };
         };
         responses: {
@@ -7074,28 +5693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            product_id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            /** @description Only when the line was given by sku. */
-                            sku?: string;
-                            changed: boolean | null;
-                            previous: number | null;
-                            on_hand: number | null;
-                            delta: number | null;
-                            /** @description True only on an idempotency replay. */
-                            replayed: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["StockBatchLineResultList"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7103,15 +5701,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7119,15 +5713,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7135,15 +5725,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7151,15 +5737,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
@@ -7167,15 +5749,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE, NOT_STOCK_TRACKED, REASON_DIRECTION_MISMATCH, INSUFFICIENT_STOCK, REASON_NOT_ALLOWED, OUTLET_DELETED. */
@@ -7183,15 +5761,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE" | "NOT_STOCK_TRACKED" | "REASON_DIRECTION_MISMATCH" | "INSUFFICIENT_STOCK" | "REASON_NOT_ALLOWED" | "OUTLET_DELETED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7199,16 +5773,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7216,15 +5786,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7232,14 +5798,23 @@ export interface operations {
     listSales: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
                 completed_from?: string;
+                /** @description ISO 8601 date-time in UTC, ending in Z; inclusive. */
                 completed_to?: string;
+                /** @description open is refused with 400. */
                 status?: "completed" | "partially_refunded" | "refunded" | "voided";
+                /** @description A UUID. */
                 outlet_id?: string;
+                /** @description A UUID. */
                 customer_id?: string;
+                /** @description A UUID. */
                 parent_sale_id?: string;
             };
             header?: never;
@@ -7256,126 +5831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            status: "completed" | "partially_refunded" | "refunded" | "voided";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            customer_id: string | null;
-                            parent_sale_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            completed_at: string;
-                            /** @description Integer cents; negative on refunds. */
-                            subtotal: number;
-                            /** @description Integer cents; negative on refunds. */
-                            discount_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            tax_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            paid_total: number;
-                            line_items: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                name: string;
-                                /** @description Negative on refunds. */
-                                quantity: number;
-                                /** @description Cents, before tax. */
-                                unit_price: number;
-                                /** @description Integer cents; negative on refunds. */
-                                subtotal: number;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                tax_total: number;
-                                /** @description Integer cents; negative on refunds. */
-                                total: number;
-                            }[];
-                            discounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            adjustments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            taxes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                name: string;
-                                rate: number;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            payments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                payment_type_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 in UTC, ending in Z.
-                                 */
-                                paid_at: string;
-                            }[];
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["SalePage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7386,12 +5842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7402,12 +5853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7418,12 +5864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7434,12 +5875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7451,12 +5887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7467,12 +5898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7482,6 +5908,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -7496,124 +5923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            status: "completed" | "partially_refunded" | "refunded" | "voided";
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            outlet_id: string;
-                            customer_id: string | null;
-                            parent_sale_id: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            completed_at: string;
-                            /** @description Integer cents; negative on refunds. */
-                            subtotal: number;
-                            /** @description Integer cents; negative on refunds. */
-                            discount_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            tax_total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            total: number;
-                            /** @description Integer cents; negative on refunds. */
-                            paid_total: number;
-                            line_items: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                product_id: string;
-                                name: string;
-                                /** @description Negative on refunds. */
-                                quantity: number;
-                                /** @description Cents, before tax. */
-                                unit_price: number;
-                                /** @description Integer cents; negative on refunds. */
-                                subtotal: number;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                tax_total: number;
-                                /** @description Integer cents; negative on refunds. */
-                                total: number;
-                            }[];
-                            discounts: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            adjustments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                name: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            taxes: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                tax_id: string;
-                                name: string;
-                                rate: number;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                            }[];
-                            payments: {
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description A UUID.
-                                 */
-                                payment_type_id: string;
-                                /** @description Integer cents; negative on refunds. */
-                                amount: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601 in UTC, ending in Z.
-                                 */
-                                paid_at: string;
-                            }[];
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["SaleEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7624,12 +5934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7640,12 +5945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7656,12 +5956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7672,12 +5967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -7688,12 +5978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7705,12 +5990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7721,12 +6001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7734,9 +6009,13 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -7753,77 +6032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: ({
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        } | {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            deleted_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        })[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CustomerPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -7834,12 +6043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -7850,12 +6054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -7866,12 +6065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -7882,12 +6076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -7899,12 +6088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -7915,12 +6099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -7929,7 +6108,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. */
+                /** @description 1 to 255 printable characters without spaces; remembered 24 hours per credential. The same key with the same request replays the stored answer; with a different request it answers 422 IDEMPOTENCY_KEY_REUSED. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -7937,59 +6116,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                    do_not_sell_share?: boolean;
-                    is_walk_in?: boolean;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    version?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    customer_group_id?: string;
-                    customer_code?: string;
-                    first_name: string;
-                    last_name?: string | null;
-                    company_name?: string | null;
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    website?: string | null;
-                    gender?: string | null;
-                    tax_id?: string | null;
-                    note?: string | null;
-                    date_of_birth?: string | null;
-                    address_1?: string | null;
-                    address_2?: string | null;
-                    city?: string | null;
-                    state?: string | null;
-                    zipcode?: string | null;
-                    country?: string | null;
-                    custom_field_1?: string | null;
-                    custom_field_2?: string | null;
-                    custom_field_3?: string | null;
-                    custom_field_4?: string | null;
-                    /** @description Account credit limit in integer cents. */
-                    on_account_limit?: number;
-                    enable_loyalty?: boolean;
-                    dont_email?: boolean;
-                    dont_sms?: boolean;
-                };
+                "application/json": components["schemas"]["CustomerCreate"];
             };
         };
         responses: {
@@ -8002,62 +6129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8065,15 +6137,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8081,15 +6149,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8097,15 +6161,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8113,15 +6173,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
@@ -8129,15 +6185,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "IDEMPOTENCY_IN_PROGRESS";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
@@ -8145,15 +6197,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "IDEMPOTENCY_KEY_REUSED" | "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8161,16 +6209,12 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8178,15 +6222,11 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8196,6 +6236,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8210,62 +6251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8276,12 +6262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8292,12 +6273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8308,12 +6284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8324,12 +6295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8340,12 +6306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8357,12 +6318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8373,12 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8388,6 +6339,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8411,12 +6363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8427,12 +6374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8443,12 +6385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8459,12 +6396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8475,12 +6407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT. */
@@ -8491,12 +6418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8508,12 +6430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8524,12 +6441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8539,68 +6451,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    id?: string;
-                    /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                    do_not_sell_share?: boolean;
-                    is_walk_in?: boolean;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    created_at?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 in UTC, ending in Z.
-                     */
-                    updated_at?: string;
-                    /** @description Refuse the update with STALE_VERSION unless the customer is at this version. */
-                    version?: string;
-                    /**
-                     * Format: uuid
-                     * @description A UUID.
-                     */
-                    customer_group_id?: string;
-                    customer_code?: string;
-                    first_name?: string;
-                    last_name?: string | null;
-                    company_name?: string | null;
-                    email?: string | null;
-                    phone?: string | null;
-                    mobile?: string | null;
-                    website?: string | null;
-                    gender?: string | null;
-                    tax_id?: string | null;
-                    note?: string | null;
-                    date_of_birth?: string | null;
-                    address_1?: string | null;
-                    address_2?: string | null;
-                    city?: string | null;
-                    state?: string | null;
-                    zipcode?: string | null;
-                    country?: string | null;
-                    custom_field_1?: string | null;
-                    custom_field_2?: string | null;
-                    custom_field_3?: string | null;
-                    custom_field_4?: string | null;
-                    /** @description Account credit limit in integer cents. */
-                    on_account_limit?: number;
-                    enable_loyalty?: boolean;
-                    dont_email?: boolean;
-                    dont_sms?: boolean;
-                    /** @description Same as version; if both are sent they must agree. */
-                    expected_version?: string;
-                };
+                "application/json": components["schemas"]["CustomerUpdate"];
             };
         };
         responses: {
@@ -8612,62 +6470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            customer_group_id: string;
-                            customer_code: string;
-                            first_name: string;
-                            last_name: string | null;
-                            company_name: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            mobile: string | null;
-                            website: string | null;
-                            gender: string | null;
-                            tax_id: string | null;
-                            note: string | null;
-                            date_of_birth: string | null;
-                            address_1: string | null;
-                            address_2: string | null;
-                            city: string | null;
-                            state: string | null;
-                            zipcode: string | null;
-                            country: string | null;
-                            custom_field_1: string | null;
-                            custom_field_2: string | null;
-                            custom_field_3: string | null;
-                            custom_field_4: string | null;
-                            /** @description Account credit limit in integer cents. */
-                            on_account_limit: number;
-                            enable_loyalty: boolean;
-                            dont_email: boolean;
-                            dont_sms: boolean;
-                            /** @description Read only: set through the admin UI or a privacy request, never through this API. */
-                            do_not_sell_share: boolean;
-                            is_walk_in: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 in UTC, ending in Z.
-                             */
-                            updated_at: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8678,12 +6481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8694,12 +6492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8710,12 +6503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8726,12 +6514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -8742,12 +6525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: CONFLICT, STALE_VERSION. */
@@ -8758,12 +6536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "CONFLICT" | "STALE_VERSION";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNPROCESSABLE. */
@@ -8774,12 +6547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNPROCESSABLE";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8791,12 +6559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8807,12 +6570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8820,9 +6578,13 @@ export interface operations {
     listCustomerGroups: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 200. */
                 limit?: number;
+                /** @description Opaque cursor from a previous page's next_cursor. */
                 cursor?: string;
+                /** @description asc (default) or desc; desc returns one first page only. */
                 order?: "asc" | "desc";
+                /** @description Only with order=asc. */
                 include_deleted?: boolean;
             };
             header?: never;
@@ -8839,20 +6601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        }[];
-                        next_cursor: string | null;
-                        has_more: boolean;
-                    };
+                    "application/json": components["schemas"]["CustomerGroupPage"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8863,12 +6612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -8879,12 +6623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -8895,12 +6634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -8911,12 +6645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -8928,12 +6657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -8944,12 +6668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -8959,6 +6678,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The resource's id. */
                 id: string;
             };
             cookie?: never;
@@ -8973,18 +6693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description A UUID.
-                             */
-                            id: string;
-                            name: string;
-                            /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
-                            version: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CustomerGroupEnvelope"];
                 };
             };
             /** @description Error: VALIDATION_FAILED. */
@@ -8995,12 +6704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "VALIDATION_FAILED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: UNAUTHORIZED. */
@@ -9011,12 +6715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "UNAUTHORIZED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: PLAN_REQUIRED, PLAN_USERS_EXCEEDED, RETAILER_PAUSED, TRIAL_DECISION_REQUIRED. */
@@ -9027,12 +6726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "PLAN_REQUIRED" | "PLAN_USERS_EXCEEDED" | "RETAILER_PAUSED" | "TRIAL_DECISION_REQUIRED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INSUFFICIENT_SCOPE, RETAILER_CANCELLED, RETAILER_SUSPENDED, RETAILER_NOT_FOUND. */
@@ -9043,12 +6737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INSUFFICIENT_SCOPE" | "RETAILER_CANCELLED" | "RETAILER_SUSPENDED" | "RETAILER_NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: NOT_FOUND. */
@@ -9059,12 +6748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "NOT_FOUND";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: RATE_LIMITED. */
@@ -9076,12 +6760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "RATE_LIMITED";
-                        };
-                    };
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: INTERNAL. */
@@ -9092,83 +6771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"] & {
-                        error?: {
-                            /** @enum {unknown} */
-                            code?: "INTERNAL";
-                        };
-                    };
-                };
-            };
-        };
-    };
-    createToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    grant_type: "authorization_code" | "refresh_token";
-                    code?: string;
-                    redirect_uri?: string;
-                    /** @description When the authorization used PKCE (S256). */
-                    code_verifier?: string;
-                    refresh_token?: string;
-                    /** @description With client_secret, unless HTTP Basic is used (never both). */
-                    client_id?: string;
-                    client_secret?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Tokens. The refresh token does not rotate. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TokenResponse"];
-                };
-            };
-            /** @description invalid_request, invalid_grant or unsupported_grant_type. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_client: bad client credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_request: use POST. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
-                };
-            };
-            /** @description invalid_request: too many failures from this address (30 per 5 minutes). */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
