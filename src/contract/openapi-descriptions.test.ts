@@ -1,7 +1,7 @@
-// Tests of the operations' descriptions in GET /openapi.json (spec, What the service does 6: "the
-// machine-readable description of the API"): every operation says what it does and quotes the spec
-// rules it rests on, and every quote is the spec's own words, found in the section (and numbered rule)
-// it is cited under.
+// Tests of the operations' descriptions in GET {base_url}/openapi.json (spec, What the service does 6: "the
+// machine-readable description of the API") and in the token endpoint's document at the API root: every
+// operation says what it does and quotes the spec rules it rests on, and every quote is the spec's own
+// words, found in the section (and numbered rule) it is cited under.
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
