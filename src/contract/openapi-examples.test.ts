@@ -138,6 +138,19 @@ describe("docs/sdk-authors.md, Examples: the simulator answers each example requ
   });
 });
 
+describe("docs/interfaces.md, --public-url: the examples name the API root of the document that shows them", () => {
+  it("served at another origin, image URLs and the token's api_base_url name that origin, never the one they were generated on", async () => {
+    const sim = exampleSimulator({ publicUrl: "https://retail.example" });
+    const auth = { authorization: `Bearer ${sim.token("demo", "full")}` };
+    const main = await (await sim.fetch("http://sim.test/demo/v1/openapi.json", { headers: auth })).text();
+    const oauth = await (await sim.fetch(`http://sim.test${OAUTH_DOCUMENT_PATH}`)).text();
+    expect(main).toMatch(/"image_url":"https:\/\/retail\.example\/images\/[0-9a-f-]{36}\/original\.png"/);
+    expect(oauth).toContain('"api_base_url":"https://retail.example/demo/v1"');
+    expect(`${main}${oauth}`).not.toContain(EXAMPLE_ORIGIN);
+    expect(exampleProblems(JSON.parse(main))).toEqual([]);
+  });
+});
+
 describe("docs/sdk-authors.md, Examples: the committed examples are generated, not edited (npm run openapi:examples)", () => {
   it(`${EXAMPLES_FILE} equals a fresh generation from the demo fixture, byte for byte`, async () => {
     const committed = readFileSync(join(ROOT, EXAMPLES_FILE), "utf8");

@@ -65,20 +65,31 @@ const NONE: OperationExamples = {
   response: () => undefined,
 };
 
-/** The examples of an operation (by its operationId); none for an operation the data lacks. */
-export function operationExamples(
-  operationId: string,
-  examples: OpenApiExamples = OPENAPI_EXAMPLES,
-): OperationExamples {
-  const ex = Object.hasOwn(examples.operations, operationId) ? examples.operations[operationId] : undefined;
+/**
+ * A value with every URL on the origin the examples were generated on moved to `apiRoot`, so that a document
+ * names its own API root in its examples (image URLs, a token's `api_base_url`), as every URL the simulator
+ * writes does (docs/interfaces.md, `--public-url`).
+ */
+function rebased(value: unknown, apiRoot: string): unknown {
+  const from = new URL(OPENAPI_EXAMPLES.server).origin;
+  if (apiRoot === from) return value;
+  return JSON.parse(JSON.stringify(value), (_key, v) =>
+    typeof v === "string" && (v === from || v.startsWith(`${from}/`)) ? `${apiRoot}${v.slice(from.length)}` : v,
+  );
+}
+
+/** The examples of an operation (by its operationId) in a document served at `apiRoot`; none if the data lacks it. */
+export function operationExamples(operationId: string, apiRoot: string): OperationExamples {
+  const examples = OPENAPI_EXAMPLES.operations;
+  const ex = Object.hasOwn(examples, operationId) ? examples[operationId] : undefined;
   if (!ex) return NONE;
+  const example = (summary: string, value: unknown) => ({ summary, value: rebased(value, apiRoot) });
   return {
     parameter: (location, name) => (Object.hasOwn(ex[location], name) ? ex[location][name] : undefined),
-    requestBody: ex.body === undefined ? undefined : { [ex.name]: { summary: ex.summary, value: ex.body } },
+    requestBody: ex.body === undefined ? undefined : { [ex.name]: example(ex.summary, ex.body) },
     response: (status) => {
-      if (status === ex.status && ex.response !== undefined)
-        return { [ex.name]: { summary: ex.summary, value: ex.response } };
-      if (status === ex.error.status) return { [ex.error.code]: { summary: ex.error.summary, value: ex.error.body } };
+      if (status === ex.status && ex.response !== undefined) return { [ex.name]: example(ex.summary, ex.response) };
+      if (status === ex.error.status) return { [ex.error.code]: example(ex.error.summary, ex.error.body) };
       return undefined;
     },
   };

@@ -1,4 +1,4 @@
-import { operationExamples, withExamples } from "./openapi-examples.js";
+import { type OperationExamples, operationExamples, withExamples } from "./openapi-examples.js";
 import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
 
 // The OpenAPI 3.1 document of the OAuth token endpoint (spec, Authentication 3 to 8). It has its own
@@ -52,9 +52,12 @@ const TOKEN_REQUEST = {
   },
 };
 
-const examples = operationExamples("createToken");
-
-const oauthError = (status: number, description: string, extra: Record<string, unknown> = {}) => ({
+const oauthError = (
+  examples: OperationExamples,
+  status: number,
+  description: string,
+  extra: Record<string, unknown> = {},
+) => ({
   description,
   headers: { ...RATE_HEADERS, ...extra },
   content: {
@@ -71,6 +74,7 @@ const cache = new Map<string, unknown>();
 export function buildOAuthOpenApi(apiRoot: string): unknown {
   const cached = cache.get(apiRoot);
   if (cached) return cached;
+  const examples = operationExamples("createToken", apiRoot);
   const doc = {
     openapi: "3.1.0",
     info: {
@@ -117,11 +121,13 @@ export function buildOAuthOpenApi(apiRoot: string): unknown {
               },
             },
             "400": oauthError(
+              examples,
               400,
               "invalid_request, invalid_grant (a wrong, expired or used code or token) or unsupported_grant_type.",
             ),
-            "401": oauthError(401, "invalid_client: bad client credentials."),
+            "401": oauthError(examples, 401, "invalid_client: bad client credentials."),
             "429": oauthError(
+              examples,
               429,
               "invalid_request: too many failures from this address (30 per 5 minutes).",
               RETRY_AFTER,

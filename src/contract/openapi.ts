@@ -159,8 +159,8 @@ function parameters(op: Operation, components: Components, examples: OperationEx
   return list;
 }
 
-function operationObject(op: Operation, components: Components): Record<string, unknown> {
-  const examples = operationExamples(op.id);
+function operationObject(op: Operation, components: Components, apiRoot: string): Record<string, unknown> {
+  const examples = operationExamples(op.id, apiRoot);
   const replayed =
     op.idempotency === "none" ? {} : { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
   const headers = { ...RATE_HEADERS, ...replayed };
@@ -235,7 +235,8 @@ export function buildOpenApi(serverUrl: string): unknown {
   const components = new Components();
   components.schema(ErrorEnvelope);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components);
+  for (const op of OPERATIONS)
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components, apiRoot);
   const doc = {
     openapi: "3.1.0",
     info: {
