@@ -20,6 +20,17 @@ const STORE_PATH = /^\/[^/]+\/v1(\/.*)$/;
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
+/**
+ * An ajv that reads the OpenAPI documents' schemas as the server means them: JSON Schema 2020-12 with formats,
+ * Z-only date-times and the `x-decimals` keyword.
+ */
+export function documentAjv(): Ajv2020 {
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+  ajv.addKeyword(decimalsKeyword("x-decimals"));
+  return ajv;
+}
+
 export interface CheckedResponse {
   readonly method: string;
   /** The request path as sent (`/demo/v1/products/...` or `/oauth/token`). */
@@ -46,9 +57,7 @@ export class ResponseChecker {
   constructor() {
     this.doc = buildOpenApi("http://checker.invalid/store/v1");
     this.oauthDoc = buildOAuthOpenApi("http://checker.invalid");
-    this.ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-    this.ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
-    this.ajv.addKeyword(decimalsKeyword("x-decimals"));
+    this.ajv = documentAjv();
     this.ajv.addSchema({ ...this.doc, $id: DOC_ID });
     this.ajv.addSchema({ ...this.oauthDoc, $id: OAUTH_DOC_ID });
   }

@@ -1,14 +1,10 @@
 // Checks of the examples an OpenAPI document carries (docs/sdk-authors.md, Examples), read from the document alone:
 // every example against its schema, and each operation's example request as the document gives it (parameters'
 // `example`, the request body's `examples`) with the success answer the document shows.
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { isUtcDateTime } from "../kernel/clock.js";
-import { decimalsKeyword } from "../contract/validate.js";
+import { documentAjv } from "../contract/response-check.js";
 import type { ExampleRequest } from "./openapi-example-kit.js";
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 const METHODS = ["get", "put", "post", "delete", "patch"] as const;
 const DOC_ID = "examples-under-test";
 
@@ -52,13 +48,11 @@ function mediaExamples(media: Json): [string, unknown][] {
 
 /**
  * What is wrong with the examples of a document: each parameter's `example` against the parameter's schema, each
- * request body and response example against its media type's schema (JSON Schema 2020-12 with formats, Z-only
- * date-times and the `x-decimals` keyword, as the response checker reads the document). Empty when all validate.
+ * request body and response example against its media type's schema, read as the response checker reads them
+ * (`documentAjv`). Empty when all validate.
  */
 export function exampleProblems(doc: Json): string[] {
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
-  ajv.addKeyword(decimalsKeyword("x-decimals"));
+  const ajv = documentAjv();
   ajv.addSchema({ ...doc, $id: DOC_ID });
   const problems: string[] = [];
   const check = (where: string, schemaAt: string, value: unknown) => {
