@@ -187,7 +187,7 @@ function operationObject(op: Operation, components: Components): Record<string, 
   return {
     operationId: op.id,
     summary: op.summary,
-    ...(op.note ? { description: op.note } : {}),
+    description: op.description,
     tags: [op.tag],
     security: [{ apiKey: scopes }, { oauth2: scopes }],
     ...(params.length > 0 ? { parameters: params } : {}),

@@ -71,8 +71,14 @@ export interface Operation<
   readonly answerShows?: "customer";
   /** The error a saved write may answer with its document in `data` (the pipeline wraps it). */
   readonly savedDespite?: SavedDespite;
-  /** Spec sentence or choice the operation rests on, shown in the OpenAPI description. */
-  readonly note?: string;
+  /**
+   * The OpenAPI `description`, required so that no operation is declared without one: what the
+   * operation does and the spec rules that govern it, quoted (“...”, found verbatim in the spec; a test
+   * checks) and cited by section and rule ("Spec, Inventory rules 3: ..."), plus what an SDK author
+   * needs (idempotency, pagination, scope, what the errors mean). Where the spec is silent it names the
+   * simulator's choice (docs/spec-choices.md).
+   */
+  readonly description: string;
 }
 
 type Defaulted = "idempotency" | "rateClasses" | "query" | "successStatus" | "errors" | "body" | "response";

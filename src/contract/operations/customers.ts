@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { ListQueryProps } from "../schemas/common.js";
 import { Customer, CustomerCreate, CustomerGroup, CustomerUpdate } from "../schemas/customers.js";
 import { op } from "../operation.js";
+import { CUSTOMER_LIMIT, NO_KEY, NO_MARKER } from "./shared-text.js";
 
 const ListQuery = Type.Object(ListQueryProps, { additionalProperties: false });
 
@@ -19,7 +20,8 @@ export const customerOperations = [
     query: ListQuery,
     response: Customer,
     tombstones: true,
-    note: "With include_deleted=true, deleted customers are tombstones {id, deleted_at, version}.",
+    description:
+      "Customers, oldest change first, paged with a cursor. Spec, Limits: customer endpoints allow “30 per minute, additional to the general limit” per credential, so a poll loop should pace itself (`429` carries `Retry-After`). Spec, Pagination and polling rules 4: “On products and customers deleted rows are tombstones”: with `include_deleted=true` an erased customer comes back as `{id, deleted_at, version}`.",
   }),
   op({
     id: "createCustomer",
@@ -36,6 +38,7 @@ export const customerOperations = [
     successStatus: 201,
     errors: ["CONFLICT", "UNPROCESSABLE"],
     answerShows: "customer",
+    description: `Creates a customer and answers it (201). The spec does not say which fields a create needs: this server needs only \`first_name\` and generates a \`customer_code\` when it is left out (docs/spec-choices.md). Spec, Customer: \`do_not_sell_share\` is “read only; set only through the admin UI or a privacy request, never through this API”, so it is accepted and ignored. A \`customer_code\` in use answers \`409 CONFLICT\`, an unknown \`customer_group_id\` \`422 UNPROCESSABLE\`. Optional \`Idempotency-Key\`. ${CUSTOMER_LIMIT}`,
   }),
   op({
     id: "getCustomer",
@@ -47,7 +50,7 @@ export const customerOperations = [
     rateClasses: ["customers"],
     kind: "single",
     response: Customer,
-    note: "Spec: path not shown (docs/spec-choices.md).",
+    description: `Reads one customer. Spec, Endpoints: “Not shown: the customer read-by-id and update paths”; this server serves \`GET /customers/{id}\` (docs/spec-choices.md). An erased customer answers \`404 NOT_FOUND\`, as do unknown ids and ids of another store. ${CUSTOMER_LIMIT}`,
   }),
   op({
     id: "updateCustomer",
@@ -61,7 +64,7 @@ export const customerOperations = [
     kind: "single",
     response: Customer,
     errors: ["STALE_VERSION", "CONFLICT", "UNPROCESSABLE"],
-    note: "Spec: path not shown (docs/spec-choices.md).",
+    description: `Updates a customer with a partial document and answers the whole customer; \`id\`, \`do_not_sell_share\`, \`is_walk_in\` and the timestamps are accepted and ignored. Spec, Endpoints: “Not shown: the customer read-by-id and update paths”; this server takes \`PATCH /customers/{id}\` and checks \`version\` or \`expected_version\` as for products (\`409 STALE_VERSION\` when outdated; docs/spec-choices.md). ${NO_KEY} ${CUSTOMER_LIMIT}`,
   }),
   op({
     id: "deleteCustomer",
@@ -73,6 +76,7 @@ export const customerOperations = [
     rateClasses: ["customers"],
     kind: "empty",
     errors: ["CONFLICT"],
+    description: `Erases a customer: the record is scrubbed and deleted, and this cannot be undone. Spec, Delete rules: “name, email, phone, address and other personal details scrubbed; \`customer_code\` replaced by a placeholder; sales remain and resolve to the anonymized customer; irreversible”. The walk-in customer answers \`409 CONFLICT\`. Afterwards the id answers \`404 NOT_FOUND\` and the list shows a tombstone. ${NO_KEY} ${CUSTOMER_LIMIT}`,
   }),
   op({
     id: "listCustomerGroups",
@@ -84,7 +88,7 @@ export const customerOperations = [
     kind: "list",
     query: ListQuery,
     response: CustomerGroup,
-    note: "Spec: path not shown (docs/spec-choices.md).",
+    description: `Customer groups (\`id\`, \`name\`, \`version\`), oldest change first, paged with a cursor; a customer's \`customer_group_id\` names one, and every store has the default group All Customers. The spec shows no path for them: this server serves them with \`customers:read\`, outside the customer endpoints' limit (docs/spec-choices.md). ${NO_MARKER}`,
   }),
   op({
     id: "getCustomerGroup",
@@ -95,5 +99,7 @@ export const customerOperations = [
     scope: "customers:read",
     kind: "single",
     response: CustomerGroup,
+    description:
+      "Reads one customer group: `{id, name, version}`; the spec shows no path for it (docs/spec-choices.md). Spec, Errors: `404 NOT_FOUND` for a “missing, deleted, other store's, non-UUID id, or unknown path”.",
   }),
 ] as const;

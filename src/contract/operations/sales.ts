@@ -12,7 +12,8 @@ export const saleOperations = [
     kind: "list",
     query: SalesQuery,
     response: Sale,
-    note: "status=open and include_deleted answer 400 VALIDATION_FAILED. Without parent_sale_id, originals and refunds both come back.",
+    description:
+      "Sales and refunds as full documents, oldest change first, paged with a cursor; a refund gives its original a new `version` and status, so a poll sees the original again. Spec, Sales list rules 2: “`status=open` answers `400 VALIDATION_FAILED`.” Spec, Sales list rules 4: “Without `parent_sale_id`, originals and refunds are both returned.” `completed_from` and `completed_to` are inclusive and must end in `Z`; `include_deleted` answers 400 (sales are never deleted).",
   }),
   op({
     id: "getSale",
@@ -23,5 +24,7 @@ export const saleOperations = [
     scope: "sales:read",
     kind: "single",
     response: Sale,
+    description:
+      "Reads one sale or refund (a refund has `parent_sale_id` set). Spec, What the service does 3: “Sales are never deleted. The sale list and a single sale read return the same full sale document.” A parked (`open`) sale answers `404 NOT_FOUND`, as do unknown ids and ids of another store.",
   }),
 ] as const;

@@ -18,6 +18,7 @@ const declare = <B extends typeof Before | typeof After>(body: B) =>
     method: "PATCH",
     path: "/things/{id}",
     summary: "",
+    description: "",
     tag: "Test",
     scope: null,
     body,

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's identity */
+        /**
+         * The caller's identity
+         * @description Who the credential belongs to. Spec, Identity: “`store_name`, `domain_prefix` (the store prefix), `scopes` (array of scope names), `key` with `id` and `name`.” Spec, Authentication 10: “The store prefix is found with `GET /me` or from `api_base_url`.” Needs no particular scope; called with an OAuth access token, `key` is the connection (its id and the app's name).
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Store settings */
+        /**
+         * Store settings
+         * @description The store's settings. Spec, Endpoints: “Not shown: response shapes of `/store` and `/taxes`.” This server answers `id`, `name`, `domain_prefix`, `currency` (ISO 4217: every amount of the API is an integer number of its minor units), `timezone`, `country`, `default_outlet_id`, `created_at` and `version` (docs/spec-choices.md). Needs no particular scope.
+         */
         get: operations["getStore"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List outlets */
+        /**
+         * List outlets
+         * @description The store's outlets, oldest change first, paged with a cursor. Stock writes at a deleted outlet answer `422 OUTLET_DELETED` (Spec, States and transitions: “A deleted outlet rejects stock writes.”). `status` is `active` or `inactive` (values not shown by the spec). Needs no particular scope. Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one.
+         */
         get: operations["listOutlets"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment types */
+        /**
+         * List payment types
+         * @description The store's payment types, oldest change first, paged with a cursor; a sale's payments name them by `payment_type_id`. Needs no particular scope. Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one.
+         */
         get: operations["listPaymentTypes"];
         put?: never;
         post?: never;
@@ -79,7 +91,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List taxes */
+        /**
+         * List taxes
+         * @description The store's taxes, oldest change first, paged with a cursor. Spec, Endpoints: “Not shown: response shapes of `/store` and `/taxes`.” This server answers `{id, name, rate, version}` with `rate` a fraction (0.0875 is 8.75%), not cents (docs/spec-choices.md). With `include_deleted=true`, deleted taxes read like live ones. Needs no particular scope.
+         */
         get: operations["listTaxes"];
         put?: never;
         post?: never;
@@ -98,7 +113,7 @@ export interface paths {
         };
         /**
          * List stock adjustment reasons (not paginated)
-         * @description Spec: scope not shown; the simulator asks for inventory:read (docs/spec-choices.md).
+         * @description Every stock adjustment reason, disabled ones too, in one `{data: [...]}` answer without paging fields or query parameters. Spec, Endpoints: “list of AdjustmentReason; not paginated”. Stock writes refuse the system reason and disabled ones (`422 REASON_NOT_ALLOWED`). Spec, Authentication: “Scope of the adjustment-reasons list: not shown.” This server asks for `inventory:read` (docs/spec-choices.md).
          */
         get: operations["listAdjustmentReasons"];
         put?: never;
@@ -116,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI description */
+        /**
+         * This OpenAPI description
+         * @description This document, unwrapped (not inside `{data}`), for client generators. Spec, What the service does 6: “`GET /openapi.json` under the store prefix serves the machine-readable description of the API, with the store prefix in its server URL.” Spec, Versioning 2: “The API description version is `1.0.0` and has stayed so; later changes only add fields and refusals.” Needs a valid credential of the store, no particular scope.
+         */
         get: operations["getOpenapi"];
         put?: never;
         post?: never;
@@ -135,13 +153,13 @@ export interface paths {
         };
         /**
          * List products (full documents)
-         * @description With include_deleted=true, deleted products are tombstones {id, deleted_at, version}.
+         * @description Full product documents, oldest change first, paged with a cursor: poll with the last `next_cursor` to see changes; `sku` finds one product by its exact SKU. Spec, Pagination and polling rules 4: “`include_deleted=true` works only with `order=asc`; with `desc` it answers `400 VALIDATION_FAILED`.” Deleted products then come back as tombstones `{id, deleted_at, version}`; tell them from live products by the presence of `deleted_at`.
          */
         get: operations["listProducts"];
         put?: never;
         /**
          * Create a product
-         * @description Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).
+         * @description Creates a product from a product document and answers it (201; the spec does not show the status, docs/spec-choices.md). Spec, Product write rules 1: “Create needs only `name` and `retail_price`.” Spec, Product write rules 7: “If the download fails, the product is still saved and the response is `422 IMAGE_FETCH_FAILED` carrying the saved product in `data` next to the `error`.” A SKU in use answers `409 CONFLICT`, a store at its product limit `402 PRODUCT_LIMIT_REACHED`, an unknown tag id `400 VALIDATION_FAILED`; writes with an `image_url` count toward a further limit of 10 per minute per credential. Optional `Idempotency-Key`.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -157,15 +175,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a product */
+        /**
+         * Read a product
+         * @description Reads one product as its full document. Spec, What the service does 1: “A product is one document. Reads return the full nested document, and create and update accept the same document.” A deleted product, or an id of another store, answers `404 NOT_FOUND`.
+         */
         get: operations["getProduct"];
         put?: never;
         post?: never;
-        /** Delete a product (soft delete) */
+        /**
+         * Delete a product (soft delete)
+         * @description Soft-deletes a product: reads of its id answer `404 NOT_FOUND`, `GET /products?include_deleted=true` shows a tombstone, and sales that name it keep working. Spec, Delete rules: “`422 UNPROCESSABLE` for a gift card; `409 CONFLICT` if a component of a composite product; `409 CONFLICT` if it has active variant children”. Deleting it again answers 404. Takes no `Idempotency-Key`.
+         */
         delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Update a product (partial document) */
+        /**
+         * Update a product (partial document)
+         * @description Updates a product with a partial product document and answers the whole product; API-owned fields are accepted and ignored, so a read document can be sent back. Spec, Product write rules 3: “key left out means untouched; an array replaces the collection; `[]` clears it.” Spec, Product write rules 6: “Sending `version` (or `expected_version`) with an update that no longer matches answers `409 STALE_VERSION`.” A failed image download saves the update and answers `422 IMAGE_FETCH_FAILED` as on create. Takes no `Idempotency-Key`.
+         */
         patch: operations["updateProduct"];
         trace?: never;
     };
@@ -180,7 +207,7 @@ export interface paths {
         put?: never;
         /**
          * Add variant children to a variant parent (1 to 200, all or nothing)
-         * @description Answers the created children. Spec: response not shown (docs/spec-choices.md).
+         * @description Adds 1 to 200 variant children to a variant parent (`has_variants` true, with `variant_attributes`; else `422 UNPROCESSABLE`) and answers the created children (201; response not shown by the spec, docs/spec-choices.md). Spec, Product write rules 9: “A combination that already exists answers `409 CONFLICT`.” and “The call is all or nothing.” A call that would pass the product limit is refused whole with `402 PRODUCT_LIMIT_REACHED`. Optional `Idempotency-Key`.
          */
         post: operations["createVariants"];
         delete?: never;
@@ -196,12 +223,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List brands */
+        /**
+         * List brands
+         * @description The store's brands, oldest change first, paged with a cursor. Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one. Spec, Endpoints: “the create payloads and list/update paths of brands, categories, tags and suppliers” are not shown; this server serves them as it serves products (docs/spec-choices.md).
+         */
         get: operations["listBrands"];
         put?: never;
         /**
          * Create a brand
-         * @description Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).
+         * @description Creates a brand from `{name, description?}` and answers it. Spec, Errors: `409 CONFLICT` for a “duplicate brand or tag name” (compared without case among live brands). Optional `Idempotency-Key`. Spec, Endpoints: “Not shown: the HTTP success status of creates and writes other than the 204 of deletes.” This server answers 201 (docs/spec-choices.md).
          */
         post: operations["createBrand"];
         delete?: never;
@@ -217,15 +247,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a brand */
+        /**
+         * Read a brand
+         * @description Reads one brand: `{id, name, description, version}`. Spec, States and transitions: a deleted one “is hidden from reads, and its id then answers `NOT_FOUND`”, as do unknown ids and ids of another store.
+         */
         get: operations["getBrand"];
         put?: never;
         post?: never;
-        /** Delete a brand */
+        /**
+         * Delete a brand
+         * @description Deletes a brand. Spec, Delete rules: “removed; products that used it get no brand”, and “Deleting a brand, category, tag or supplier gives a new `version` to each affected product.” Deleting it again answers `404 NOT_FOUND`.
+         */
         delete: operations["deleteBrand"];
         options?: never;
         head?: never;
-        /** Update a brand */
+        /**
+         * Update a brand
+         * @description Renames a brand or changes its description. Products carry the brand's id, not its name, so a rename leaves their `version` as it is; a name used by another live brand answers `409 CONFLICT`. Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). The spec shows no update path; this server takes `PATCH` as for products (docs/spec-choices.md).
+         */
         patch: operations["updateBrand"];
         trace?: never;
     };
@@ -236,12 +275,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List categories */
+        /**
+         * List categories
+         * @description The category tree as a flat list, oldest change first, paged with a cursor; `parent_id` and `depth` (0 at the root) place each category. Spec, Category: “A system category and a reserved gift cards category exist.” Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one. Spec, Endpoints: “the create payloads and list/update paths of brands, categories, tags and suppliers” are not shown; this server serves them as it serves products (docs/spec-choices.md).
+         */
         get: operations["listCategories"];
         put?: never;
         /**
          * Create a category
-         * @description Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).
+         * @description Creates a category from `{name, parent_id?}` and answers it; names may repeat. An unknown `parent_id` answers `422 UNPROCESSABLE`, as does the gift cards category (nothing can be made under it). Optional `Idempotency-Key`. Spec, Endpoints: “Not shown: the HTTP success status of creates and writes other than the 204 of deletes.” This server answers 201 (docs/spec-choices.md).
          */
         post: operations["createCategory"];
         delete?: never;
@@ -257,15 +299,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a category */
+        /**
+         * Read a category
+         * @description Reads one category: `{id, name, parent_id, depth, version}`. Spec, States and transitions: a deleted one “is hidden from reads, and its id then answers `NOT_FOUND`”, as do unknown ids and ids of another store.
+         */
         get: operations["getCategory"];
         put?: never;
         post?: never;
-        /** Delete a category */
+        /**
+         * Delete a category
+         * @description Deletes a category. Spec, Delete rules: “removed; products move to Other Products”, refused with “`409 CONFLICT` for a system category, the gift cards category, or a category with live subcategories”, and “Deleting a brand, category, tag or supplier gives a new `version` to each affected product.” Deleting it again answers `404 NOT_FOUND`.
+         */
         delete: operations["deleteCategory"];
         options?: never;
         head?: never;
-        /** Update a category */
+        /**
+         * Update a category
+         * @description Renames a category or moves it with `parent_id`; its descendants get their new `depth` and a new `version`. A move under itself or a descendant, or any change to a system category, answers `409 CONFLICT`. Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). The spec shows no update path; this server takes `PATCH` as for products (docs/spec-choices.md).
+         */
         patch: operations["updateCategory"];
         trace?: never;
     };
@@ -276,12 +327,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tags */
+        /**
+         * List tags
+         * @description The store's tags, oldest change first, paged with a cursor; products carry them as `{id, name}` in `tags`. Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one. Spec, Endpoints: “the create payloads and list/update paths of brands, categories, tags and suppliers” are not shown; this server serves them as it serves products (docs/spec-choices.md).
+         */
         get: operations["listTags"];
         put?: never;
         /**
          * Create a tag
-         * @description Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).
+         * @description Creates a tag from `{name}` and answers it. Spec, Errors: `409 CONFLICT` for a “duplicate brand or tag name” (compared without case among live tags). Optional `Idempotency-Key`. Spec, Endpoints: “Not shown: the HTTP success status of creates and writes other than the 204 of deletes.” This server answers 201 (docs/spec-choices.md).
          */
         post: operations["createTag"];
         delete?: never;
@@ -297,15 +351,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a tag */
+        /**
+         * Read a tag
+         * @description Reads one tag: `{id, name, version}`. Spec, Tag and Supplier: “Fields of a tag record and of a supplier record as standalone resources: not shown beyond their ids and names.” Spec, States and transitions: a deleted one “is hidden from reads, and its id then answers `NOT_FOUND`”, as do unknown ids and ids of another store.
+         */
         get: operations["getTag"];
         put?: never;
         post?: never;
-        /** Delete a tag */
+        /**
+         * Delete a tag
+         * @description Deletes a tag. Spec, Delete rules: “removed from every product carrying it”, and “Deleting a brand, category, tag or supplier gives a new `version` to each affected product.” Deleting it again answers `404 NOT_FOUND`.
+         */
         delete: operations["deleteTag"];
         options?: never;
         head?: never;
-        /** Update a tag */
+        /**
+         * Update a tag
+         * @description Renames a tag; a name used by another live tag answers `409 CONFLICT`. Each product carrying it gets a new `version` (Spec, Product: “It also changes when an attached tag or supplier is renamed.”). Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). The spec shows no update path; this server takes `PATCH` as for products (docs/spec-choices.md).
+         */
         patch: operations["updateTag"];
         trace?: never;
     };
@@ -316,12 +379,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List suppliers */
+        /**
+         * List suppliers
+         * @description The store's suppliers, oldest change first, paged with a cursor; products link them in `suppliers`, never with a supply price. Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one. Spec, Endpoints: “the create payloads and list/update paths of brands, categories, tags and suppliers” are not shown; this server serves them as it serves products (docs/spec-choices.md).
+         */
         get: operations["listSuppliers"];
         put?: never;
         /**
          * Create a supplier
-         * @description Spec: success status of creates not shown; the simulator answers 201 (docs/spec-choices.md).
+         * @description Creates a supplier from `{name}` and answers it; names may repeat. Optional `Idempotency-Key`. Spec, Endpoints: “Not shown: the HTTP success status of creates and writes other than the 204 of deletes.” This server answers 201 (docs/spec-choices.md).
          */
         post: operations["createSupplier"];
         delete?: never;
@@ -337,15 +403,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a supplier */
+        /**
+         * Read a supplier
+         * @description Reads one supplier: `{id, name, version}`. Spec, Endpoints: reads by id are shown for “`/brands/{id}`, `/categories/{id}`, `/tags/{id}`”; this server serves suppliers the same way (docs/spec-choices.md). Spec, States and transitions: a deleted one “is hidden from reads, and its id then answers `NOT_FOUND`”, as do unknown ids and ids of another store.
+         */
         get: operations["getSupplier"];
         put?: never;
         post?: never;
-        /** Delete a supplier */
+        /**
+         * Delete a supplier
+         * @description Deletes a supplier. Spec, Delete rules: “removed from every product carrying it; a purchase order naming it keeps its reference”, and “Deleting a brand, category, tag or supplier gives a new `version` to each affected product.” Deleting it again answers `404 NOT_FOUND`.
+         */
         delete: operations["deleteSupplier"];
         options?: never;
         head?: never;
-        /** Update a supplier */
+        /**
+         * Update a supplier
+         * @description Renames a supplier. Each product linking it gets a new `version` (Spec, Product: “It also changes when an attached tag or supplier is renamed.”). Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). The spec shows no update path; this server takes `PATCH` as for products (docs/spec-choices.md).
+         */
         patch: operations["updateSupplier"];
         trace?: never;
     };
@@ -356,7 +431,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stock levels of a product, one per live outlet where it is stocked (not paginated) */
+        /**
+         * Stock levels of a product, one per live outlet where it is stocked (not paginated)
+         * @description The product's stock level at each live outlet where it is stocked, in one `{data: [...]}` answer (not paginated); `on_hand` has up to 3 decimal places. Spec, Pagination and polling rules 5: “Stock levels have no change feed; poll `GET /products/{id}/inventory`.” A product that tracks no stock answers `{data: []}`.
+         */
         get: operations["getProductInventory"];
         put?: never;
         post?: never;
@@ -374,7 +452,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the absolute stock level of a product at an outlet */
+        /**
+         * Set the absolute stock level of a product at an outlet
+         * @description Sets the absolute stock level of a product at an outlet and answers the stock write result. Spec, Inventory rules 1: “Repeating the same `on_hand` changes nothing (`changed` false). Without `reason_id`, the change is recorded under the system reason named Stock set via API.” A `unit_cost` (cents) becomes the outlet's average cost. Refusals are 422: `NOT_STOCK_TRACKED`, `REASON_NOT_ALLOWED` (system or disabled reason), `REASON_DIRECTION_MISMATCH` (the reason's direction differs from the change), `OUTLET_DELETED`. Optional `Idempotency-Key`.
+         */
         put: operations["setStock"];
         post?: never;
         delete?: never;
@@ -394,7 +475,7 @@ export interface paths {
         put?: never;
         /**
          * Adjust stock by a relative quantity, with a reason
-         * @description Answers the stock write result. Spec: response not shown (docs/spec-choices.md).
+         * @description Adds or removes stock by a relative `quantity` under a `reason_id`, naming the product by exactly one of `product_id` or `sku`; a `unit_cost` is blended into the average cost when stock goes up. Spec, Inventory rules 5: “`422 INSUFFICIENT_STOCK` (would go below zero)”. The `Idempotency-Key` is required here; Spec, Errors: “A missing `Idempotency-Key` on a route that requires one answers `400 VALIDATION_FAILED` naming the header.” Answers 201 with the stock write result, as a set does (response not shown by the spec, docs/spec-choices.md).
          */
         post: operations["createAdjustment"];
         delete?: never;
@@ -412,7 +493,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set or adjust up to 100 stock levels, all or nothing */
+        /**
+         * Set or adjust up to 100 stock levels, all or nothing
+         * @description Sets or adjusts up to 100 stock levels in one call; each line has exactly one of `set` or `adjust`, exactly one of `product_id` or `sku` (matched without case), and `outlet_id`. Spec, Inventory rules 3: “A batch is all or nothing: a bad line (for example an unknown sku) writes nothing.” and “A replayed batch marks every line `replayed: true`.” The `Idempotency-Key` is required; field errors name the line (`lines.2`).
+         */
         post: operations["stockBatch"];
         delete?: never;
         options?: never;
@@ -429,7 +513,7 @@ export interface paths {
         };
         /**
          * List sales and refunds (full documents)
-         * @description status=open and include_deleted answer 400 VALIDATION_FAILED. Without parent_sale_id, originals and refunds both come back.
+         * @description Sales and refunds as full documents, oldest change first, paged with a cursor; a refund gives its original a new `version` and status, so a poll sees the original again. Spec, Sales list rules 2: “`status=open` answers `400 VALIDATION_FAILED`.” Spec, Sales list rules 4: “Without `parent_sale_id`, originals and refunds are both returned.” `completed_from` and `completed_to` are inclusive and must end in `Z`; `include_deleted` answers 400 (sales are never deleted).
          */
         get: operations["listSales"];
         put?: never;
@@ -447,7 +531,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a sale (the same full document as the list) */
+        /**
+         * Read a sale (the same full document as the list)
+         * @description Reads one sale or refund (a refund has `parent_sale_id` set). Spec, What the service does 3: “Sales are never deleted. The sale list and a single sale read return the same full sale document.” A parked (`open`) sale answers `404 NOT_FOUND`, as do unknown ids and ids of another store.
+         */
         get: operations["getSale"];
         put?: never;
         post?: never;
@@ -466,11 +553,14 @@ export interface paths {
         };
         /**
          * List customers
-         * @description With include_deleted=true, deleted customers are tombstones {id, deleted_at, version}.
+         * @description Customers, oldest change first, paged with a cursor. Spec, Limits: customer endpoints allow “30 per minute, additional to the general limit” per credential, so a poll loop should pace itself (`429` carries `Retry-After`). Spec, Pagination and polling rules 4: “On products and customers deleted rows are tombstones”: with `include_deleted=true` an erased customer comes back as `{id, deleted_at, version}`.
          */
         get: operations["listCustomers"];
         put?: never;
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Creates a customer and answers it (201). The spec does not say which fields a create needs: this server needs only `first_name` and generates a `customer_code` when it is left out (docs/spec-choices.md). Spec, Customer: `do_not_sell_share` is “read only; set only through the admin UI or a privacy request, never through this API”, so it is accepted and ignored. A `customer_code` in use answers `409 CONFLICT`, an unknown `customer_group_id` `422 UNPROCESSABLE`. Optional `Idempotency-Key`. Customer endpoints allow 30 requests per minute per credential on top of the general limit.
+         */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -487,18 +577,21 @@ export interface paths {
         };
         /**
          * Read a customer
-         * @description Spec: path not shown (docs/spec-choices.md).
+         * @description Reads one customer. Spec, Endpoints: “Not shown: the customer read-by-id and update paths”; this server serves `GET /customers/{id}` (docs/spec-choices.md). An erased customer answers `404 NOT_FOUND`, as do unknown ids and ids of another store. Customer endpoints allow 30 requests per minute per credential on top of the general limit.
          */
         get: operations["getCustomer"];
         put?: never;
         post?: never;
-        /** Delete a customer and erase their personal details (irreversible) */
+        /**
+         * Delete a customer and erase their personal details (irreversible)
+         * @description Erases a customer: the record is scrubbed and deleted, and this cannot be undone. Spec, Delete rules: “name, email, phone, address and other personal details scrubbed; `customer_code` replaced by a placeholder; sales remain and resolve to the anonymized customer; irreversible”. The walk-in customer answers `409 CONFLICT`. Afterwards the id answers `404 NOT_FOUND` and the list shows a tombstone. Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). Customer endpoints allow 30 requests per minute per credential on top of the general limit.
+         */
         delete: operations["deleteCustomer"];
         options?: never;
         head?: never;
         /**
          * Update a customer (partial document)
-         * @description Spec: path not shown (docs/spec-choices.md).
+         * @description Updates a customer with a partial document and answers the whole customer; `id`, `do_not_sell_share`, `is_walk_in` and the timestamps are accepted and ignored. Spec, Endpoints: “Not shown: the customer read-by-id and update paths”; this server takes `PATCH /customers/{id}` and checks `version` or `expected_version` as for products (`409 STALE_VERSION` when outdated; docs/spec-choices.md). Spec, Limits: “`PATCH` and `DELETE` take none” (no `Idempotency-Key`). Customer endpoints allow 30 requests per minute per credential on top of the general limit.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -512,7 +605,7 @@ export interface paths {
         };
         /**
          * List customer groups
-         * @description Spec: path not shown (docs/spec-choices.md).
+         * @description Customer groups (`id`, `name`, `version`), oldest change first, paged with a cursor; a customer's `customer_group_id` names one, and every store has the default group All Customers. The spec shows no path for them: this server serves them with `customers:read`, outside the customer endpoints' limit (docs/spec-choices.md). Spec, Pagination and polling rules 4: “on other lists deleted rows return in normal shape with no marker”, so with `include_deleted=true` a deleted row reads like a live one.
          */
         get: operations["listCustomerGroups"];
         put?: never;
@@ -530,7 +623,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a customer group */
+        /**
+         * Read a customer group
+         * @description Reads one customer group: `{id, name, version}`; the spec shows no path for it (docs/spec-choices.md). Spec, Errors: `404 NOT_FOUND` for a “missing, deleted, other store's, non-UUID id, or unknown path”.
+         */
         get: operations["getCustomerGroup"];
         put?: never;
         post?: never;
