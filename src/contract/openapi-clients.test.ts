@@ -112,8 +112,10 @@ afterAll(async () => {
 describe("docs/sdk-authors.md, Generate a client: clients generated from the served documents work against the simulator", () => {
   for (const tool of TOOLS) {
     it(`${tool}: the client compiles under strict tsc, names its types, and walks the API with exact answers`, async () => {
-      // tsc's diagnostics start with the file's path: none in this tool's folder (generated code included).
+      // tsc's diagnostics start with the file's path: none in this tool's folder (generated code included), and
+      // none about the project itself (those start with "error").
       expect(compiled.stdout.split("\n").filter((line) => line.startsWith(`${tool}/`))).toEqual([]);
+      expect(compiled.stdout).not.toMatch(/^error/m);
       expect(compiled.stderr).toBe("");
       const setup = setups.get(tool) as Setup;
       const run = await runNode(join(root, "out", tool, `${tool}.js`), setup.input);
