@@ -17,26 +17,31 @@ const DOC = buildOpenApi("http://127.0.0.1:4747/demo/v1");
 const OAUTH_DOC = buildOAuthOpenApi("http://127.0.0.1:4747");
 
 describe("docs/sdk-authors.md, Generate a client: the OpenAPI document passes independent tools", () => {
-  it("@redocly/cli lint with the recommended rules reports no error and no warning", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "retail-sim-")), "openapi.json");
-    writeFileSync(file, JSON.stringify(DOC));
-    const run = spawnSync(
-      join(ROOT, "node_modules/.bin/redocly"),
-      ["lint", "--extends=recommended", "--format=json", file],
-      {
-        cwd: ROOT,
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-      },
-    );
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as {
-      totals: { errors: number; warnings: number };
-      problems: unknown[];
-    };
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-    expect(run.status).toBe(0);
+  it("@redocly/cli lint with the recommended rules reports no error and no warning in either document", () => {
+    const dir = mkdtempSync(join(tmpdir(), "retail-sim-"));
+    for (const [name, doc] of [
+      ["openapi.json", DOC],
+      ["oauth-openapi.json", OAUTH_DOC],
+    ] as const) {
+      writeFileSync(join(dir, name), JSON.stringify(doc));
+      const run = spawnSync(
+        join(ROOT, "node_modules/.bin/redocly"),
+        ["lint", "--extends=recommended", "--format=json", join(dir, name)],
+        {
+          cwd: ROOT,
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        },
+      );
+      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as {
+        totals: { errors: number; warnings: number };
+        problems: unknown[];
+      };
+      expect(report.problems, name).toEqual([]);
+      expect(report.totals, name).toMatchObject({ errors: 0, warnings: 0 });
+      expect(run.status, name).toBe(0);
+    }
   });
 
   it("spectral lint with .spectral.yaml (spectral:oas) finds nothing in either document but what .spectral.yaml explains", () => {
