@@ -2,24 +2,12 @@
 // component schemas, live rows split from tombstones, the rules a schema can state, the headers the spec
 // says every response carries, and the token endpoint's own document (spec, Authentication 3 to 8).
 import { Type } from "@sinclair/typebox";
-import Ajv2020Module from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { call, makeSim, ORIGIN } from "../test-support/sim.js";
 import { Components } from "./openapi-schemas.js";
+import { documentAjv } from "./response-check.js";
 import { OPERATIONS } from "./operations/index.js";
 import { component } from "./schemas/component.js";
-
-type AjvInstance = {
-  addSchema(schema: unknown, key: string): AjvInstance;
-  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: unknown };
-};
-type AjvClass = new (options: Record<string, unknown>) => AjvInstance;
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: AjvClass }).default ??
-  (Ajv2020Module as unknown as AjvClass)) as AjvClass;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: AjvInstance,
-) => AjvInstance;
 
 type Doc = any;
 
@@ -33,7 +21,7 @@ async function documents(): Promise<{ api: Doc; oauth: Doc }> {
 
 /** A validator of one named component of `doc`. */
 function componentValidator(doc: Doc, name: string) {
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  const ajv = documentAjv();
   ajv.addSchema(doc, "doc");
   return ajv.compile({ $ref: `doc#/components/schemas/${name}` });
 }
@@ -184,7 +172,7 @@ describe("Spec, Sales list rules 1: the Z-only date-time filters carry a pattern
   it("completed_from and completed_to accept ...Z and refuse an offset, in the document as in the server", async () => {
     const sim = makeSim();
     const doc = (await call(sim, "GET", "/demo/v1/openapi.json")).json;
-    const ajv = addFormats(new Ajv2020({ strict: false }));
+    const ajv = documentAjv();
     for (const name of ["completed_from", "completed_to"]) {
       const param = doc.paths["/sales"].get.parameters.find((p: { name: string }) => p.name === name);
       const valid = ajv.compile(param.schema);

@@ -52,14 +52,19 @@ export const StockSetBody = component(
 );
 export type StockSetBody = Static<typeof StockSetBody>;
 
+/** Spec, Inventory: a stock write names its product by exactly one of these (see `exactlyOne` below). */
+const ProductByIdOrSku = {
+  product_id: Type.Optional(Uuid),
+  sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+};
+
 export const AdjustmentBody = component(
   "AdjustmentCreate",
   // Spec, Inventory: exactly one of product_id or sku (the engine checks it with the spec's messages).
   exactlyOne(
     Type.Object(
       {
-        product_id: Type.Optional(Uuid),
-        sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        ...ProductByIdOrSku,
         outlet_id: Uuid,
         reason_id: Uuid,
         quantity: Quantity,
@@ -94,8 +99,7 @@ export const BatchLine = component(
   exactlyOne(
     Type.Object(
       {
-        product_id: Type.Optional(Uuid),
-        sku: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+        ...ProductByIdOrSku,
         outlet_id: Uuid,
         set: Type.Optional(BatchSet),
         adjust: Type.Optional(BatchAdjust),
