@@ -1,6 +1,4 @@
 import type { CommandModule } from "yargs";
-import { buildOpenApi } from "../contract/openapi.js";
-import { buildOAuthOpenApi } from "../contract/openapi-oauth.js";
 
 export const openapiCommand: CommandModule<object, { prefix: string; "api-root": string; oauth: boolean }> = {
   command: "openapi",
@@ -14,7 +12,12 @@ export const openapiCommand: CommandModule<object, { prefix: string; "api-root":
         default: false,
         describe: "Print the OAuth token endpoint's document (server: the API root) instead",
       }),
-  handler: (args) => {
+  // The builders and their examples load only when this command runs, so `serve` starts without them.
+  handler: async (args) => {
+    const [{ buildOpenApi }, { buildOAuthOpenApi }] = await Promise.all([
+      import("../contract/openapi.js"),
+      import("../contract/openapi-oauth.js"),
+    ]);
     const apiRoot = args["api-root"].replace(/\/$/, "");
     const doc = args.oauth ? buildOAuthOpenApi(apiRoot) : buildOpenApi(`${apiRoot}/${args.prefix}/v1`);
     process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);

@@ -4,7 +4,7 @@ import type { Operation } from "./operation.js";
 import { exampleField, type OperationExamples, operationExamples, withExamples } from "./openapi-examples.js";
 import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
 import { Components } from "./openapi-schemas.js";
-import { pathParams } from "./path.js";
+import { OAUTH_DOCUMENT_PATH, pathParams } from "./path.js";
 import { OPERATIONS } from "./operations/index.js";
 import { SCOPE_TEXT } from "./scopes.js";
 import { componentName } from "./schemas/component.js";
@@ -43,8 +43,8 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
-/** The OAuth document's address, relative to `{api_root}`. */
-export const OAUTH_DOCUMENT_PATH = "/oauth/openapi.json";
+// Kept in path.ts, where the server's routes read it without loading this builder.
+export { OAUTH_DOCUMENT_PATH };
 
 export function errorCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...op.errors]);

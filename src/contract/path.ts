@@ -1,6 +1,9 @@
 // Path templates of the operation tables (`/products/{id}/inventory/{outlet_id}`): the names of
 // their parameters, as values for the router and the OpenAPI builder, and as types for handlers.
 
+/** The OAuth document's address, relative to `{api_root}`. */
+export const OAUTH_DOCUMENT_PATH = "/oauth/openapi.json";
+
 /** The parameter names of a path template, as a union: `"id" | "outlet_id"`. */
 export type PathParamNames<Path extends string> = Path extends `${string}{${infer Name}}${infer Rest}`
   ? Name | PathParamNames<Rest>

@@ -49,8 +49,10 @@ export type Validator = (value: unknown, max?: number) => FieldError[];
  * refused value meets it, pruned first: see `pruneUnknown`).
  */
 export class SchemaValidators {
-  private readonly first = this.instance(false);
-  private readonly all = this.instance(true);
+  // Made when the first schema is compiled, not when the module loads (a cold start answers its first
+  // request without them when that request has nothing to validate).
+  private firstAjv?: Ajv;
+  private allAjv?: Ajv;
   private readonly compiled = new WeakMap<TSchema, { first: ValidateFunction; all?: ValidateFunction }>();
 
   private instance(allErrors: boolean): Ajv {
@@ -66,17 +68,44 @@ export class SchemaValidators {
     return (value, max = DEFAULT_MAX_FIELD_ERRORS) => {
       let validate = this.compiled.get(schema);
       if (!validate) {
-        validate = { first: this.first.compile(schema) };
+        this.firstAjv ??= this.instance(false);
+        validate = { first: this.firstAjv.compile(schema) };
         this.compiled.set(schema, validate);
       }
       if (validate.first(value)) return [];
-      validate.all ??= this.all.compile(schema);
+      this.allAjv ??= this.instance(true);
+      validate.all ??= this.allAjv.compile(schema);
       const pruned = { kept: 0, max, dropped: 0 };
       validate.all(pruneUnknown(schema as JsonSchema, value, pruned));
       const fields = toFieldErrors(validate.all.errors ?? [], root, max);
       return pruned.dropped === 0 ? fields : boundFields([...fields, leftOut(pruned.dropped, root)], max, root);
     };
   }
+}
+
+/** The keywords that cannot refuse an empty object in an object schema (`required` only when empty). */
+const EMPTY_OBJECT_NEUTRAL = new Set([
+  "type",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "required",
+  "title",
+  "description",
+  "examples",
+]);
+
+/**
+ * Whether `schema` surely accepts `{}`, read from its keywords without compiling it: an object schema
+ * with no required property and no keyword that could refuse an empty object. Any other schema answers
+ * false (the caller then asks the validator). Spares compiling a query schema for a request without a
+ * query string.
+ */
+export function acceptsEmptyObject(schema: TSchema): boolean {
+  if (schema.type !== "object") return false;
+  for (const key of Object.keys(schema)) if (!EMPTY_OBJECT_NEUTRAL.has(key)) return false;
+  const required = (schema as { required?: unknown }).required;
+  return required === undefined || (Array.isArray(required) && required.length === 0);
 }
 
 /** Unknown properties kept so far (each is one field error) and how many were dropped past `max`. */

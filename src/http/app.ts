@@ -2,8 +2,7 @@ import { httpDate } from "../kernel/clock.js";
 import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
 import { operationParams, type Match } from "../contract/router.js";
-import { OAUTH_DOCUMENT_PATH } from "../contract/openapi.js";
-import { buildOAuthOpenApi } from "../contract/openapi-oauth.js";
+import { OAUTH_DOCUMENT_PATH } from "../contract/path.js";
 import type { Fault } from "../engine/faults.js";
 import type { World } from "../engine/world.js";
 import { handleControl } from "./control.js";
@@ -98,7 +97,8 @@ async function dispatch(
   if (route?.kind === "authorize" && req.path === "/oauth/authorize") return handleAuthorize(world, req);
   if (route?.kind === "token" && req.path === "/oauth/token") return handleToken(world, req);
   if (route?.kind === "oauth-document" && req.path === OAUTH_DOCUMENT_PATH)
-    return jsonResponse(200, buildOAuthOpenApi(req.origin));
+    // The document's builder loads at the first request for it, not at start-up.
+    return jsonResponse(200, (await import("../contract/openapi-oauth.js")).buildOAuthOpenApi(req.origin));
   const imageId = route?.kind === "image" ? IMAGE_PATH.exec(req.path)?.[1] : undefined;
   if (imageId !== undefined) return serveImage(ports.worlds.all(), imageId);
   const operation =

@@ -1,4 +1,3 @@
-import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
 // Whether a server is reachable from other machines: it is unless it binds a loopback address
@@ -22,6 +21,8 @@ export function isLoopback(address: string): boolean {
  */
 export async function bindAddress(host: string): Promise<string> {
   if (host === "" || isIP(host) !== 0) return host;
+  // The resolver loads only for a name (a start on an address, the usual one, does without it).
+  const { lookup } = await import("node:dns/promises");
   return (await lookup(host)).address;
 }
 

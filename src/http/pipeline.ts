@@ -4,7 +4,7 @@ import { apiError, boundFields, invalid, notFound, type ApiError, type FieldErro
 import type { Operation } from "../contract/operation.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
-import { coerceQuery, validatorFor } from "../contract/validate.js";
+import { acceptsEmptyObject, coerceQuery, validatorFor } from "../contract/validate.js";
 import {
   AUTH_FAILURE_MESSAGE,
   failedPairKey,
@@ -38,8 +38,8 @@ interface Caller {
   /** The request's operation, found by the server's route table (undefined: no operation has its path). */
   readonly match: Match<Operation> | undefined;
   readonly handlers: Readonly<Record<string, AnyHandler>>;
-  /** What an empty query string gives each operation's query schema: worked out once, not per request. */
-  readonly emptyQueries: ReadonlyMap<Operation, QueryRead>;
+  /** What an empty query string gives the operation's query schema: worked out once, not per request. */
+  readonly emptyQuery: (op: Operation) => QueryRead;
   readonly world: World;
   readonly req: SimRequest;
   readonly now: number;
@@ -61,12 +61,20 @@ export function apiPipeline(
   operations: readonly Operation[],
   handlers: Readonly<Record<string, AnyHandler>>,
 ): ApiPipeline {
-  const emptyQueries = new Map<Operation, QueryRead>();
-  for (const op of operations) {
+  for (const op of operations)
     if (!Object.hasOwn(handlers, op.id)) throw new Error(`operation ${op.id} has no handler`);
-    const value = Object.create(null) as Record<string, unknown>;
-    emptyQueries.set(op, { value, errors: validatorFor(op.query, "query")(value) });
-  }
+  // Worked out at an operation's first request without a query string, not when the module loads: a
+  // cold start compiles no schema its first answer does not need.
+  const emptyQueries = new Map<Operation, QueryRead>();
+  const emptyQuery = (op: Operation): QueryRead => {
+    let read = emptyQueries.get(op);
+    if (read === undefined) {
+      const value = Object.create(null) as Record<string, unknown>;
+      read = { value, errors: acceptsEmptyObject(op.query) ? [] : validatorFor(op.query, "query")(value) };
+      emptyQueries.set(op, read);
+    }
+    return read;
+  };
   return (world, req, match) => {
     const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
@@ -75,7 +83,7 @@ export function apiPipeline(
     return pipeline({
       match,
       handlers,
-      emptyQueries,
+      emptyQuery,
       world,
       req,
       now,
@@ -244,7 +252,7 @@ interface QueryRead {
 /** The query string as typed values, and its field errors (spec, Errors: 400 VALIDATION_FAILED). */
 function readQuery(caller: Caller, op: Operation): QueryRead {
   const text = caller.req.query;
-  const empty = text === "" ? caller.emptyQueries.get(op) : undefined;
+  const empty = text === "" ? caller.emptyQuery(op) : undefined;
   if (empty) {
     // A fresh object each time: a handler may keep or change what it is given.
     return { value: Object.assign(Object.create(null) as Record<string, unknown>, empty.value), errors: empty.errors };

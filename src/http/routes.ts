@@ -5,7 +5,7 @@ import {
   type ControlOperation,
 } from "../contract/control-operations.js";
 import type { Operation } from "../contract/operation.js";
-import { OAUTH_DOCUMENT_PATH } from "../contract/openapi.js";
+import { OAUTH_DOCUMENT_PATH } from "../contract/path.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 import { ANY_METHOD, Router, STORE_BASE } from "../contract/router.js";
 

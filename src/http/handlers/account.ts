@@ -8,7 +8,6 @@ import {
   taxView,
 } from "../../engine/account/views.js";
 import { listing } from "../../engine/listing.js";
-import { buildOpenApi } from "../../contract/openapi.js";
 import type { accountOperations } from "../../contract/operations/account.js";
 import type { HandlerMap } from "./types.js";
 
@@ -21,5 +20,7 @@ export const accountHandlers = {
   // Spec: not paginated. Disabled reasons are listed too (they exist; stock writes refuse them).
   listAdjustmentReasons: ({ store }) =>
     ok([...store.reasons.all()].filter((r) => r.deletedAt === null).map(reasonView)),
-  getOpenapi: ({ store, apiRoot }) => ok(buildOpenApi(`${apiRoot}/${store.prefix}/v1`)),
+  // The document's builder and its examples load at the first request for it, not at start-up.
+  getOpenapi: async ({ store, apiRoot }) =>
+    ok((await import("../../contract/openapi.js")).buildOpenApi(`${apiRoot}/${store.prefix}/v1`)),
 } satisfies HandlerMap<typeof accountOperations>;
