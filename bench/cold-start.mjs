@@ -42,7 +42,7 @@ export async function coldStart(cli, rounds) {
     rounds,
     bare_ms: round(median(b), 1),
     simulator_ms: round(median(s), 1),
-    ratio: round(median(s) / median(b), 2),
+    ratio: round(median(s) / median(b), 3),
     bare_rounds_ms: b.map((x) => round(x, 1)),
     simulator_rounds_ms: s.map((x) => round(x, 1)),
     paired_ratios: s.map((x, i) => round(x / b[i], 2)),

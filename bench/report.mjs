@@ -29,11 +29,13 @@ export function renderReport(f) {
   if (f.cold_start) {
     const c = f.cold_start;
     lines.push(
-      `Cold start, from the spawn to the first answered request, ${c.rounds} alternating rounds after one of each not counted: \`retail-sim --port 0 --json\` (demo) to its GET /me ${c.simulator_ms} ms, a bare \`node -e\` node:http server to its first answer ${c.bare_ms} ms (medians), ratio ${c.ratio}.`,
+      `Cold start, from the spawn to the first answered request, ${c.rounds} alternating rounds after one of each not counted: \`retail-sim --port 0 --json\` (demo) to its GET /me ${c.simulator_ms} ms, a bare \`node -e\` node:http server to its first answer ${c.bare_ms} ms (medians), ratio ${(c.simulator_ms / c.bare_ms).toFixed(3)}.`,
       "",
       "| round | bare ms | simulator ms | ratio |",
       "|---|---|---|---|",
-      ...c.paired_ratios.map((r, i) => `| ${i + 1} | ${c.bare_rounds_ms[i]} | ${c.simulator_rounds_ms[i]} | ${r} |`),
+      ...c.paired_ratios.map(
+        (r, i) => `| ${i + 1} | ${c.bare_rounds_ms[i]} | ${c.simulator_rounds_ms[i]} | ${r.toFixed(2)} |`,
+      ),
       "",
     );
   }
@@ -126,10 +128,12 @@ function targets(f) {
   }
   if (f.cold_start) {
     const c = f.cold_start;
+    // Judged on the medians themselves, not on the ratio rounded for display.
+    const ratio = c.simulator_ms / c.bare_ms;
     rows.push([
       "cold start to the first answer ≤ 2 × a bare `node -e` server's, same run",
-      `${c.simulator_ms} / ${c.bare_ms} ms = ${c.ratio} (rounds ${c.paired_ratios.join(", ")})`,
-      c.ratio <= 2,
+      `${c.simulator_ms} / ${c.bare_ms} ms = ${ratio.toFixed(3)} (rounds ${c.paired_ratios.map((r) => r.toFixed(2)).join(", ")})`,
+      ratio <= 2,
     ]);
   }
   if (f.conformance)
