@@ -20,6 +20,10 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
+  /**
+   * An answer assembled from cached rows joins this text from its parts only when it is read; the node
+   * adapter sends the parts themselves (`bodyParts` in respond.ts), the same bytes.
+   */
   body: string | Uint8Array | null;
   /** Set on answers of injected faults, which no document describes. Never sent. */
   injected?: true;
