@@ -140,7 +140,7 @@ async function serve(
       for (const part of parts) length += part.length;
       out.headers["content-length"] = String(length);
       res.writeHead(out.status, out.headers);
-      writeParts(res, parts, length);
+      writeParts(res, parts);
       return;
     }
     if (out.body !== null)
@@ -158,19 +158,12 @@ async function serve(
   }
 }
 
-/** Below this size a body of parts is copied into one buffer: fewer writes cost more than the copy. */
-const GATHER_BELOW_BYTES = 16 * 1024;
-
 /**
- * Writes a body of parts: small ones copied into one buffer, large ones part by part into the corked socket
- * (Node corks it on the first write and uncorks on the next tick), so the kernel gathers them in one
- * `writev` without a copy of the page in memory.
+ * Writes a body of parts (a large answer of cached rows) part by part into the corked socket (Node corks it
+ * on the first write and uncorks on the next tick), so the kernel gathers them in one `writev` with the
+ * headers, without a copy of the page in memory.
  */
-function writeParts(res: ServerResponse, parts: readonly Uint8Array[], length: number): void {
-  if (length < GATHER_BELOW_BYTES) {
-    res.end(Buffer.concat(parts, length));
-    return;
-  }
+function writeParts(res: ServerResponse, parts: readonly Uint8Array[]): void {
   for (const part of parts) res.write(part);
   res.end();
 }

@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
 import { payloadParts, stringifyPayload } from "../kernel/raw-json.js";
-import type { SimResponse } from "./types.js";
+import { BODY_PARTS, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -8,11 +8,18 @@ export function jsonResponse(status: number, payload: unknown, headers: Record<s
   const allHeaders = { "content-type": JSON_TYPE, ...headers };
   const parts = payloadParts(payload);
   if (parts === undefined) return { status, headers: allHeaders, body: stringifyPayload(payload) };
+  let length = 0;
+  for (const part of parts) length += part.length;
+  if (length < PARTS_FROM_BYTES)
+    return { status, headers: allHeaders, body: Buffer.concat(parts, length).toString("utf8") };
   return partsResponse(status, allHeaders, parts);
 }
 
-/** The parts of the answers whose body is still the bytes they were made with (see `bodyParts`). */
-const PARTS = new WeakMap<SimResponse, readonly Uint8Array[]>();
+/**
+ * From this size an answer of cached rows keeps its parts: below it (a product, a short page) one string
+ * sent in one write with the headers costs less than gathering parts.
+ */
+const PARTS_FROM_BYTES = 16 * 1024;
 
 /**
  * The body of an answer as the parts it was assembled from (cached rows' UTF-8 bytes), for an adapter that
@@ -20,7 +27,8 @@ const PARTS = new WeakMap<SimResponse, readonly Uint8Array[]>();
  * replaced, whose `body` is then what to send.
  */
 export function bodyParts(res: SimResponse): readonly Uint8Array[] | undefined {
-  return PARTS.get(res);
+  const held = res[BODY_PARTS];
+  return held !== undefined && held.of === res ? held.parts : undefined;
 }
 
 /** An answer whose `body` text is joined from its parts only when read (the node adapter never reads it). */
@@ -35,10 +43,11 @@ function partsResponse(status: number, headers: Record<string, string>, parts: r
     },
     set body(value: string | Uint8Array | null) {
       body = value;
-      PARTS.delete(res);
+      res[BODY_PARTS] = undefined;
     },
+    [BODY_PARTS]: undefined,
   };
-  PARTS.set(res, parts);
+  res[BODY_PARTS] = { of: res, parts };
   return res;
 }
 

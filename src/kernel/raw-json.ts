@@ -85,6 +85,13 @@ export function stringifyPayload(payload: unknown): string {
 
 const DATA_ARRAY = Buffer.from('{"data":[', "latin1");
 const DATA = Buffer.from('{"data":', "latin1");
+const CLOSE = { "": Buffer.from("}", "latin1"), "]": Buffer.from("]}", "latin1") };
+
+/** The bytes after `data`: `close` (`]` after an array), the other members and the envelope's `}`. */
+function tailBytes(rest: Record<string, unknown>, close: "" | "]"): Uint8Array {
+  for (const _ in rest) return Buffer.from(`${close}${tailText(rest)}`, "utf8");
+  return CLOSE[close];
+}
 
 /**
  * The bytes of `stringifyPayload(payload)` as a list of parts, when the payload embeds RawJson: the
@@ -95,13 +102,13 @@ export function payloadParts(payload: unknown): Uint8Array[] | undefined {
   const split = splitRaw(payload);
   if (split === undefined) return undefined;
   const { data, rest } = split;
-  if (data instanceof RawJson) return [DATA, data.bytes, Buffer.from(tailText(rest), "utf8")];
+  if (data instanceof RawJson) return [DATA, data.bytes, tailBytes(rest, "")];
   const parts: Uint8Array[] = [DATA_ARRAY];
   for (let i = 0; i < data.length; i++) {
     const d = data[i];
     const listed = d instanceof RawJson ? d.listed : Buffer.from(`,${itemText(d)}`, "utf8");
     parts.push(i === 0 ? listed.subarray(1) : listed);
   }
-  parts.push(Buffer.from(`]${tailText(rest)}`, "utf8"));
+  parts.push(tailBytes(rest, "]"));
   return parts;
 }
