@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
-import { payloadParts, stringifyPayload } from "../kernel/raw-json.js";
+import { payloadParts } from "../kernel/raw-json.js";
 import { BODY_PARTS, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
@@ -7,7 +7,7 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): SimResponse {
   const allHeaders = { "content-type": JSON_TYPE, ...headers };
   const parts = payloadParts(payload);
-  if (parts === undefined) return { status, headers: allHeaders, body: stringifyPayload(payload) };
+  if (parts === undefined) return { status, headers: allHeaders, body: JSON.stringify(payload) };
   let length = 0;
   for (const part of parts) length += part.length;
   if (length < PARTS_FROM_BYTES)

@@ -53,14 +53,6 @@ export class JsonCache<K extends object> {
   }
 }
 
-/** The envelope's `data` and the rest of it, when `data` holds RawJson (a document or items of an array). */
-function splitRaw(payload: unknown): { data: RawJson | unknown[]; rest: Record<string, unknown> } | undefined {
-  if (payload === null || typeof payload !== "object" || !("data" in payload)) return undefined;
-  const { data, ...rest } = payload as { data: unknown };
-  if (data instanceof RawJson || (Array.isArray(data) && data.some((d) => d instanceof RawJson))) return { data, rest };
-  return undefined;
-}
-
 /** The envelope's members after `data`, as JSON text: `,"next_cursor":…,"has_more":…}`. */
 function tailText(rest: Record<string, unknown>): string {
   let tail = "";
@@ -73,14 +65,8 @@ const itemText = (item: unknown): string => JSON.stringify(item) ?? "null";
 
 /** JSON.stringify that embeds RawJson items of top-level `data` arrays (and a RawJson `data`) without re-serializing them. */
 export function stringifyPayload(payload: unknown): string {
-  const split = splitRaw(payload);
-  if (split === undefined) return JSON.stringify(payload);
-  const { data, rest } = split;
-  const dataText =
-    data instanceof RawJson
-      ? data.text
-      : `[${data.map((d) => (d instanceof RawJson ? d.text : itemText(d))).join(",")}]`;
-  return `{"data":${dataText}${tailText(rest)}`;
+  const parts = payloadParts(payload);
+  return parts === undefined ? JSON.stringify(payload) : Buffer.concat(parts).toString("utf8");
 }
 
 const DATA_ARRAY = Buffer.from('{"data":[', "latin1");
@@ -94,18 +80,19 @@ function tailBytes(rest: Record<string, unknown>, close: "" | "]"): Uint8Array {
 }
 
 /**
- * The bytes of `stringifyPayload(payload)` as a list of parts, when the payload embeds RawJson: the
- * cached rows' own bytes, not copied (undefined for any other payload). A page of 200 rows is ~200
- * parts, which the HTTP adapter writes as they are (one gathered write), and no string is made for it.
+ * What JSON.stringify writes for the payload, as UTF-8 parts, when its top-level `data` is RawJson or an
+ * array holding some: the cached rows' own bytes, not copied (undefined for any other payload). A page of
+ * 200 rows is ~200 parts, which the HTTP adapter writes as they are (one gathered write), and no string
+ * is made for it.
  */
 export function payloadParts(payload: unknown): Uint8Array[] | undefined {
-  const split = splitRaw(payload);
-  if (split === undefined) return undefined;
-  const { data, rest } = split;
+  if (payload === null || typeof payload !== "object" || !("data" in payload)) return undefined;
+  const { data, ...rest } = payload as { data: unknown };
   if (data instanceof RawJson) return [DATA, data.bytes, tailBytes(rest, "")];
+  if (!Array.isArray(data) || !data.some((d) => d instanceof RawJson)) return undefined;
   const parts: Uint8Array[] = [DATA_ARRAY];
   for (let i = 0; i < data.length; i++) {
-    const d = data[i];
+    const d: unknown = data[i];
     const listed = d instanceof RawJson ? d.listed : Buffer.from(`,${itemText(d)}`, "utf8");
     parts.push(i === 0 ? listed.subarray(1) : listed);
   }
