@@ -1,3 +1,4 @@
+import { bodyParts } from "./respond.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 
 // WHATWG fetch adapter: converts only; every rule lives below it.
@@ -25,5 +26,6 @@ export async function toSimRequest(request: Request, remoteAddress: string): Pro
 }
 
 export function toResponse(res: SimResponse): Response {
-  return new Response(res.body, { status: res.status, headers: res.headers });
+  const parts = bodyParts(res);
+  return new Response(parts ? Buffer.concat(parts) : res.body, { status: res.status, headers: res.headers });
 }

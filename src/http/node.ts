@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type CloseReport, Connections } from "./node-connections.js";
 import type { RequestHandler } from "./ports.js";
+import { bodyParts } from "./respond.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
 
 export type { CloseReport };
@@ -131,8 +132,17 @@ async function serve(
     const out = await handler(simReq);
     // Past an unread body the connection cannot go on; once the server is stopping, none does.
     if (tooLarge || connections.closing) out.headers["connection"] = "close";
-    // A known length and a string body: Node sends headers and body in one write (no chunked framing,
-    // no second buffer to gather).
+    // A known length: no chunked framing. A body of parts (cached rows' bytes) goes out as they are, in one
+    // gathered write with the headers; a string body goes out with the headers in one write.
+    const parts = bodyParts(out);
+    if (parts !== undefined) {
+      let length = 0;
+      for (const part of parts) length += part.length;
+      out.headers["content-length"] = String(length);
+      res.writeHead(out.status, out.headers);
+      writeParts(res, parts);
+      return;
+    }
     if (out.body !== null)
       out.headers["content-length"] = String(
         typeof out.body === "string" ? Buffer.byteLength(out.body) : out.body.length,
@@ -146,6 +156,16 @@ async function serve(
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
     res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
   }
+}
+
+/**
+ * Writes a body of parts (a large answer of cached rows) part by part into the corked socket (Node corks it
+ * on the first write and uncorks on the next tick), so the kernel gathers them in one `writev` with the
+ * headers, without a copy of the page in memory.
+ */
+function writeParts(res: ServerResponse, parts: readonly Uint8Array[]): void {
+  for (const part of parts) res.write(part);
+  res.end();
 }
 
 /**

@@ -1,11 +1,54 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
-import { stringifyPayload } from "../kernel/raw-json.js";
-import type { SimResponse } from "./types.js";
+import { payloadParts } from "../kernel/raw-json.js";
+import { BODY_PARTS, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
 export function jsonResponse(status: number, payload: unknown, headers: Record<string, string> = {}): SimResponse {
-  return { status, headers: { "content-type": JSON_TYPE, ...headers }, body: stringifyPayload(payload) };
+  const allHeaders = { "content-type": JSON_TYPE, ...headers };
+  const parts = payloadParts(payload);
+  if (parts === undefined) return { status, headers: allHeaders, body: JSON.stringify(payload) };
+  let length = 0;
+  for (const part of parts) length += part.length;
+  if (length < PARTS_FROM_BYTES)
+    return { status, headers: allHeaders, body: Buffer.concat(parts, length).toString("utf8") };
+  return partsResponse(status, allHeaders, parts);
+}
+
+/**
+ * From this size an answer of cached rows keeps its parts: below it (a product, a short page) one string
+ * sent in one write with the headers costs less than gathering parts.
+ */
+const PARTS_FROM_BYTES = 16 * 1024;
+
+/**
+ * The body of an answer as the parts it was assembled from (cached rows' UTF-8 bytes), for an adapter that
+ * can send them as they are; undefined for an answer made otherwise, copied (`{...res}`) or whose body was
+ * replaced, whose `body` is then what to send.
+ */
+export function bodyParts(res: SimResponse): readonly Uint8Array[] | undefined {
+  const held = res[BODY_PARTS];
+  return held !== undefined && held.of === res ? held.parts : undefined;
+}
+
+/** An answer whose `body` text is joined from its parts only when read (the node adapter never reads it). */
+function partsResponse(status: number, headers: Record<string, string>, parts: readonly Uint8Array[]): SimResponse {
+  let body: string | Uint8Array | null | undefined;
+  const res: SimResponse = {
+    status,
+    headers,
+    get body(): string | Uint8Array | null {
+      body ??= Buffer.concat(parts).toString("utf8");
+      return body;
+    },
+    set body(value: string | Uint8Array | null) {
+      body = value;
+      res[BODY_PARTS] = undefined;
+    },
+    [BODY_PARTS]: undefined,
+  };
+  res[BODY_PARTS] = { of: res, parts };
+  return res;
 }
 
 /** Spec, Errors: `{"error": {"code", "message", "fields"?}}` with the catalog's status (and `data` beside it when given). */

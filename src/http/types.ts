@@ -17,10 +17,25 @@ export interface SimRequest {
   readonly origin: string;
 }
 
+/** The key of an answer's body parts (`bodyParts` in respond.ts). */
+export const BODY_PARTS: unique symbol = Symbol("body parts");
+
+/** An answer's body as parts, valid for the answer `of` only (a copy made by spreading it is not `of`). */
+export interface BodyParts {
+  readonly of: SimResponse;
+  readonly parts: readonly Uint8Array[];
+}
+
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
+  /**
+   * An answer assembled from cached rows joins this text from its parts only when it is read; the node
+   * adapter sends the parts themselves (`bodyParts` in respond.ts), the same bytes.
+   */
   body: string | Uint8Array | null;
+  /** The body's parts, set by `jsonResponse` for an answer assembled from cached rows; read with `bodyParts`. */
+  [BODY_PARTS]?: BodyParts | undefined;
   /** Set on answers of injected faults, which no document describes. Never sent. */
   injected?: true;
 }

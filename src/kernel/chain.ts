@@ -27,7 +27,19 @@ export class Chain<T> {
   }
 
   push(value: T): Link<T> {
-    const link: Link<T> = { value, prev: this.tail, next: undefined, linked: true };
+    return this.append({ value, prev: undefined, next: undefined, linked: true });
+  }
+
+  /** Moves a linked value to the newest place, keeping its link. */
+  moveToEnd(link: Link<T>): void {
+    if (!link.linked || link === this.tail) return;
+    this.remove(link);
+    link.linked = true;
+    this.append(link);
+  }
+
+  private append(link: Link<T>): Link<T> {
+    link.prev = this.tail;
     if (this.tail) this.tail.next = link;
     else this.head = link;
     this.tail = link;

@@ -155,11 +155,63 @@ describe("docs/performance.md, What made the difference (serialization): cached 
     expect(made).toBe(3);
     for (const row of rows) cache.get(row, 1, "", make(row, 1));
     expect(cache.size).toBe(3);
-    // The oldest written went out first: r0 to r1 are made again, r4 is still there.
+    // The least recently read went out first: r0 to r1 are made again, r4 is still there.
     made = 0;
     cache.get(rows[4]!, 1, "", make(rows[4]!, 1));
     expect(made).toBe(0);
     cache.get(rows[0]!, 1, "", make(rows[0]!, 1));
     expect(made).toBe(1);
+  });
+
+  it("JsonCache keeps the rows read most: a read makes a row the newest, and the least recently read goes out", async () => {
+    const { JsonCache } = await import("./raw-json.js");
+    const cache = new JsonCache<{ id: string }>(3);
+    let made = 0;
+    const rows = Array.from({ length: 6 }, (_, i) => ({ id: `r${i}` }));
+    const get = (i: number) => cache.get(rows[i]!, 1, "", () => (made++, { id: rows[i]!.id }));
+    for (const i of [0, 1, 2]) get(i);
+    // r0 is read on every turn while r3, r4 and r5 pass through: it is never made again.
+    for (const i of [3, 4, 5]) {
+      get(0);
+      get(i);
+    }
+    made = 0;
+    get(0);
+    expect(made).toBe(0);
+    get(1);
+    expect(made).toBe(1);
+    expect(cache.size).toBe(3);
+  });
+
+  it("payloadParts are the bytes of stringifyPayload, the rows' cached bytes embedded as they are", async () => {
+    const { JsonCache, RawJson, payloadParts, stringifyPayload } = await import("./raw-json.js");
+    const rows = [
+      { id: "a", name: "Café ☕ 雪 \u{1F600}", n: 1 },
+      { id: "b", tags: [{ id: "t" }], note: 'quote " and \\ and \u2028' },
+    ];
+    const cache = new JsonCache<{ id: string }>(10);
+    const raw = rows.map((r) => cache.get(r, 1, "", () => r));
+    const joined = (payload: unknown) => Buffer.concat(payloadParts(payload) ?? []).toString("utf8");
+    const cases: unknown[] = [
+      { data: raw, next_cursor: "c", has_more: true },
+      { data: raw, next_cursor: null, has_more: false },
+      { data: [{ id: "x", deleted_at: "2026-01-01T00:00:00Z" }, raw[1]] },
+      { data: raw[0] },
+      { data: raw[1], error: { code: "IMAGE_FETCH_FAILED", message: "é" } },
+    ];
+    for (const payload of cases) {
+      expect(joined(payload)).toBe(stringifyPayload(payload));
+      expect(joined(payload)).toBe(JSON.stringify(payload));
+    }
+    // The rows' own bytes, not copies: a page holds the cached buffers' memory.
+    const parts = payloadParts({ data: raw, next_cursor: null, has_more: false }) ?? [];
+    expect(parts).toHaveLength(raw.length + 2);
+    expect(parts[2]!.buffer).toBe(raw[1]!.listed.buffer);
+    expect(parts[2]!.byteOffset).toBe(raw[1]!.listed.byteOffset);
+    expect(Buffer.from(new RawJson('{"id":"é"}').bytes).equals(Buffer.from('{"id":"é"}', "utf8"))).toBe(true);
+    // A payload without cached rows has no parts: it is stringified whole.
+    expect(payloadParts({ data: [{ id: "x" }] })).toBeUndefined();
+    expect(payloadParts({ error: { code: "X" } })).toBeUndefined();
+    expect(payloadParts(null)).toBeUndefined();
   });
 });

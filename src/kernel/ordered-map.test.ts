@@ -6,6 +6,32 @@ import { OrderedMap } from "./ordered-map.js";
 import { Recent } from "./recent.js";
 
 describe("OrderedMap: a map kept oldest first, with the oldest removed in constant time", () => {
+  it("renew moves an existing key to the newest end with its value; an unknown key changes nothing", () => {
+    const map = new OrderedMap<string, number>();
+    for (const [k, v] of [
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ] as const)
+      map.set(k, v);
+    map.renew("a");
+    expect([...map.entries()]).toEqual([
+      ["b", 2],
+      ["c", 3],
+      ["a", 1],
+    ]);
+    map.renew("a");
+    map.renew("x");
+    expect([...map.entries()].map(([k]) => k)).toEqual(["b", "c", "a"]);
+    map.renew("c");
+    expect(map.shift()).toBe(2);
+    expect(map.shift()).toBe(1);
+    expect(map.shift()).toBe(3);
+    expect(map.size).toBe(0);
+    map.renew("a");
+    expect(map.size).toBe(0);
+  });
+
   it("keeps insertion order; a set without renew keeps the place, with renew moves the key to the newest end", () => {
     const map = new OrderedMap<string, number>();
     map.set("a", 1);

@@ -40,6 +40,12 @@ export class OrderedMap<K, V> {
     this.links.set(key, this.order.push({ key, value }));
   }
 
+  /** Makes an existing key the newest entry (nothing for an unknown key); allocates nothing. */
+  renew(key: K): void {
+    const link = this.links.get(key);
+    if (link) this.order.moveToEnd(link);
+  }
+
   delete(key: K): boolean {
     const link = this.links.get(key);
     if (!link) return false;
