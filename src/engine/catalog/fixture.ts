@@ -24,6 +24,23 @@ export function addSystemCategories(catalog: CatalogState, ids: Rng): void {
   }
 }
 
+/** The key under which a fixture catalog may carry products made one at a time (never part of a JSON fixture). */
+export const PRODUCT_STREAM = Symbol("product stream");
+
+/**
+ * Products made one at a time as the catalog is built, after the catalog's `products`: the large
+ * fixture's 100,000, whose fixture documents are garbage as soon as each is made into a record.
+ */
+export interface ProductStream {
+  readonly length: number;
+  product(i: number): FixtureProduct;
+}
+
+/** A fixture catalog that may carry a product stream besides its `products`. */
+export interface WithProductStream {
+  readonly [PRODUCT_STREAM]?: ProductStream;
+}
+
 /** Stock a fixture gives a product (outlets by name); the world applies it to the store's inventory. */
 export type StockFixture = NonNullable<FixtureProduct["stock"]>;
 
@@ -68,7 +85,7 @@ export function buildCatalog(
   const categories = byName(catalog.categories.all());
   const tags = byName(catalog.tags.all());
   const suppliers = byName(catalog.suppliers.all());
-  for (const p of spec.products ?? []) {
+  const add = (p: FixtureProduct) => {
     const base = newProductRecord(ids.uuid(), p.sku, p.name, p.retail_price, now, catalog);
     const product: ProductRecord = {
       ...base,
@@ -102,7 +119,10 @@ export function buildCatalog(
     catalog.saveProduct(product);
     if (p.stock) stock(product.id, p.stock);
     addFixtureVariants(catalog, product, p, ids, now, stock);
-  }
+  };
+  for (const p of spec.products ?? []) add(p);
+  const stream = (spec as WithProductStream)[PRODUCT_STREAM];
+  for (let i = 0; i < (stream?.length ?? 0); i++) add((stream as ProductStream).product(i));
 }
 
 function addFixtureVariants(
