@@ -82,6 +82,16 @@ export class CatalogState {
     return this.products.put(record.id, record);
   }
 
+  /**
+   * A new product whose row makes its record on first read (`LazyRow`): indexed by `record`, the record
+   * the row will make. No row may have its id yet.
+   */
+  insertProduct(row: Row<ProductRecord>, record: ProductRecord): Row<ProductRecord> {
+    this.liveProducts += 1;
+    this.index(record);
+    return this.products.insert(row, []);
+  }
+
   deleteProduct(id: string, at: number): Row<ProductRecord> | undefined {
     const old = this.products.live(id);
     if (!old) return undefined;

@@ -1,6 +1,7 @@
 import { toMilli } from "../../kernel/quantity.js";
 import { type Rng, uuidText } from "../../kernel/random.js";
-import type { Row } from "../feed.js";
+import type { ProductRecord } from "../catalog/records.js";
+import { LazyRow, type RowSource } from "../lazy-row.js";
 import type { StoreState } from "../store.js";
 import { saleLine, saleRecord, taxTable } from "./operations.js";
 import type { SaleRecord } from "./state.js";
@@ -40,7 +41,7 @@ export interface WithSaleColumns {
 }
 
 /** What a sale's document is made from: the columns, and the store's rows as they were at the build. */
-class SaleSource {
+class SaleSource implements RowSource<SaleRecord> {
   constructor(
     readonly columns: SaleColumns,
     readonly now: number,
@@ -51,7 +52,7 @@ class SaleSource {
     }[],
     /** Per SKU: the product's id and its name at the build (a line keeps the name it was sold under). */
     readonly productIds: readonly string[],
-    readonly productNames: readonly string[],
+    readonly productNames: readonly (string | LazyRow<ProductRecord>)[],
     readonly customers: readonly string[],
     readonly walkIn: string,
     readonly paymentTypeId: string,
@@ -63,12 +64,17 @@ class SaleSource {
     return this.now - (this.columns.hoursAgo[i] as number) * HOUR;
   }
 
+  nameOf(p: number): string {
+    const name = this.productNames[p] as string | LazyRow<ProductRecord>;
+    return typeof name === "string" ? name : name.original().name;
+  }
+
   customerOf(i: number): string {
     const c = this.columns.customer[i] as number;
     return c < 0 ? this.walkIn : (this.customers[c] as string);
   }
 
-  record(i: number, id: string): SaleRecord {
+  make(i: number, id: string): SaleRecord {
     const { columns, words } = this;
     const outlet = this.outlets[columns.outlet[i] as number] as SaleSource["outlets"][number];
     const w = i * 8;
@@ -76,35 +82,13 @@ class SaleSource {
     const p = columns.sku[i] as number;
     const line = saleLine(
       uuidText(word(0), word(1), word(2), word(3)),
-      { id: this.productIds[p] as string, name: this.productNames[p] as string },
+      { id: this.productIds[p] as string, name: this.nameOf(p) },
       toMilli(columns.quantity[i] as number),
       columns.unitPrice[i] as number,
       outlet.tax,
     );
     const payment = { id: uuidText(word(4), word(5), word(6), word(7)), payment_type_id: this.paymentTypeId };
     return saleRecord(id, outlet.id, this.customerOf(i), this.completedAt(i), [line], payment, outlet.rates);
-  }
-}
-
-/** A sale row whose document is made on its first read and kept from then on (a write replaces it). */
-class ColumnSaleRow implements Row<SaleRecord> {
-  seq = 0;
-  deletedAt: number | null = null;
-  private made: SaleRecord | undefined = undefined;
-
-  constructor(
-    readonly id: string,
-    private readonly source: SaleSource,
-    private readonly index: number,
-  ) {}
-
-  get value(): SaleRecord {
-    this.made ??= this.source.record(this.index, this.id);
-    return this.made;
-  }
-
-  set value(value: SaleRecord) {
-    this.made = value;
   }
 }
 
@@ -124,7 +108,13 @@ export function buildColumnSales(store: StoreState, columns: SaleColumns, ids: R
     const tax = store.taxes.live(row.value.default_tax_id) ?? refuse(`the default tax of outlet ${name} is missing`);
     return { id: row.id, tax, rates: taxTable(store.sales, tax) };
   });
-  const products = columns.skus.map((sku) => store.catalog.productBySku(sku) ?? refuse(`no product ${sku}`));
+  // A product's name as the build left it: a lazily made product's is made again when a sale is read
+  // (its row may have been renamed since), so the build does not make the catalog's records for good.
+  const products = columns.skus.map((sku) => {
+    const row = store.catalog.products.row(store.catalog.skuIndex.get(sku.toLowerCase()) ?? "");
+    if (!row || row.deletedAt !== null) return refuse(`no product ${sku}`);
+    return { id: row.id, name: row instanceof LazyRow ? (row as LazyRow<ProductRecord>) : row.value.name };
+  });
   const customers = columns.customers.map(
     (code) => store.customers.codes.get(code.toLowerCase()) ?? refuse(`no customer ${code}`),
   );
@@ -154,6 +144,6 @@ export function buildColumnSales(store: StoreState, columns: SaleColumns, ids: R
     const outletId = (outlets[columns.outlet[i] as number] ?? refuse(`no outlet number ${columns.outlet[i]}`)).id;
     if ((columns.sku[i] as number) >= products.length || (columns.customer[i] as number) >= customers.length)
       refuse(`sale ${i} names a product or customer number the columns do not have`);
-    store.sales.insertCompleted(new ColumnSaleRow(id, source, i), outletId, source.customerOf(i), completedAt);
+    store.sales.insertCompleted(new LazyRow(id, source, i), outletId, source.customerOf(i), completedAt);
   }
 }
