@@ -52,7 +52,7 @@ class SaleSource implements RowSource<SaleRecord> {
     }[],
     /** Per SKU: the product's id and its name at the build (a line keeps the name it was sold under). */
     readonly productIds: readonly string[],
-    readonly productNames: readonly (string | LazyRow<ProductRecord>)[],
+    readonly productNames: (string | LazyRow<ProductRecord>)[],
     readonly customers: readonly string[],
     readonly walkIn: string,
     readonly paymentTypeId: string,
@@ -64,9 +64,13 @@ class SaleSource implements RowSource<SaleRecord> {
     return this.now - (this.columns.hoursAgo[i] as number) * HOUR;
   }
 
+  /** The name of product `p` at the build; a lazily made product's is made once, on the first sale read. */
   nameOf(p: number): string {
     const name = this.productNames[p] as string | LazyRow<ProductRecord>;
-    return typeof name === "string" ? name : name.original().name;
+    if (typeof name === "string") return name;
+    const made = name.original().name;
+    this.productNames[p] = made;
+    return made;
   }
 
   customerOf(i: number): string {
