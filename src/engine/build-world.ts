@@ -4,6 +4,7 @@ import { createRng } from "../kernel/random.js";
 import type { FixtureSpec, FixtureStore } from "../contract/schemas/fixture.js";
 import { addSystemCategories, buildCatalog } from "./catalog/fixture.js";
 import { buildCustomers } from "./customers/fixture.js";
+import { buildColumnSales, SALE_COLUMNS, type WithSaleColumns } from "./sales/fixture-columns.js";
 import { buildSales } from "./sales/fixture.js";
 import { StoreState } from "./store.js";
 import { World, type WorldOptions } from "./world.js";
@@ -137,4 +138,6 @@ function addStore(world: World, spec: FixtureStore): void {
   }
   buildCustomers(store.customers, spec.customer_groups ?? [], spec.customers ?? [], ids, clock.now());
   buildSales(store, spec.sales ?? [], ids, clock.now());
+  const columns = (spec as WithSaleColumns)[SALE_COLUMNS];
+  if (columns) buildColumnSales(store, columns, ids, clock.now());
 }

@@ -165,8 +165,8 @@ export class FeedIndex<T> {
     return this.buckets.keys();
   }
 
-  add(row: Row<T>): void {
-    const key = this.keyOf(row.value);
+  /** Adds the row under `key`, its value's key unless given (a row whose value is made on first read). */
+  add(row: Row<T>, key: string | null = this.keyOf(row.value)): void {
     if (key === null) return;
     let list = this.buckets.get(key);
     if (!list) this.buckets.set(key, (list = new SlotList()));
@@ -232,6 +232,20 @@ export class Feed<T> {
     const row: Row<T> = { id: key, seq: 0, deletedAt: null, value };
     this.touch(row);
     this.rows.set(key, row);
+    return row;
+  }
+
+  /**
+   * Appends a new row whose index keys are known (`keys[k]` for the k-th index added, exactly what its
+   * value's keys will be), so its value is not read: a row whose value is made on first read stays unmade.
+   */
+  insert(row: Row<T>, keys: readonly (string | null)[]): Row<T> {
+    if (keys.length !== this.indexes.length || this.rows.has(row.id) || row.id !== row.id.toLowerCase())
+      throw new Error(`feed ${this.name}: insert needs a new lower-case id and one key per index`);
+    row.seq = this.seq.nextSeq();
+    this.slots.push(row);
+    for (let k = 0; k < keys.length; k++) (this.indexes[k] as FeedIndex<T>).add(row, keys[k] as string | null);
+    this.rows.set(row.id, row);
     return row;
   }
 

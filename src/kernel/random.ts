@@ -38,6 +38,24 @@ function putHex(word: number, end: number, digits: number): void {
     word >>>= 4;
   }
 }
+/**
+ * The UUID (version 4, lower case) that four words of a stream make: what `uuid()` returns for them. A
+ * caller that keeps the words (four numbers in a typed array) can write the text only when it is read.
+ */
+export function uuidText(a: number, b: number, c: number, d: number): string {
+  // Layout 8-4-4-4-12: word a, word b in two halves, word c in two halves, word d; the version (4) and
+  // variant (10xx) bits set. One flat string, no intermediate arrays.
+  putHex(a, 8, 8);
+  const vb = ((b & 0xffff0fff) | 0x00004000) >>> 0;
+  putHex(vb >>> 16, 13, 4);
+  putHex(vb & 0xffff, 18, 4);
+  const vc = ((c & 0x3fffffff) | 0x80000000) >>> 0;
+  putHex(vc >>> 16, 23, 4);
+  putHex(vc & 0xffff, 28, 4);
+  putHex(d, 36, 8);
+  return String.fromCharCode.apply(null, UUID_CODES);
+}
+
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** Derives an independent stream for a named purpose (so adding ids in one area does not shift another's). */
@@ -66,17 +84,10 @@ export function rngFromState(state: RngState): Rng {
     next32,
     state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
     uuid() {
-      // Four words, hex, with the version (4) and variant (10xx) bits set: no intermediate arrays.
-      // Layout 8-4-4-4-12: word a, word b in two halves, word c in two halves, word d.
-      putHex(next32(), 8, 8);
-      const b = ((next32() & 0xffff0fff) | 0x00004000) >>> 0;
-      putHex(b >>> 16, 13, 4);
-      putHex(b & 0xffff, 18, 4);
-      const c = ((next32() & 0x3fffffff) | 0x80000000) >>> 0;
-      putHex(c >>> 16, 23, 4);
-      putHex(c & 0xffff, 28, 4);
-      putHex(next32(), 36, 8);
-      return String.fromCharCode.apply(null, UUID_CODES);
+      const a = next32();
+      const b = next32();
+      const c = next32();
+      return uuidText(a, b, c, next32());
     },
     token(length) {
       let out = "";

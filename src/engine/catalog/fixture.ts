@@ -1,4 +1,5 @@
-import type { Rng } from "../../kernel/random.js";
+import { type Rng, uuidText } from "../../kernel/random.js";
+import { LazyRow, type RowSource } from "../lazy-row.js";
 import type { FixtureCatalog, FixtureProduct } from "../../contract/schemas/fixture.js";
 import { newProductRecord } from "./product-write.js";
 import { variantChild } from "./variants.js";
@@ -22,6 +23,23 @@ export function addSystemCategories(catalog: CatalogState, ids: Rng): void {
     if (system === "other") catalog.otherCategoryId = id;
     else catalog.giftCardCategoryId = id;
   }
+}
+
+/** The key under which a fixture catalog may carry products made one at a time (never part of a JSON fixture). */
+export const PRODUCT_STREAM = Symbol("product stream");
+
+/**
+ * Products made one at a time as the catalog is built, after the catalog's `products`: the large
+ * fixture's 100,000, whose fixture documents are garbage as soon as each is made into a record.
+ */
+export interface ProductStream {
+  readonly length: number;
+  product(i: number): FixtureProduct;
+}
+
+/** A fixture catalog that may carry a product stream besides its `products`. */
+export interface WithProductStream {
+  readonly [PRODUCT_STREAM]?: ProductStream;
 }
 
 /** Stock a fixture gives a product (outlets by name); the world applies it to the store's inventory. */
@@ -68,9 +86,16 @@ export function buildCatalog(
   const categories = byName(catalog.categories.all());
   const tags = byName(catalog.tags.all());
   const suppliers = byName(catalog.suppliers.all());
-  for (const p of spec.products ?? []) {
-    const base = newProductRecord(ids.uuid(), p.sku, p.name, p.retail_price, now, catalog);
-    const product: ProductRecord = {
+  /** A product's record from its fixture document and the ids drawn for it (the same record whenever made). */
+  const make = (
+    p: FixtureProduct,
+    id: string,
+    imageId: string | null,
+    codeIds: readonly string[],
+    attributeIds: readonly string[],
+  ): ProductRecord => {
+    const base = newProductRecord(id, p.sku, p.name, p.retail_price, now, catalog);
+    return {
       ...base,
       description: p.description ?? null,
       active: p.active ?? true,
@@ -84,24 +109,90 @@ export function buildCatalog(
           : p.is_gift_card
             ? catalog.giftCardCategoryId
             : base.category_id,
-      image_id: p.image ? storeImage() : null,
-      codes: (p.codes ?? []).map((c) => ({ id: ids.uuid(), type: c.type, code: c.code })),
+      image_id: imageId,
+      codes: (p.codes ?? []).map((c, k) => ({ id: codeIds[k] as string, type: c.type, code: c.code })),
       tag_ids: (p.tags ?? []).flatMap((t) => tags.get(t) ?? []),
       suppliers: (p.suppliers ?? []).flatMap((s) => {
-        const id = suppliers.get(s.name);
-        return id === undefined
+        const supplierId = suppliers.get(s.name);
+        return supplierId === undefined
           ? []
-          : [{ supplier_id: id, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
+          : [{ supplier_id: supplierId, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
       }),
       components: (p.components ?? []).flatMap((c) => {
         const component = catalog.productBySku(c.sku);
         return component ? [{ product_id: component.id, quantity: c.quantity }] : [];
       }),
-      variant_attributes: (p.variant_attributes ?? []).map((name, i) => ({ id: ids.uuid(), name, position: i + 1 })),
+      variant_attributes: (p.variant_attributes ?? []).map((name, k) => ({
+        id: attributeIds[k] as string,
+        name,
+        position: k + 1,
+      })),
     };
+  };
+  for (const p of spec.products ?? []) {
+    // Ids in the order the record's fields were once written: the product's, its image's, its codes', its attributes'.
+    const id = ids.uuid();
+    const imageId = p.image ? storeImage() : null;
+    const codeIds = (p.codes ?? []).map(() => ids.uuid());
+    const product = make(
+      p,
+      id,
+      imageId,
+      codeIds,
+      (p.variant_attributes ?? []).map(() => ids.uuid()),
+    );
     catalog.saveProduct(product);
     if (p.stock) stock(product.id, p.stock);
     addFixtureVariants(catalog, product, p, ids, now, stock);
+  }
+  const stream = (spec as WithProductStream)[PRODUCT_STREAM];
+  if (stream) addProductStream(catalog, stream, ids, make, stock);
+}
+
+/**
+ * The stream's products, each record made on its first read (`LazyRow`): the build indexes the record
+ * it makes and drops it, and keeps the row with the words of its code's id. A stream product is plain:
+ * at most one code, no image, variants or components (those need more than the words kept).
+ */
+function addProductStream(
+  catalog: CatalogState,
+  stream: ProductStream,
+  ids: Rng,
+  make: (p: FixtureProduct, id: string, imageId: null, codeIds: readonly string[], attributeIds: []) => ProductRecord,
+  stock: (productId: string, levels: StockFixture) => void,
+): void {
+  const words = new Uint32Array(stream.length * 4);
+  const codeIds = (p: FixtureProduct, i: number) =>
+    (p.codes ?? []).length === 0
+      ? []
+      : [
+          uuidText(
+            words[i * 4] as number,
+            words[i * 4 + 1] as number,
+            words[i * 4 + 2] as number,
+            words[i * 4 + 3] as number,
+          ),
+        ];
+  const source: RowSource<ProductRecord> = {
+    make: (i, id) => {
+      const p = stream.product(i);
+      return make(p, id, null, codeIds(p, i), []);
+    },
+  };
+  for (let i = 0; i < stream.length; i++) {
+    const p = stream.product(i);
+    if (
+      p.image ||
+      p.variants?.length ||
+      p.variant_attributes?.length ||
+      p.components?.length ||
+      (p.codes?.length ?? 0) > 1
+    )
+      throw new Error(`fixture product stream: product ${p.sku} is not a plain product`);
+    const id = ids.uuid();
+    if ((p.codes ?? []).length === 1) for (let k = 0; k < 4; k++) words[i * 4 + k] = ids.next32();
+    catalog.insertProduct(new LazyRow(id, source, i), make(p, id, null, codeIds(p, i), []));
+    if (p.stock) stock(id, p.stock);
   }
 }
 

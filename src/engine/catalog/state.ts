@@ -3,30 +3,44 @@ import { DEFAULT_CAPS } from "../caps.js";
 import type { Feed, Row } from "../feed.js";
 import type { BrandRecord, CategoryRecord, NamedRecord, ProductRecord } from "./records.js";
 
-/** Ids of one kind grouped by a key: which live products carry a tag, use a brand, and so on. */
+/**
+ * Ids of one kind grouped by a key: which live products carry a tag, use a brand, and so on. A key's ids
+ * are kept in an array while they are only added to (a build adds 100,000 products, and a Set grows far
+ * more slowly than an array), and become a Set, in the same order and without repeats, when the key is
+ * first read or has an id removed.
+ */
 export class MultiIndex {
-  private readonly map = new Map<string, Set<string>>();
+  private readonly map = new Map<string, Set<string> | string[]>();
 
   add(key: string, id: string): void {
-    let set = this.map.get(key);
-    if (!set) this.map.set(key, (set = new Set()));
-    set.add(id);
+    const ids = this.map.get(key);
+    if (ids === undefined) this.map.set(key, [id]);
+    else if (Array.isArray(ids)) ids.push(id);
+    else ids.add(id);
   }
 
   remove(key: string, id: string): void {
-    const set = this.map.get(key);
+    const set = this.set(key);
     if (!set) return;
     set.delete(id);
     if (set.size === 0) this.map.delete(key);
   }
 
   get(key: string): ReadonlySet<string> {
-    return this.map.get(key) ?? EMPTY;
+    return this.set(key) ?? EMPTY;
   }
 
   /** Every key with its ids, in the order they were added (snapshots; `add` them back in this order). */
   entries(): [string, string[]][] {
-    return [...this.map].map(([key, ids]) => [key, [...ids]]);
+    return [...this.map].map(([key, ids]) => [key, [...(Array.isArray(ids) ? new Set(ids) : ids)]]);
+  }
+
+  private set(key: string): Set<string> | undefined {
+    const ids = this.map.get(key);
+    if (!Array.isArray(ids)) return ids;
+    const set = new Set(ids);
+    this.map.set(key, set);
+    return set;
   }
 }
 const EMPTY: ReadonlySet<string> = new Set();
@@ -80,6 +94,16 @@ export class CatalogState {
     else this.liveProducts += 1;
     this.index(record);
     return this.products.put(record.id, record);
+  }
+
+  /**
+   * A new product whose row makes its record on first read (`LazyRow`): indexed by `record`, the record
+   * the row will make. No row may have its id yet.
+   */
+  insertProduct(row: Row<ProductRecord>, record: ProductRecord): Row<ProductRecord> {
+    this.liveProducts += 1;
+    this.index(record);
+    return this.products.insert(row, []);
   }
 
   deleteProduct(id: string, at: number): Row<ProductRecord> | undefined {

@@ -49,41 +49,66 @@ export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleR
     const line = input.lines[i] as SaleInput["lines"][number];
     const product = store.catalog.products.live(line.product_id);
     if (!product) return refuse("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store");
-    const quantity = toMilli(line.quantity);
-    const subtotal = extend(line.unit_price, quantity);
-    lines.push({
-      id: ids.uuid(),
-      product_id: product.id,
-      name: product.name,
-      quantity,
-      unit_price: line.unit_price,
-      subtotal,
-      tax_id: tax.id,
-      tax_total: applyRate(subtotal, tax.rate),
-      source_line_id: null,
-    });
+    lines.push(saleLine(ids.uuid(), product, toMilli(line.quantity), line.unit_price, tax));
   }
-  const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
   const id = ids.uuid();
-  const sale: SaleRecord = {
+  const payment = input.parked ? null : { id: ids.uuid(), payment_type_id: paymentType.id };
+  const sale = saleRecord(id, outlet.id, customerId, completedAt, lines, payment, taxTable(store.sales, tax));
+  return { ok: true, value: store.sales.sales.put(id, sale) };
+}
+
+/** A line of a new sale: its amounts computed once, from the unit price and the tax rate of the sale's time. */
+export function saleLine(
+  id: string,
+  product: { readonly id: string; readonly name: string },
+  quantity: Milli,
+  unitPrice: number,
+  tax: { readonly id: string; readonly rate: number },
+): SaleLineRecord {
+  const subtotal = extend(unitPrice, quantity);
+  return {
     id,
-    status: input.parked ? "open" : "completed",
-    outlet_id: outlet.id,
+    product_id: product.id,
+    name: product.name,
+    quantity,
+    unit_price: unitPrice,
+    subtotal,
+    tax_id: tax.id,
+    tax_total: applyRate(subtotal, tax.rate),
+    source_line_id: null,
+  };
+}
+
+/** A new sale: completed and paid in full by one payment, or parked (open, no payment) when `payment` is null. */
+export function saleRecord(
+  id: string,
+  outletId: string,
+  customerId: string,
+  completedAt: number,
+  lines: SaleLineRecord[],
+  payment: { readonly id: string; readonly payment_type_id: string } | null,
+  taxRates: SaleRecord["tax_rates"],
+): SaleRecord {
+  const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
+  return {
+    id,
+    status: payment === null ? "open" : "completed",
+    outlet_id: outletId,
     customer_id: customerId,
     parent_sale_id: null,
     created_at: completedAt,
     completed_at: completedAt,
     lines,
-    payments: input.parked
-      ? []
-      : [{ id: ids.uuid(), payment_type_id: paymentType.id, amount: total, paid_at: completedAt }],
-    tax_rates: taxTable(store.sales, tax),
+    payments:
+      payment === null
+        ? []
+        : [{ id: payment.id, payment_type_id: payment.payment_type_id, amount: total, paid_at: completedAt }],
+    tax_rates: taxRates,
   };
-  return { ok: true, value: store.sales.sales.put(id, sale) };
 }
 
 /** Sales share one frozen rate table per tax version (kept by the store's sales): no copy per sale. */
-function taxTable(
+export function taxTable(
   sales: SalesState,
   tax: { id: string; name: string; rate: number },
 ): Readonly<Record<string, { name: string; rate: number }>> {

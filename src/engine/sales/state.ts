@@ -72,4 +72,12 @@ export class SalesState {
     this.byParent = this.sales.index((s) => s.parent_sale_id);
     this.byDay = this.sales.index((s) => String(saleDay(s.completed_at)));
   }
+
+  /**
+   * A new completed sale (no parent) whose value is made on first read: indexed by what is known of it
+   * without reading it, the keys its value will have (the order of the indexes above).
+   */
+  insertCompleted(row: Row<SaleRecord>, outletId: string, customerId: string, completedAt: number): void {
+    this.sales.insert(row, ["completed", outletId, customerId, null, String(saleDay(completedAt))]);
+  }
 }

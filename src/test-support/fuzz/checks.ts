@@ -2,6 +2,7 @@
 // Part of src/test-support/fuzz.ts (which re-exports every part).
 import { ERROR_STATUS, isErrorCode } from "../../contract/errors.js";
 import { Feed, FeedIndex, SlotList } from "../../engine/feed.js";
+import { MultiIndex } from "../../engine/catalog/state.js";
 import type { SimResponse } from "../../http/types.js";
 import type { Simulator } from "../../simulator.js";
 import { clip, feedsOf, PROTO_KEYS } from "./requests.js";
@@ -94,6 +95,13 @@ export function canonical(
       .sort()
       .join(",")}}`;
   else if (value instanceof Set) out = `Set{${[...value].map(inner).sort().join(",")}}`;
+  // A reverse index by what it holds: it keeps a key's ids as an array until first read, then as a Set.
+  else if (value instanceof MultiIndex)
+    out = `MultiIndex{${value
+      .entries()
+      .map(([k, ids]) => `${inner(k)}=>${inner(new Set(ids))}`)
+      .sort()
+      .join(",")}}`;
   else {
     const keys = Object.keys(value)
       .filter((k) => !omit.has(k))
