@@ -26,6 +26,9 @@ export async function toSimRequest(request: Request, remoteAddress: string): Pro
 }
 
 export function toResponse(res: SimResponse): Response {
-  const parts = bodyParts(res);
-  return new Response(parts ? Buffer.concat(parts) : res.body, { status: res.status, headers: res.headers });
+  const held = bodyParts(res);
+  return new Response(held ? Buffer.concat(held.parts, held.length) : res.body, {
+    status: res.status,
+    headers: res.headers,
+  });
 }

@@ -134,13 +134,11 @@ async function serve(
     if (tooLarge || connections.closing) out.headers["connection"] = "close";
     // A known length: no chunked framing. A body of parts (cached rows' bytes) goes out as they are, in one
     // gathered write with the headers; a string body goes out with the headers in one write.
-    const parts = bodyParts(out);
-    if (parts !== undefined) {
-      let length = 0;
-      for (const part of parts) length += part.length;
-      out.headers["content-length"] = String(length);
+    const held = bodyParts(out);
+    if (held !== undefined) {
+      out.headers["content-length"] = String(held.length);
       res.writeHead(out.status, out.headers);
-      writeParts(res, parts);
+      writeParts(res, held.parts);
       return;
     }
     if (out.body !== null)

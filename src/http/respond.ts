@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
 import { payloadParts } from "../kernel/raw-json.js";
-import { BODY_PARTS, type SimResponse } from "./types.js";
+import { BODY_PARTS, type BodyParts, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -12,7 +12,7 @@ export function jsonResponse(status: number, payload: unknown, headers: Record<s
   for (const part of parts) length += part.length;
   if (length < PARTS_FROM_BYTES)
     return { status, headers: allHeaders, body: Buffer.concat(parts, length).toString("utf8") };
-  return partsResponse(status, allHeaders, parts);
+  return partsResponse(status, allHeaders, parts, length);
 }
 
 /**
@@ -26,19 +26,24 @@ const PARTS_FROM_BYTES = 16 * 1024;
  * can send them as they are; undefined for an answer made otherwise, copied (`{...res}`) or whose body was
  * replaced, whose `body` is then what to send.
  */
-export function bodyParts(res: SimResponse): readonly Uint8Array[] | undefined {
+export function bodyParts(res: SimResponse): BodyParts | undefined {
   const held = res[BODY_PARTS];
-  return held !== undefined && held.of === res ? held.parts : undefined;
+  return held !== undefined && held.of === res ? held : undefined;
 }
 
 /** An answer whose `body` text is joined from its parts only when read (the node adapter never reads it). */
-function partsResponse(status: number, headers: Record<string, string>, parts: readonly Uint8Array[]): SimResponse {
+function partsResponse(
+  status: number,
+  headers: Record<string, string>,
+  parts: readonly Uint8Array[],
+  length: number,
+): SimResponse {
   let body: string | Uint8Array | null | undefined;
   const res: SimResponse = {
     status,
     headers,
     get body(): string | Uint8Array | null {
-      body ??= Buffer.concat(parts).toString("utf8");
+      body ??= Buffer.concat(parts, length).toString("utf8");
       return body;
     },
     set body(value: string | Uint8Array | null) {
@@ -47,7 +52,7 @@ function partsResponse(status: number, headers: Record<string, string>, parts: r
     },
     [BODY_PARTS]: undefined,
   };
-  res[BODY_PARTS] = { of: res, parts };
+  res[BODY_PARTS] = { of: res, parts, length };
   return res;
 }
 

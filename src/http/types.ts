@@ -24,6 +24,8 @@ export const BODY_PARTS: unique symbol = Symbol("body parts");
 export interface BodyParts {
   readonly of: SimResponse;
   readonly parts: readonly Uint8Array[];
+  /** The parts' total length in bytes (the answer's Content-Length). */
+  readonly length: number;
 }
 
 export interface SimResponse {
