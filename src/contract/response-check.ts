@@ -1,13 +1,12 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ValidateFunction } from "ajv";
-import { isUtcDateTime } from "../kernel/clock.js";
 import { buildOpenApi } from "./openapi.js";
 import { buildOAuthOpenApi, TOKEN_PATH } from "./openapi-oauth.js";
 import { OPERATIONS } from "./operations/index.js";
 import type { Operation } from "./operation.js";
 import { apiRouter, type Router } from "./router.js";
-import { decimalsKeyword } from "./validate.js";
+import { withContractRules } from "./validate.js";
 
 // Judges a response against the served OpenAPI document itself: the status must be one the document
 // gives for the operation, and the JSON body must match the schema it gives for that status. The test
@@ -25,10 +24,7 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").r
  * Z-only date-times and the `x-decimals` keyword.
  */
 export function documentAjv(): Ajv2020 {
-  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
-  ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
-  ajv.addKeyword(decimalsKeyword("x-decimals"));
-  return ajv;
+  return withContractRules(addFormats(new Ajv2020({ strict: false, allErrors: true })), "x-decimals");
 }
 
 export interface CheckedResponse {

@@ -19,6 +19,20 @@ export function hasDecimals(value: number, places: number): boolean {
   const scaled = value * 10 ** places;
   return Math.abs(scaled - Math.round(scaled)) <= Math.max(1e-9, 16 * Number.EPSILON * Math.abs(scaled));
 }
+/**
+ * `ajv` with the rules the contract's schemas use beyond the standard formats: the `decimals` keyword
+ * (or its OpenAPI spelling `x-decimals`) and, spec, What the service does 5 and Sales list rules 1,
+ * date-times in UTC ending in Z (an offset is refused).
+ */
+export function withContractRules<A extends Pick<Ajv, "addKeyword" | "addFormat">>(
+  ajv: A,
+  decimals: "decimals" | "x-decimals",
+): A {
+  ajv.addKeyword(decimalsKeyword(decimals));
+  ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
+  return ajv;
+}
+
 /** The `decimals` keyword (or its OpenAPI spelling `x-decimals`) for an ajv instance. */
 export function decimalsKeyword(keyword: "decimals" | "x-decimals") {
   return {
@@ -56,11 +70,7 @@ export class SchemaValidators {
   private readonly compiled = new WeakMap<TSchema, { first: ValidateFunction; all?: ValidateFunction }>();
 
   private instance(allErrors: boolean): Ajv {
-    const ajv = addFormats(new Ajv({ allErrors, strict: false }));
-    ajv.addKeyword(decimalsKeyword("decimals"));
-    // Spec, What the service does 5 and Sales list rules 1: date-times in UTC ending in Z (an offset is refused).
-    ajv.addFormat("utc-date-time", { type: "string", validate: isUtcDateTime });
-    return ajv;
+    return withContractRules(addFormats(new Ajv({ allErrors, strict: false })), "decimals");
   }
 
   /** Field errors of `value` against `schema`; fields are dotted paths (`lines.2.set`), `root` names the whole value. */
