@@ -1,13 +1,28 @@
+import { createRequire } from "node:module";
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
 import { isUtcDateTime } from "../kernel/clock.js";
 import { boundFields, DEFAULT_MAX_FIELD_ERRORS, leftOut, type FieldError } from "./errors.js";
 
 // ajv validators compiled from the TypeBox schemas, once per schema and only when first used
 // (compiling every schema at start-up would slow the first request of a cold start).
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/**
+ * ajv and ajv-formats, loaded by the first validator that compiles a schema rather than when this module
+ * loads: evaluating their modules is about a quarter of a cold start's own work, and a first request
+ * with nothing to validate (a read without a query string) never needs them. They are CommonJS packages,
+ * read through Node's `require` (synchronously: validation is), so the command line's bundle leaves them
+ * in node_modules too. docs/performance.md, Cold start.
+ */
+const nodeRequire = createRequire(import.meta.url);
+let ajvModules: { Ajv: new (options: Options) => Ajv; addFormats: (ajv: Ajv) => Ajv } | undefined;
+function loadAjv(): NonNullable<typeof ajvModules> {
+  ajvModules ??= {
+    Ajv: (nodeRequire("ajv") as { Ajv: new (options: Options) => Ajv }).Ajv,
+    addFormats: (nodeRequire("ajv-formats") as { default: (ajv: Ajv) => Ajv }).default,
+  };
+  return ajvModules;
+}
 
 /**
  * Spec, InventoryLevel: quantities have up to 3 decimal places. `decimals: n` accepts a number that is
@@ -70,6 +85,7 @@ export class SchemaValidators {
   private readonly compiled = new WeakMap<TSchema, { first: ValidateFunction; all?: ValidateFunction }>();
 
   private instance(allErrors: boolean): Ajv {
+    const { Ajv, addFormats } = loadAjv();
     return withContractRules(addFormats(new Ajv({ allErrors, strict: false })), "decimals");
   }
 
