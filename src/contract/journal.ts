@@ -1,0 +1,101 @@
+// The request journal and the coverage of a test run, as data: what `GET {control_url}/requests` and
+// `GET {control_url}/coverage` answer, `sim.journal()` and `sim.coverage()` return, the HAR export and the
+// coverage reports read. docs/interfaces.md, Journal and coverage.
+
+/** One side of an exchange as the journal keeps it: secrets and personal details redacted. */
+export interface JournalMessage {
+  /** Header names in lower case; a secret's value is `[redacted]`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text (UTF-8), redacted, cut to the journal's body cap; null when there was none. */
+  readonly body: string | null;
+  /** The body's whole length in bytes, as sent. */
+  readonly body_bytes: number;
+  /** True when `body` was cut to the cap. */
+  readonly truncated: boolean;
+}
+
+/** One API or OAuth exchange (the control plane and stored images are not journaled). */
+export interface JournalEntry {
+  /** 1, 2, 3, ... per sandbox, never reused (not even after the journal is cleared). */
+  readonly seq: number;
+  /** When it arrived, on the sandbox's clock (ISO 8601, UTC). */
+  readonly started_at: string;
+  /** Real time spent answering it, in milliseconds. */
+  readonly duration_ms: number;
+  readonly method: string;
+  /** The path as sent (percent-encoded), without the query. */
+  readonly path: string;
+  /** The query string without `?`, with secret and personal values redacted. */
+  readonly query: string;
+  /** The operation id of the contract (`updateProduct`), `createToken`, `authorize`; null when nothing matched. */
+  readonly operation: string | null;
+  readonly status: number;
+  /** The error code of an error answer (`STALE_VERSION`, an OAuth `error`), else null. */
+  readonly code: string | null;
+  /** The rule branches it exercised: ids of `COVERAGE_BRANCHES` (`catalog.stale-version`). */
+  readonly branches: readonly string[];
+  /** True when a fault of the control plane made the answer. */
+  readonly injected: boolean;
+  readonly request: JournalMessage;
+  readonly response: JournalMessage;
+}
+
+/** `GET {control_url}/requests`: the newest entries last. */
+export interface JournalPage {
+  readonly sandbox: string;
+  /** Entries the journal holds now (all filters off). */
+  readonly held: number;
+  /** Entries recorded since the journal was made or last cleared, including those the ring let go. */
+  readonly recorded: number;
+  /** Entries let go by the ring's size or the process's memory budget since the last clear. */
+  readonly dropped: number;
+  /** The sequence number the next entry will have (pass it as `since` to read only newer ones). */
+  readonly next_seq: number;
+  readonly data: readonly JournalEntry[];
+}
+
+/** What a coverage item counts. */
+export type CoverageKind = "operation" | "status" | "error_code" | "branch";
+
+/** One behaviour a test run can meet, and how often it met it. */
+export interface CoverageItem {
+  readonly kind: CoverageKind;
+  /**
+   * `updateProduct` (operation), `updateProduct 409` (an operation's documented status),
+   * `STALE_VERSION` (error code), `catalog.stale-version` (branch, a rule id of the conformance suite).
+   */
+  readonly id: string;
+  /** Answers counted for it since the coverage was cleared. */
+  readonly count: number;
+  /** A one-line title (`PATCH /products/{id}`, `409 Conflict`, ...). */
+  readonly title: string;
+  /** The spec sentence it rests on: section (heading path) and a verbatim quote. */
+  readonly spec?: { readonly section: string; readonly quote: string };
+  /** How to make the simulator produce it (a request, a control route or a fault). */
+  readonly provoke: string;
+}
+
+export interface CoverageTotals {
+  readonly covered: number;
+  readonly total: number;
+  /** covered / total × 100, rounded to one decimal (100 when total is 0). */
+  readonly percent: number;
+}
+
+/** `GET {control_url}/coverage`. Items are listed never met first, then by id. */
+export interface CoverageReport {
+  readonly sandbox: string;
+  /** Exchanges counted since the coverage was last cleared. */
+  readonly requests: number;
+  readonly totals: {
+    readonly operations: CoverageTotals;
+    readonly statuses: CoverageTotals;
+    readonly error_codes: CoverageTotals;
+    readonly branches: CoverageTotals;
+    /** Every item of every kind together. */
+    readonly all: CoverageTotals;
+  };
+  readonly items: readonly CoverageItem[];
+  /** Answers that matched no documented item (an undocumented status, an unknown path), by `METHOD status`. */
+  readonly unexpected: Readonly<Record<string, number>>;
+}
