@@ -18,6 +18,7 @@ export type { SandboxBody } from "./contract/schemas/control.js";
 export type { CloseOptions, CloseReport, Listening } from "./http/node.js";
 export { ExposedControlError } from "./http/exposure.js";
 export type { SimRequest, SimResponse } from "./http/types.js";
+export { toHar, type Har, type HarEntry, type HarOptions } from "./http/har.js";
 export { buildOpenApi } from "./contract/openapi.js";
 export { OPERATIONS, type OperationId } from "./contract/operations/index.js";
 export { ERROR_STATUS, type ErrorCode, type ApiError, type FieldError } from "./contract/errors.js";
