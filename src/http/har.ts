@@ -15,16 +15,22 @@ export interface HarPostData {
   readonly comment?: string;
 }
 
-export interface HarRequest {
-  readonly method: string;
-  readonly url: string;
+/** What a HAR request and response both have. */
+export interface HarMessage {
   readonly httpVersion: string;
   readonly cookies: readonly HarRecord[];
   readonly headers: readonly HarRecord[];
+  /** -1: the journal keeps no header sizes. */
+  readonly headersSize: number;
+  /** The whole body's bytes (0 without one). */
+  readonly bodySize: number;
+}
+
+export interface HarRequest extends HarMessage {
+  readonly method: string;
+  readonly url: string;
   readonly queryString: readonly HarRecord[];
   readonly postData?: HarPostData;
-  readonly headersSize: number;
-  readonly bodySize: number;
 }
 
 export interface HarContent {
@@ -34,16 +40,11 @@ export interface HarContent {
   readonly comment?: string;
 }
 
-export interface HarResponse {
+export interface HarResponse extends HarMessage {
   readonly status: number;
   readonly statusText: string;
-  readonly httpVersion: string;
-  readonly cookies: readonly HarRecord[];
-  readonly headers: readonly HarRecord[];
   readonly content: HarContent;
   readonly redirectURL: string;
-  readonly headersSize: number;
-  readonly bodySize: number;
 }
 
 export interface HarTimings {
