@@ -39,6 +39,18 @@ export function renderReport(f) {
       "",
     );
   }
+  if (f.journal)
+    lines.push(
+      "The request journal and coverage, on against off (two simulators started alike, demo fixture, alternating rounds):",
+      "",
+      "| scenario | on req/s | off req/s | on/off | rounds |",
+      "|---|---|---|---|---|",
+      ...Object.entries(f.journal).map(
+        ([name, j]) =>
+          `| ${name} | ${j.on.rps.toFixed(0)} | ${j.off.rps.toFixed(0)} | ${j.ratio} | ${j.paired_ratios.join(", ")} |`,
+      ),
+      "",
+    );
   if (f.sandboxes) lines.push(...sandboxLines(f.sandboxes));
   lines.push(
     "| target | measured | met |",
@@ -136,6 +148,12 @@ function targets(f) {
       ratio <= 2,
     ]);
   }
+  for (const [name, j] of Object.entries(f.journal ?? {}))
+    rows.push([
+      `${name} with the journal on ≥ 0.95 of off`,
+      `${j.ratio} (rounds ${j.paired_ratios.join(", ")})`,
+      j.ratio >= 0.95,
+    ]);
   if (f.conformance)
     rows.push(["conformance default run in process < 2 minutes", `${f.conformance.ms} ms`, f.conformance.ms < 120_000]);
   if (f.sandboxes) {

@@ -2,14 +2,15 @@
 // thread, 32 connections) over loopback, alternating A and B, reported as medians, ratios and the ratio
 // of every round; the cold start against a bare `node -e` server (bench/cold-start.mjs), alternating too.
 // Writes reports/bench/bench.json and bench.md. See docs/performance.md.
-// `--only sandboxes,start` (or BENCH_ONLY) runs only those groups: throughput (wrk), start (cold start and
-// the world's build), conformance, sandboxes (bench/sandboxes.mjs).
+// `--only sandboxes,start` (or BENCH_ONLY) runs only those groups: throughput (wrk), journal (its cost,
+// on against off), start (cold start and the world's build), conformance, sandboxes (bench/sandboxes.mjs).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { coldStart } from "./cold-start.mjs";
+import { journalCost } from "./journal.mjs";
 import { renderReport } from "./report.mjs";
 import { sandboxScenarios } from "./sandboxes.mjs";
 import { ensureWrk, load, machine, median, round, start, summary, wrk as wrkRun } from "./wrk.mjs";
@@ -21,7 +22,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 7);
 const FIXTURE = process.env.BENCH_FIXTURE ?? "large";
 const tmp = mkdtempSync(join(tmpdir(), "retail-sim-bench-"));
-const GROUPS = ["throughput", "start", "conformance", "sandboxes"];
+const GROUPS = ["throughput", "journal", "start", "conformance", "sandboxes"];
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = (onlyArg === -1 ? (process.env.BENCH_ONLY ?? "") : (process.argv[onlyArg + 1] ?? ""))
   .split(",")
@@ -206,6 +207,7 @@ async function main() {
     scenarios: {},
   };
   if (wants("throughput")) await throughput(figures);
+  if (wants("journal")) figures.journal = await journalCost({ cli: CLI, tmp, rounds: ROUNDS, wrk });
   if (wants("start")) {
     figures.cold_start = await coldStart(CLI, COLD_ROUNDS);
     console.error(`cold start: ${JSON.stringify(figures.cold_start)}`);

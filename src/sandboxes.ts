@@ -11,6 +11,7 @@ import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js
 import { restoreWorld } from "./engine/snapshot/restore.js";
 import { DEFAULT_SANDBOX_ID, retarget, streamOf } from "./engine/snapshot/retarget.js";
 import type { World } from "./engine/world.js";
+import { Journal, type JournalLedger } from "./http/journal.js";
 import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scenarios/fixtures/index.js";
 
 // Sandboxes: complete simulated services side by side in one process, each with its own stores, keys,
@@ -38,14 +39,24 @@ export interface Shared {
   readonly rateLimits: boolean;
   readonly bounds: ProcessBounds;
   readonly log: ((line: string) => void) | undefined;
+  /** Every sandbox's request journal against one byte budget; undefined: the journal is off. */
+  readonly journals: JournalLedger | undefined;
 }
 
 /**
  * One simulated service: its world (replaced on reset) and the clock that world reads: the settings'
  * clock, or a snapshot's, which starts at the snapshot's `now` in its mode.
  */
+/** The journal of each world's sandbox, for the server's ports (a world is replaced on reset, its sandbox's journal stays). */
+const JOURNALS = new WeakMap<World, Journal>();
+
+/** The request journal of the sandbox a world belongs to (undefined when the journal is off). */
+export const journalOf = (world: World): Journal | undefined => JOURNALS.get(world);
+
 export class Sandbox {
   private current: World;
+  /** Its request journal and coverage: they outlive resets (DELETE {control_url}/requests clears them). */
+  readonly journal: Journal | undefined;
   private readonly ownClock: Clock;
   private clock: Clock;
   /** When a request or control call last used it, on the wall clock (idle expiry). */
@@ -58,6 +69,10 @@ export class Sandbox {
     private readonly shared: Shared,
   ) {
     this.ownClock = this.clock = createClock(settings.clock, settings.now);
+    const caps = shared.bounds.caps;
+    this.journal =
+      shared.journals &&
+      new Journal(id, { entries: caps.journalEntries, bodyBytes: caps.journalBodyBytes }, shared.journals);
     this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
   }
 
@@ -102,6 +117,7 @@ export class Sandbox {
       );
     }
     world.log = this.shared.log;
+    if (this.journal) JOURNALS.set(world, this.journal);
     return world;
   }
 }
@@ -278,6 +294,7 @@ export class Sandboxes implements SandboxDirectory {
     // Held requests are let go (they finish in the removed world); the prefixes stop answering at once.
     sandbox.world.faults.clear();
     sandbox.world.discard();
+    sandbox.journal?.discard();
     this.live.delete(sandbox.id);
     for (const [prefix, owner] of this.byPrefix) if (owner === sandbox) this.byPrefix.delete(prefix);
   }

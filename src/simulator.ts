@@ -6,7 +6,8 @@ import {
   type ControlOperations,
   type LooseControlInput,
 } from "./contract/control-operations.js";
-import type { ApiError } from "./contract/errors.js";
+import { apiError, type ApiError } from "./contract/errors.js";
+import type { CoverageReport, JournalFilter, JournalPage, JournalView } from "./contract/journal.js";
 import type { Snapshot } from "./contract/schemas/snapshot.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
 import { ProcessBounds, resolveCaps, type Caps } from "./engine/caps.js";
@@ -14,6 +15,7 @@ import type * as control from "./engine/control.js";
 import { runControl, type ControlResult, type SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
 import { createServer } from "./http/app.js";
+import { JournalLedger } from "./http/journal.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { type CloseOptions, type CloseReport, listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
@@ -22,6 +24,7 @@ import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import {
   DEFAULT_SANDBOX_LIMITS,
+  journalOf,
   noSandbox,
   refusingBadFixtures,
   Sandboxes,
@@ -70,6 +73,8 @@ export interface SimulatorOptions {
   sandboxIdleSeconds?: number;
   /** Bounds of the simulator's stores of state (idempotency records, rate-limit windows, ...): engine/caps.ts. */
   caps?: Partial<Caps>;
+  /** The request journal and coverage of every sandbox (docs/interfaces.md, Journal and coverage). Default true. */
+  journal?: boolean;
 }
 
 /** A control operation refused its input; `error` is the spec's error object. */
@@ -183,6 +188,21 @@ export class SandboxHandle {
     if (!reset.ok) throw new ControlError(reset.error);
   }
 
+  /** The sandbox's journal: its newest exchanges, filtered (docs/interfaces.md, Journal and coverage). */
+  journal(filter: JournalFilter = {}): JournalPage {
+    return this.journalView().page(filter);
+  }
+
+  /** Which operations, statuses, error codes and rule branches this sandbox's exchanges met. */
+  coverage(): CoverageReport {
+    return this.journalView().coverage();
+  }
+
+  private journalView(): JournalView {
+    if (!this.own.journal) throw new ControlError(apiError("NOT_FOUND", "The request journal is off."));
+    return this.own.journal;
+  }
+
   /** The whole state as `GET /_sim/snapshot` answers it (docs/interfaces.md, Snapshots); read it, do not change it. */
   snapshot(): Snapshot {
     return this.control.snapshot();
@@ -206,13 +226,15 @@ export class Simulator extends SandboxHandle {
   constructor(readonly options: SimulatorOptions = {}) {
     const start = typeof options.now === "string" ? Date.parse(options.now) : options.now;
     if (start !== undefined && !Number.isFinite(start)) throw new Error(`now: "${options.now}" is not a date-time`);
+    const bounds = new ProcessBounds(checkedCaps(options.caps));
     const sandboxes = new Sandboxes(
       { seed: options.seed ?? 1, fixture: options.fixture ?? "demo", clock: options.clock ?? "system", now: start },
       {
         sleep: options.sleep ?? realSleep,
         rateLimits: options.rateLimits ?? true,
-        bounds: new ProcessBounds(checkedCaps(options.caps)),
+        bounds,
         log: options.log,
+        journals: options.journal === false ? undefined : new JournalLedger(bounds.caps.journalBytes),
       },
       {
         max: options.maxSandboxes ?? DEFAULT_SANDBOX_LIMITS.max,
@@ -240,6 +262,7 @@ export class Simulator extends SandboxHandle {
         run: (id, input, apiRoot, sandbox) => this.runControl(id, input, apiRoot, sandbox),
       },
       log: options.log,
+      journalOf,
     });
   }
 
@@ -365,7 +388,8 @@ export class Simulator extends SandboxHandle {
     if (!sandbox) return fail(noSandbox(sandboxId ?? ""));
     sandboxes.touch(sandbox);
     const reset = (options: { seed?: number; fixture?: FixtureInput }) => this.resetSandbox(sandbox, options);
-    return runControl(id, { world: sandbox.world, sandbox: sandbox.id, apiRoot, reset, sandboxes }, input);
+    const ctx = { world: sandbox.world, sandbox: sandbox.id, apiRoot, reset, sandboxes, journal: sandbox.journal };
+    return runControl(id, ctx, input);
   }
 
   private resetSandbox(sandbox: Sandbox, options: { seed?: number; fixture?: FixtureInput }): Result<World, ApiError> {

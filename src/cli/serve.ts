@@ -20,6 +20,7 @@ interface ServeArgs {
   control: boolean;
   json: boolean;
   "rate-limits": boolean;
+  journal: boolean;
   "control-token"?: string;
   "insecure-control": boolean;
   "public-url"?: string;
@@ -114,6 +115,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: true,
         describe: "Apply the spec's rate limits (--no-rate-limits turns them off, e.g. for load tests)",
       })
+      .option("journal", {
+        type: "boolean",
+        default: true,
+        describe:
+          "Keep each sandbox's request journal and coverage, at {control_url}/requests and /coverage (--no-journal turns them off)",
+      })
       .check((a) => {
         if (!Number.isInteger(a.port) || a.port < 0 || a.port > 65535)
           throw new Error("--port must be an integer from 0 to 65535");
@@ -157,6 +164,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         controlToken: args["control-token"] ?? process.env.RETAIL_SIM_CONTROL_TOKEN,
         insecureControl: args["insecure-control"],
         rateLimits: args["rate-limits"],
+        journal: args.journal,
         maxSandboxes: args["max-sandboxes"],
         sandboxIdleSeconds: args["sandbox-idle-seconds"],
         caps: (parseCapArgs(args.cap) as { value: Partial<Caps> }).value,

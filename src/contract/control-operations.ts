@@ -14,6 +14,7 @@ import {
   SaleBody,
   StorePatchBody,
 } from "./schemas/control.js";
+import { JOURNAL_QUERY } from "./journal.js";
 
 // The /_sim control plane (README, Control plane) as declarations, like the API's operations table:
 // the server's routes and the library's `sim.control` functions both derive from it.
@@ -35,6 +36,8 @@ export interface ControlOperation<
   /** 204 answers with no body. */
   readonly successStatus: 200 | 201 | 204;
   readonly summary: string;
+  /** The query parameters it reads (the journal's filters); others ignore the query string. */
+  readonly query?: readonly string[];
 }
 
 /** Declares a control operation, keeping the static types of its path and body. */
@@ -200,6 +203,40 @@ export const CONTROL_OPERATIONS = [
     summary: "Remove a sandbox: its stores and keys stop answering at once",
   }),
   controlOp({
+    id: "getRequests",
+    method: "GET",
+    path: "/requests",
+    query: JOURNAL_QUERY,
+    summary: "The request journal: the newest API and OAuth exchanges, redacted, filtered by the query",
+  }),
+  controlOp({
+    id: "getRequestsHar",
+    method: "GET",
+    path: "/requests.har",
+    query: JOURNAL_QUERY,
+    summary: "The journal's exchanges (filtered the same way) as a HAR 1.2 document",
+  }),
+  controlOp({
+    id: "clearRequests",
+    method: "DELETE",
+    path: "/requests",
+    successStatus: 204,
+    summary: "Forget the journal's entries (sequence numbers go on)",
+  }),
+  controlOp({
+    id: "getCoverage",
+    method: "GET",
+    path: "/coverage",
+    summary: "Which operations, statuses, error codes and rule branches the exchanges met, never met first",
+  }),
+  controlOp({
+    id: "clearCoverage",
+    method: "DELETE",
+    path: "/coverage",
+    successStatus: 204,
+    summary: "Set every coverage count back to 0",
+  }),
+  controlOp({
     id: "clearFaults",
     method: "DELETE",
     path: "/faults",
@@ -228,12 +265,15 @@ export type ControlOperationOf<Id extends ControlOperationId> = Extract<ControlO
 export interface ControlInput<O extends ControlOperation> {
   readonly params: PathParams<O["path"]>;
   readonly body: O["body"] extends TSchema ? Static<O["body"]> : undefined;
+  /** The query string's parameters, for an operation that reads some. */
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 /** The input of a control operation whose types are unknown (the router's match, a JSON body validated at run time). */
 export interface LooseControlInput {
   readonly params: Readonly<Record<string, string>>;
   readonly body: unknown;
+  readonly query?: Readonly<Record<string, string>>;
 }
 
 /** What the library's function of a control operation takes: `params` when its path has some, `body` when it reads one. */

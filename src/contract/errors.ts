@@ -77,6 +77,8 @@ export interface ApiError {
   readonly data?: unknown;
   /** Seconds for the Retry-After header of a 429. */
   readonly retryAfter?: number;
+  /** The rule branch that refused (contract/coverage-branches.ts), for the coverage of a run. Never sent. */
+  readonly branch?: string;
 }
 
 export function apiError(code: ErrorCode, message: string, fields?: readonly FieldError[]): ApiError {

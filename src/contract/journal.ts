@@ -99,3 +99,72 @@ export interface CoverageReport {
   /** Answers that matched no documented item (an undocumented status, an unknown path), by `METHOD status`. */
   readonly unexpected: Readonly<Record<string, number>>;
 }
+
+/** Which entries `GET {control_url}/requests` answers: every filter given must hold. */
+export interface JournalFilter {
+  /** The method, any case. */
+  readonly method?: string;
+  /** Paths starting with this (as sent, percent-encoded). */
+  readonly path?: string;
+  /** A status (`409`) or a class (`4xx`). */
+  readonly status?: string;
+  /** Entries whose `seq` is this or later. */
+  readonly since?: number;
+  readonly operation?: string;
+  readonly code?: string;
+  /** At most this many (the newest of those that match), 1 to 10,000. */
+  readonly limit?: number;
+}
+
+/** A sandbox's journal and coverage, as the control plane and the library reach them. */
+export interface JournalView {
+  page(filter: JournalFilter): JournalPage;
+  /** The entries that match as a HAR 1.2 document; `apiRoot` makes their URLs absolute. */
+  har(filter: JournalFilter, apiRoot: string): unknown;
+  /** Forgets every entry (sequence numbers go on). */
+  clear(): void;
+  coverage(): CoverageReport;
+  /** Sets every count back to 0. */
+  clearCoverage(): void;
+}
+
+/** The query parameters of `GET {control_url}/requests` (and `requests.har`). */
+export const JOURNAL_QUERY = ["method", "path", "status", "since", "operation", "code", "limit"] as const;
+
+const INTEGER = /^(0|[1-9]\d{0,14})$/;
+
+/**
+ * A journal filter from the query's text: field errors name `query.<name>` like the API's (a status is
+ * `100`..`599` or a class `1xx`..`5xx`; `since` a whole number; `limit` 1 to 10,000).
+ */
+export function journalFilter(
+  query: Readonly<Record<string, string>>,
+): { ok: true; value: JournalFilter } | { ok: false; fields: { field: string; message: string }[] } {
+  const fields: { field: string; message: string }[] = [];
+  const filter: { -readonly [K in keyof JournalFilter]: JournalFilter[K] } = {};
+  for (const [name, value] of Object.entries(query)) {
+    switch (name) {
+      case "method":
+      case "path":
+      case "operation":
+      case "code":
+        filter[name] = value;
+        break;
+      case "status":
+        if (/^[1-5](\d\d|xx)$/i.test(value)) filter.status = value.toLowerCase();
+        else fields.push({ field: "query.status", message: "must be a status (409) or a class (4xx)" });
+        break;
+      case "since":
+        if (INTEGER.test(value)) filter.since = Number(value);
+        else fields.push({ field: "query.since", message: "must be a whole number" });
+        break;
+      case "limit":
+        if (INTEGER.test(value) && Number(value) >= 1 && Number(value) <= 10_000) filter.limit = Number(value);
+        else fields.push({ field: "query.limit", message: "must be an integer from 1 to 10000" });
+        break;
+      default:
+        fields.push({ field: `query.${name}`, message: `unknown parameter; known: ${JOURNAL_QUERY.join(", ")}` });
+    }
+  }
+  return fields.length > 0 ? { ok: false, fields } : { ok: true, value: filter };
+}

@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "./errors.js";
+import { ERROR_STATUS, type ErrorCode } from "./errors.js";
+import { errorCodes } from "./operation-errors.js";
 import type { Operation } from "./operation.js";
 import { exampleField, type OperationExamples, operationExamples, withExamples } from "./openapi-examples.js";
 import { HEADERS, INFO, RATE_HEADERS, RETRY_AFTER } from "./openapi-parts.js";
@@ -28,34 +29,8 @@ const TAG_TEXT: Record<string, string> = {
   Customers: "Customers, their groups, and erasure of personal details.",
 };
 
-/** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
-const COMMON_ERRORS: readonly ErrorCode[] = [
-  "UNAUTHORIZED",
-  "VALIDATION_FAILED",
-  "PLAN_REQUIRED",
-  "PLAN_USERS_EXCEEDED",
-  "RETAILER_PAUSED",
-  "TRIAL_DECISION_REQUIRED",
-  "RETAILER_CANCELLED",
-  "RETAILER_SUSPENDED",
-  "RETAILER_NOT_FOUND",
-  "RATE_LIMITED",
-  "INTERNAL",
-];
-
-// Kept in path.ts, where the server's routes read it without loading this builder.
-export { OAUTH_DOCUMENT_PATH };
-
-export function errorCodes(op: Operation): ErrorCode[] {
-  const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...op.errors]);
-  if (op.scope !== null) codes.add("INSUFFICIENT_SCOPE");
-  if (pathParams(op.path).length > 0) codes.add("NOT_FOUND");
-  if (op.idempotency !== "none") {
-    codes.add("IDEMPOTENCY_IN_PROGRESS");
-    codes.add("IDEMPOTENCY_KEY_REUSED");
-  }
-  return ERROR_CODES.filter((c) => codes.has(c));
-}
+// Kept in path.ts and operation-errors.ts, where the server reads them without loading this builder.
+export { errorCodes, OAUTH_DOCUMENT_PATH };
 
 function named(schema: TSchema, what: string): string {
   const name = componentName(schema);

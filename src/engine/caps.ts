@@ -33,6 +33,12 @@ export interface Caps {
   readonly rowCache: number;
   /** Field errors in one error answer; past it, one more entry says how many were left out. */
   readonly fieldErrors: number;
+  /** Exchanges the request journal keeps per sandbox (the newest). */
+  readonly journalEntries: number;
+  /** Bytes of each request and response body the journal keeps (the start of it). */
+  readonly journalBodyBytes: number;
+  /** Bytes the journals of the whole process keep; past it, the process's oldest entries go first. */
+  readonly journalBytes: number;
 }
 
 export const DEFAULT_CAPS: Caps = {
@@ -47,6 +53,9 @@ export const DEFAULT_CAPS: Caps = {
   movementHistory: 10_000,
   rowCache: 50_000,
   fieldErrors: DEFAULT_MAX_FIELD_ERRORS,
+  journalEntries: 1000,
+  journalBodyBytes: 16 * 1024,
+  journalBytes: 64 * 1024 * 1024,
 };
 
 /** The command line's names of the caps (`--cap idempotency-bytes=1048576`), in the order they are documented. */
@@ -62,6 +71,9 @@ export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
   movementHistory: "movement-history",
   rowCache: "row-cache",
   fieldErrors: "field-errors",
+  journalEntries: "journal-entries",
+  journalBodyBytes: "journal-body-bytes",
+  journalBytes: "journal-bytes",
 };
 
 /** Each cap is an integer from 1 to this (a cap of 0 would refuse what the spec allows). */

@@ -6,6 +6,7 @@ import type {
   ControlOperations,
   LooseControlInput,
 } from "../contract/control-operations.js";
+import { journalFilter, type JournalFilter, type JournalView } from "../contract/journal.js";
 import type { ResetBody, SandboxBody } from "../contract/schemas/control.js";
 import * as control from "./control.js";
 import { takeSnapshot } from "./snapshot/take.js";
@@ -43,6 +44,8 @@ export interface ControlContext {
   /** Replaces the world with a fresh one (the simulator's reset) and gives it, or refuses a fixture it cannot use. */
   reset(options: ResetBody): Result<World, ApiError>;
   readonly sandboxes: SandboxDirectory;
+  /** The sandbox's request journal and coverage; undefined when the journal is off. */
+  readonly journal: JournalView | undefined;
 }
 
 type ControlHandlers = {
@@ -88,11 +91,29 @@ export const CONTROL_HANDLERS = {
     return released === undefined ? fail(apiError("NOT_FOUND", "No such fault.")) : ok({ id, released });
   },
   clearFaults: ({ world }) => ok(world.faults.clear()),
+  getRequests: ({ journal }, { query }) => withJournal(journal, query, (j, filter) => j.page(filter)),
+  getRequestsHar: ({ journal, apiRoot }, { query }) =>
+    withJournal(journal, query, (j, filter) => j.har(filter, apiRoot)),
+  clearRequests: ({ journal }) => withJournal(journal, {}, (j) => j.clear()),
+  getCoverage: ({ journal }) => withJournal(journal, {}, (j) => j.coverage()),
+  clearCoverage: ({ journal }) => withJournal(journal, {}, (j) => j.clearCoverage()),
   createSandbox: ({ sandboxes, apiRoot }, { body }) => sandboxes.create(body, apiRoot),
   listSandboxes: ({ sandboxes, apiRoot }) => ok(sandboxes.list(apiRoot)),
   getSandbox: ({ sandboxes, apiRoot }, { params }) => sandboxes.view(params.sandbox_id, apiRoot),
   deleteSandbox: ({ sandboxes }, { params }) => sandboxes.remove(params.sandbox_id),
 } satisfies ControlHandlers;
+
+/** Runs `use` on the journal with the query's filter; 404 when the journal is off, 400 for a bad filter. */
+function withJournal<T>(
+  journal: JournalView | undefined,
+  query: Readonly<Record<string, string>> | undefined,
+  use: (journal: JournalView, filter: JournalFilter) => T,
+): Result<T, ApiError> {
+  if (!journal) return fail(apiError("NOT_FOUND", "The request journal is off (--no-journal)."));
+  const filter = journalFilter(query ?? {});
+  if (!filter.ok) return fail(apiError("VALIDATION_FAILED", "The journal's query is invalid.", filter.fields));
+  return ok(use(journal, filter.value));
+}
 
 /** What a control operation answers when it succeeds. */
 export type ControlResult<Id extends ControlOperationId> =

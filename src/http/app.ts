@@ -1,4 +1,5 @@
 import { httpDate } from "../kernel/clock.js";
+import { stopwatch } from "../kernel/stopwatch.js";
 import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
 import { operationParams, type Match } from "../contract/router.js";
@@ -42,9 +43,11 @@ function serveImage(worlds: Iterable<World>, imageId: string): SimResponse {
 export function createServer(ports: ServerPorts): RequestHandler {
   const routes = serverRoutes();
   return async (req) => {
+    const started = stopwatch();
     const match = routes.match(req.method, req.path);
     // A request finishes in the world it arrived in, even if the control plane resets meanwhile.
     const world = worldOf(ports.worlds, req, match);
+    const startedAt = world.env.clock.now();
     let response: SimResponse;
     try {
       response = await dispatch(ports, match, world, req);
@@ -54,8 +57,32 @@ export function createServer(ports: ServerPorts): RequestHandler {
     }
     // The Date header comes from the simulator's clock, so a manual clock gives reproducible headers.
     response.headers["date"] = httpDate(world.env.clock.now());
+    const journaled = req.path.startsWith(CONTROL_BASE) ? undefined : journaledAs(match);
+    if (journaled !== undefined)
+      ports.journalOf?.(world)?.record(req, response, journaled, startedAt, stopwatch() - started);
     return response;
   };
+}
+
+/**
+ * What the journal records an exchange as: its operation id (`createToken` and `authorize` for the OAuth
+ * endpoints, null for a path no route matched), or undefined for what it leaves out (the control plane,
+ * the stored images and the OAuth document).
+ */
+function journaledAs(match: Match<Route> | undefined): string | null | undefined {
+  const route = match?.route;
+  switch (route?.kind) {
+    case undefined:
+      return null;
+    case "api":
+      return route.op.id;
+    case "token":
+      return "createToken";
+    case "authorize":
+      return "authorize";
+    default:
+      return undefined;
+  }
 }
 
 /** The world a request belongs to: its sandbox's, named by its control path, OAuth client or store prefix. */

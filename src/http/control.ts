@@ -27,7 +27,9 @@ export function handleControl(
   // so the schema names any field it requires.
   const body = readBody(req, op.body, control.maxFieldErrors, "{}");
   if (!body.ok) return errorResponse(body.error);
-  const result = control.run(op.id, { params: match.params, body: body.value }, req.origin, sandbox);
+  // Repeated parameters: the last one counts.
+  const query = op.query ? Object.fromEntries(new URLSearchParams(req.query)) : undefined;
+  const result = control.run(op.id, { params: match.params, body: body.value, query }, req.origin, sandbox);
   if (!result.ok) return errorResponse(result.error);
   return op.successStatus === 204 ? emptyResponse(204) : jsonResponse(op.successStatus, result.value);
 }

@@ -27,6 +27,12 @@ export interface LimitCounter {
   limited: boolean;
 }
 
+/** The rule branch of a further limit's 429 (contract/coverage-branches.ts). */
+const LIMIT_BRANCH: Readonly<Record<string, string>> = {
+  customers: "limits.customers-429",
+  "image-writes": "limits.image-writes",
+};
+
 /** Counts the request in a further limit, or answers the 429 when the limit is reached. Both show in the headers. */
 export function countOrRefuse(caller: LimitCounter, policy: Policy, key: string): ApiError | undefined {
   const state = caller.world.limits.peek(policy, key, caller.now);
@@ -39,6 +45,7 @@ export function countOrRefuse(caller: LimitCounter, policy: Policy, key: string)
         `Rate limit exceeded: ${policy.limit} ${policy.name} requests per minute per credential.`,
       ),
       retryAfter: retryAfterSeconds(state),
+      branch: LIMIT_BRANCH[policy.name],
     };
   }
   caller.windows.push(caller.world.limits.hit(policy, key, caller.now));

@@ -6,6 +6,7 @@ import { OPERATIONS } from "../contract/operations/index.js";
 import { grants } from "../contract/scopes.js";
 import { acceptsEmptyObject, coerceQuery, validatorFor } from "../contract/validate.js";
 import {
+  AUTH_FAILURE_BRANCH,
   AUTH_FAILURE_MESSAGE,
   failedPairKey,
   presented,
@@ -21,7 +22,7 @@ import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
 import { SavedDespite, type AnyHandler } from "./handlers/types.js";
-import { emptyResponse, errorResponse, jsonResponse } from "./respond.js";
+import { emptyResponse, errorResponse, jsonResponse, marked } from "./respond.js";
 import { apiRouter, operationParams, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 import { idempotent } from "./pipeline-idempotency.js";
@@ -120,17 +121,24 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const pair = world.limits.peek(POLICIES.failedPair, caller.pairKey, now);
   const address = world.limits.peek(POLICIES.failedAddress, req.remoteAddress, now);
   const lockout = pair.used >= pair.policy.limit ? pair : address.used >= address.policy.limit ? address : undefined;
-  if (lockout) return tooMany("Too many failed authentication attempts.", lockout);
+  if (lockout) return marked(tooMany("Too many failed authentication attempts.", lockout), "limits.failed-auth-429");
 
   const storePath = STORE_PATH.exec(req.path);
   const prefix = storePath?.[1];
   const auth = world.credentials.authenticate(caller.given, now);
-  if (!auth.ok) return failedAuth(caller, apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]));
+  if (!auth.ok)
+    return failedAuth(caller, {
+      ...apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]),
+      branch: AUTH_FAILURE_BRANCH[auth.why],
+    });
   const credential = auth.credential;
   // A credential belongs to one store; under another store's prefix it is not a credential (docs/spec-choices.md).
   const store = prefix === undefined ? undefined : world.stores.get(decodeSegment(prefix));
   if (prefix !== undefined && store?.prefix !== credential.storePrefix) {
-    return failedAuth(caller, apiError("UNAUTHORIZED", "The credential does not belong to this store."));
+    return failedAuth(caller, {
+      ...apiError("UNAUTHORIZED", "The credential does not belong to this store."),
+      branch: "stores.foreign-credential",
+    });
   }
 
   // Spec, Limits: 120 requests per minute per credential; every response carries the headers. The route
@@ -141,7 +149,10 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const classes = (match?.route.rateClasses ?? []).map((c) => world.limits.peek(POLICIES[c], principal, now));
   const general = world.limits.peek(POLICIES.general, principal, now);
   if (general.used >= general.policy.limit)
-    return tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes);
+    return marked(
+      tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes),
+      "limits.general-429",
+    );
   caller.windows.push(world.limits.hit(POLICIES.general, principal, now));
   const response = await authorized(caller, credential, store, rest, match);
   // A request refused by a further limit (a 429) does not count toward the general one (docs/spec-choices.md).

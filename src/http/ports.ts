@@ -47,4 +47,12 @@ export interface ServerPorts {
   readonly control: ControlPort;
   /** Where internal errors are reported. */
   readonly log?: (line: string) => void;
+  /** The request journal of a world's sandbox (none: nothing is journaled). */
+  readonly journalOf?: (world: World) => ExchangeJournal | undefined;
+}
+
+/** Where the server writes down each API and OAuth exchange it answered (http/journal.ts). */
+export interface ExchangeJournal {
+  /** `startedAt`: on the world's clock (epoch ms); `ms`: real time spent answering. */
+  record(req: SimRequest, response: SimResponse, operation: string | null, startedAt: number, ms: number): void;
 }

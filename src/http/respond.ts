@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
 import { payloadParts } from "../kernel/raw-json.js";
-import { BODY_PARTS, type BodyParts, type SimResponse } from "./types.js";
+import { BODY_PARTS, BRANCHES, type BodyParts, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -64,7 +64,15 @@ export function errorResponse(error: ApiError, headers: Record<string, string> =
   const extra: Record<string, string> =
     error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) };
   const body = error.data === undefined ? { error: envelope } : { data: error.data, error: envelope };
-  return jsonResponse(ERROR_STATUS[error.code], body, { ...extra, ...headers });
+  const response = jsonResponse(ERROR_STATUS[error.code], body, { ...extra, ...headers });
+  if (error.branch !== undefined) response[BRANCHES] = [error.branch];
+  return response;
+}
+
+/** Names the rule branch an answer exercised (contract/coverage-branches.ts, `marked`). */
+export function marked(response: SimResponse, branch: string): SimResponse {
+  response[BRANCHES] = [...(response[BRANCHES] ?? []), branch];
+  return response;
 }
 
 export function emptyResponse(status = 204, headers: Record<string, string> = {}): SimResponse {

@@ -17,6 +17,9 @@ export interface SimRequest {
   readonly origin: string;
 }
 
+/** The key of the rule branches an answer's maker named (contract/coverage-branches.ts, `marked`). Never sent. */
+export const BRANCHES: unique symbol = Symbol("branches");
+
 /** The key of an answer's body parts (`bodyParts` in respond.ts). */
 export const BODY_PARTS: unique symbol = Symbol("body parts");
 
@@ -38,6 +41,8 @@ export interface SimResponse {
   body: string | Uint8Array | null;
   /** The body's parts, set by `jsonResponse` for an answer assembled from cached rows; read with `bodyParts`. */
   [BODY_PARTS]?: BodyParts | undefined;
+  /** Rule branches named by the code that made the answer (`ApiError.branch`). */
+  [BRANCHES]?: readonly string[] | undefined;
   /** Set on answers of injected faults, which no document describes. Never sent. */
   injected?: true;
 }

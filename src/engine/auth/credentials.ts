@@ -39,7 +39,12 @@ export interface Connection {
 /** Limits, idempotency records and the identity belong to the key, or to the connection of a token. */
 export const principalOf = (c: Credential): { readonly id: string; readonly name: string } => c.connection ?? c;
 
-export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "expired";
+/** Lapsed access tokens remembered per world, to tell them from unknown ones. */
+const LAPSED_KEPT = 10_000;
+
+/** Why a credential was refused: `expired` is a credential idle over 90 days, `lapsed` an access token past its hour. */
+
+export type AuthFailure = "missing" | "malformed" | "unknown" | "revoked" | "expired" | "lapsed";
 
 /** RFC 6750 2.1: the scheme is case-insensitive and one or more spaces separate it from the token. */
 const BEARER = /^bearer +([\x21-\x7E]{1,512})$/i;
@@ -76,6 +81,11 @@ export class CredentialRegistry {
   private readonly byId = new Map<string, Credential>();
   /** The digests of credentials that end, by id, in the order they end. */
   private readonly ending = new OrderedMap<string, string>();
+  /**
+   * Digests of the newest access tokens forgotten at the end of their hour (at most LAPSED_KEPT), so that
+   * using one is refused as expired rather than unknown.
+   */
+  private readonly lapsed = new OrderedMap<string, true>();
 
   add(credential: Credential, token: string): Credential {
     const digest = sha256(token);
@@ -98,7 +108,10 @@ export class CredentialRegistry {
   expire(now: number): void {
     for (let id = this.ending.oldestKey(); id !== undefined; id = this.ending.oldestKey()) {
       if (now < (this.byId.get(id)?.expiresAt ?? 0)) return;
+      const digest = this.ending.get(id) as string;
       this.remove(id);
+      this.lapsed.set(digest, true);
+      if (this.lapsed.size > LAPSED_KEPT) this.lapsed.shift();
     }
   }
 
@@ -137,7 +150,7 @@ export class CredentialRegistry {
     this.expire(now);
     if (given.kind !== "bearer") return { ok: false, why: given.kind };
     const credential = this.byDigest.get(given.digest);
-    if (!credential) return { ok: false, why: "unknown" };
+    if (!credential) return { ok: false, why: this.lapsed.has(given.digest) ? "lapsed" : "unknown" };
     // The key itself, or the connection behind an access token, carries the lifecycle state.
     const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } =
       credential.connection ?? credential;
@@ -145,7 +158,7 @@ export class CredentialRegistry {
     if (holder.state === "active" && isIdle(holder, now)) holder.state = "expired";
     if (holder.state === "expired") return { ok: false, why: "expired" };
     // Spec, Authentication 7: an access token lasts 1 hour.
-    if (credential.expiresAt !== null && now >= credential.expiresAt) return { ok: false, why: "expired" };
+    if (credential.expiresAt !== null && now >= credential.expiresAt) return { ok: false, why: "lapsed" };
     holder.lastUsedAt = now;
     credential.lastUsedAt = now;
     return { ok: true, credential };
@@ -170,4 +183,15 @@ export const AUTH_FAILURE_MESSAGE: Record<AuthFailure, string> = {
   unknown: "The credential is not known.",
   revoked: "The credential has been revoked.",
   expired: "The credential has expired.",
+  lapsed: "The credential has expired.",
+};
+
+/** The rule branch of each refusal (contract/coverage-branches.ts). */
+export const AUTH_FAILURE_BRANCH: Record<AuthFailure, string> = {
+  missing: "auth.missing-credential",
+  malformed: "auth.malformed-or-unknown",
+  unknown: "auth.malformed-or-unknown",
+  revoked: "auth.revoked-key",
+  expired: "auth.idle-expiry",
+  lapsed: "oauth.token-expiry",
 };

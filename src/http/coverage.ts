@@ -1,0 +1,176 @@
+import { STATUS_CODES } from "node:http";
+import { COVERAGE_BRANCHES, provokeCode } from "../contract/coverage-branches.js";
+import { ERROR_CODES, ERROR_STATUS } from "../contract/errors.js";
+import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals, JournalEntry } from "../contract/journal.js";
+import { operationStatuses } from "../contract/operation-errors.js";
+import { OPERATIONS } from "../contract/operations/index.js";
+
+// The coverage of a test run: which operations, documented statuses, error codes and rule branches its
+// exchanges met, counted against every one there is, so what was never met can be listed first.
+
+/** The token endpoint's and the consent screen's ids beside the API's operation ids. */
+export const OAUTH_OPERATIONS = {
+  createToken: { title: "POST {api_root}/oauth/token", statuses: [200, 400, 401, 429] },
+  authorize: { title: "GET {auth_url}/oauth/authorize", statuses: [200, 302, 400] },
+} as const;
+
+/** Spec, Authentication: the token endpoint's errors (the OAuth shape). */
+const OAUTH_CODES: Readonly<Record<string, number>> = {
+  invalid_request: 400,
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_client: 401,
+};
+
+type Universal = Omit<CoverageItem, "count">;
+
+/** What coverage counts of one exchange. */
+export interface Counted {
+  readonly operation: string | null;
+  readonly status: number;
+  readonly code: string | null;
+  readonly branches: readonly string[];
+  readonly injected: boolean;
+}
+
+function universe(): Universal[] {
+  const items: Universal[] = [];
+  const operation = (id: string, title: string, statuses: readonly number[]) => {
+    items.push({ kind: "operation", id, title, provoke: title });
+    for (const status of statuses) {
+      const provoke = status < 300 ? title : `${title} answering ${status}`;
+      items.push({
+        kind: "status",
+        id: `${id} ${status}`,
+        title: `${status} ${STATUS_CODES[status] ?? ""}`.trim(),
+        provoke,
+      });
+    }
+  };
+  for (const op of OPERATIONS) operation(op.id, `${op.method} ${op.path}`, operationStatuses(op));
+  for (const [id, { title, statuses }] of Object.entries(OAUTH_OPERATIONS)) operation(id, title, statuses);
+  for (const code of ERROR_CODES)
+    items.push({
+      kind: "error_code",
+      id: code,
+      title: `${ERROR_STATUS[code]} ${code}`,
+      spec: { section: "Errors", quote: `${code} | ${ERROR_STATUS[code]}` },
+      provoke: COVERAGE_BRANCHES.find((b) => b.code === code)?.provoke ?? provokeCode(ERROR_STATUS[code], code),
+    });
+  for (const [code, status] of Object.entries(OAUTH_CODES))
+    items.push({
+      kind: "error_code",
+      id: code,
+      title: `${status} ${code} (token endpoint)`,
+      provoke: COVERAGE_BRANCHES.find((b) => b.code === code)?.provoke ?? "a token exchange the endpoint refuses",
+    });
+  for (const branch of COVERAGE_BRANCHES)
+    items.push({ kind: "branch", id: branch.id, title: branch.spec.quote, spec: branch.spec, provoke: branch.provoke });
+  return items;
+}
+
+let ALL: { readonly items: readonly Universal[]; readonly keys: ReadonlySet<string> } | undefined;
+function all() {
+  if (!ALL) {
+    const items = universe();
+    ALL = { items, keys: new Set(items.map((i) => key(i.kind, i.id))) };
+  }
+  return ALL;
+}
+
+const key = (kind: CoverageKind, id: string) => `${kind}\u0000${id}`;
+
+/** Each operation's keys, made once: its own and its documented statuses'. */
+let OPERATION_KEYS: Map<string, { operation: string; statuses: Map<number, string> }> | undefined;
+function operationKeys(id: string) {
+  if (!OPERATION_KEYS) {
+    OPERATION_KEYS = new Map();
+    for (const item of all().items) {
+      if (item.kind === "operation")
+        OPERATION_KEYS.set(item.id, { operation: key("operation", item.id), statuses: new Map() });
+      if (item.kind === "status") {
+        const [op, status] = item.id.split(" ");
+        OPERATION_KEYS.get(op as string)?.statuses.set(Number(status), key("status", item.id));
+      }
+    }
+  }
+  return OPERATION_KEYS.get(id);
+}
+
+/** Distinct unexpected answers kept (a client can make any number of them); the rest are counted under one. */
+const MAX_UNEXPECTED = 100;
+const OTHER = "(other)";
+
+export class CoverageCounts {
+  private counts = new Map<string, number>();
+  private unexpected = new Map<string, number>();
+  private requests = 0;
+
+  count(entry: Counted): void {
+    this.requests += 1;
+    // A path no route matched has no operation: its answer (404, or what authentication answers first)
+    // counts toward codes and branches only. An injected fault's status is whatever the fault said.
+    let expected = true;
+    if (entry.operation !== null) {
+      const keys = operationKeys(entry.operation);
+      if (keys) {
+        this.add(keys.operation);
+        if (!entry.injected) {
+          const status = keys.statuses.get(entry.status);
+          if (status) this.add(status);
+          else expected = false;
+        }
+      } else expected = false;
+    }
+    if (entry.code !== null) {
+      const code = key("error_code", entry.code);
+      if (all().keys.has(code)) this.add(code);
+      else expected = false;
+    }
+    for (const branch of entry.branches) {
+      const k = key("branch", branch);
+      if (all().keys.has(k)) this.add(k);
+    }
+    if (!expected && !entry.injected) this.unexpect(`${entry.operation ?? "(no operation)"} ${entry.status}`);
+  }
+
+  private add(k: string): void {
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+  }
+
+  private unexpect(what: string): void {
+    const name = this.unexpected.has(what) || this.unexpected.size < MAX_UNEXPECTED ? what : OTHER;
+    this.unexpected.set(name, (this.unexpected.get(name) ?? 0) + 1);
+  }
+
+  clear(): void {
+    this.counts = new Map();
+    this.unexpected = new Map();
+    this.requests = 0;
+  }
+
+  report(sandbox: string): CoverageReport {
+    const items: CoverageItem[] = all().items.map((i) => ({ ...i, count: this.counts.get(key(i.kind, i.id)) ?? 0 }));
+    const totals = (of: readonly CoverageItem[]): CoverageTotals => {
+      const covered = of.filter((i) => i.count > 0).length;
+      const percent = of.length === 0 ? 100 : Math.round((covered / of.length) * 1000) / 10;
+      return { covered, total: of.length, percent };
+    };
+    const kind = (k: CoverageKind) => items.filter((i) => i.kind === k);
+    items.sort((a, b) => Number(a.count > 0) - Number(b.count > 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return {
+      sandbox,
+      requests: this.requests,
+      totals: {
+        operations: totals(kind("operation")),
+        statuses: totals(kind("status")),
+        error_codes: totals(kind("error_code")),
+        branches: totals(kind("branch")),
+        all: totals(items),
+      },
+      items,
+      unexpected: Object.fromEntries(this.unexpected),
+    };
+  }
+}

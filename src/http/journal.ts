@@ -1,0 +1,157 @@
+import { Chain, type Link } from "../kernel/chain.js";
+import type { JournalEntry, JournalFilter, JournalPage, JournalView } from "../contract/journal.js";
+import { CoverageCounts } from "./coverage.js";
+import { RecordedExchange } from "./exchange.js";
+import { toHar } from "./har.js";
+import type { SimRequest, SimResponse } from "./types.js";
+
+// The request journal of a sandbox: a ring of its newest exchanges, and the coverage counts of every
+// exchange since they were cleared. Bounded whatever the traffic: at most `entries` entries per sandbox,
+// each body kept to `bodyBytes`, and every journal of the process together within the ledger's byte
+// budget (the oldest entry of the process goes first). docs/interfaces.md, Journal and coverage.
+
+export interface JournalLimits {
+  /** Entries a sandbox's journal holds. */
+  readonly entries: number;
+  /** Bytes of each request and response body kept. */
+  readonly bodyBytes: number;
+}
+
+interface Held {
+  readonly entry: RecordedExchange;
+  readonly bytes: number;
+  readonly journal: Journal;
+  /** Its place in its journal's ring and in the ledger's order. */
+  own?: Link<Held>;
+  shared?: Link<Held>;
+}
+
+/** Every journal's entries of one process, oldest first, against one byte budget. */
+export class JournalLedger {
+  private readonly order = new Chain<Held>();
+  private bytes = 0;
+
+  constructor(readonly budget: number) {}
+
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  /** Adds an entry already in its journal's ring, then lets the process's oldest go while over budget. */
+  add(held: Held): void {
+    this.bytes += held.bytes;
+    held.shared = this.order.push(held);
+    while (this.bytes > this.budget) {
+      const oldest = this.order.first;
+      if (oldest === undefined) break;
+      oldest.journal.dropOldest();
+    }
+  }
+
+  remove(link: Link<Held>): void {
+    if (!link.linked) return;
+    this.bytes -= link.value.bytes;
+    this.order.remove(link);
+  }
+}
+
+/** The version reported in a HAR export's `creator`. */
+const CREATOR_VERSION = "1";
+
+export class Journal implements JournalView {
+  private readonly ring = new Chain<Held>();
+  private nextSeq = 1;
+  private recorded = 0;
+  private dropped = 0;
+  private readonly counts = new CoverageCounts();
+
+  constructor(
+    readonly sandbox: string,
+    private readonly limits: JournalLimits,
+    private readonly ledger: JournalLedger,
+  ) {}
+
+  /** Records one answered exchange; `operation` is its operation id (or `createToken`, `authorize`). */
+  record(req: SimRequest, response: SimResponse, operation: string | null, startedAt: number, ms: number): void {
+    const entry = new RecordedExchange(req, response, {
+      seq: this.nextSeq++,
+      startedAt,
+      durationMs: ms,
+      operation,
+      bodyCap: this.limits.bodyBytes,
+    });
+    this.counts.count(entry);
+    this.recorded += 1;
+    const held: Held = { entry, bytes: entry.bytes, journal: this };
+    held.own = this.ring.push(held);
+    this.ledger.add(held);
+    while (this.ring.size > this.limits.entries) this.dropOldest();
+  }
+
+  /** Lets the oldest entry go (the ring is full, or the process's budget is spent). */
+  dropOldest(): void {
+    const oldest = this.ring.first;
+    if (!oldest?.own) return;
+    this.ring.remove(oldest.own);
+    if (oldest.shared) this.ledger.remove(oldest.shared);
+    this.dropped += 1;
+  }
+
+  page(filter: JournalFilter): JournalPage {
+    return {
+      sandbox: this.sandbox,
+      held: this.ring.size,
+      recorded: this.recorded,
+      dropped: this.dropped,
+      next_seq: this.nextSeq,
+      data: this.select(filter),
+    };
+  }
+
+  har(filter: JournalFilter, apiRoot: string): unknown {
+    return toHar(this.select(filter), { apiRoot, creatorVersion: CREATOR_VERSION });
+  }
+
+  clear(): void {
+    while (this.ring.size > 0) this.dropOldest();
+    this.recorded = 0;
+    this.dropped = 0;
+  }
+
+  coverage() {
+    return this.counts.report(this.sandbox);
+  }
+
+  clearCoverage(): void {
+    this.counts.clear();
+  }
+
+  /** Gives its bytes back to the ledger (its sandbox is gone). */
+  discard(): void {
+    this.clear();
+  }
+
+  private select(filter: JournalFilter): JournalEntry[] {
+    return this.matching(filter).map((e) => e.toEntry());
+  }
+
+  private matching(filter: JournalFilter): RecordedExchange[] {
+    const method = filter.method?.toUpperCase();
+    const status = filter.status;
+    const out: RecordedExchange[] = [];
+    for (const { entry } of this.ring.values()) {
+      if (filter.since !== undefined && entry.seq < filter.since) continue;
+      if (method !== undefined && entry.method.toUpperCase() !== method) continue;
+      if (filter.path !== undefined && !entry.path.startsWith(filter.path)) continue;
+      if (filter.operation !== undefined && entry.operation !== filter.operation) continue;
+      if (filter.code !== undefined && entry.code !== filter.code) continue;
+      if (status !== undefined && !statusMatches(status, entry.status)) continue;
+      out.push(entry);
+    }
+    return filter.limit === undefined ? out : out.slice(Math.max(0, out.length - filter.limit));
+  }
+}
+
+function statusMatches(filter: string, status: number): boolean {
+  return filter.endsWith("xx") ? String(status)[0] === filter[0] : Number(filter) === status;
+}
