@@ -23,7 +23,7 @@ function kindSection(report: CoverageReport, k: (typeof KINDS)[number]): string 
   );
   const metRows = met.map(
     (i) =>
-      `<tr data-id="${esc(i.id)}"><td><code class="id">${esc(i.id)}</code></td><td>${esc(i.title)}</td><td class="count">${i.count}</td></tr>`,
+      `<tr data-id="${esc(i.id)}"><td><code class="id">${esc(i.id)}</code></td><td>${esc(i.title)}</td><td class="n">${i.count}</td></tr>`,
   );
   const neverTable =
     never.length > 0
@@ -31,7 +31,7 @@ function kindSection(report: CoverageReport, k: (typeof KINDS)[number]): string 
       : "";
   const metTable =
     met.length > 0
-      ? `<h3>Met (${met.length})</h3><table class="met"><thead><tr><th>id</th><th>title</th><th>count</th></tr></thead><tbody>${metRows.join("\n")}</tbody></table>`
+      ? `<h3>Met (${met.length})</h3><table class="met"><thead><tr><th>id</th><th>title</th><th class="n">count</th></tr></thead><tbody>${metRows.join("\n")}</tbody></table>`
       : "";
   const empty = never.length + met.length === 0 ? `<p class="none">No items of this kind.</p>` : "";
   const tone = t.covered === t.total ? "full" : t.covered === 0 ? "none" : "part";
@@ -46,7 +46,7 @@ export function coverageHtml(report: CoverageReport): string {
   const odd = unexpectedOf(report);
   const unexpected =
     odd.length > 0
-      ? `<section class="unexpected"><h2>Unexpected answers <span class="count">${odd.length}</span></h2><p>Answers that matched no documented item.</p><table><thead><tr><th>answer</th><th>count</th></tr></thead><tbody>${odd.map(([a, n]) => `<tr><td><code>${esc(a)}</code></td><td class="count">${n}</td></tr>`).join("")}</tbody></table></section>`
+      ? `<section class="unexpected"><h2>Unexpected answers <span class="count">${odd.length}</span></h2><p>Answers that matched no documented item.</p><table><thead><tr><th>answer</th><th class="n">count</th></tr></thead><tbody>${odd.map(([a, n]) => `<tr><td><code>${esc(a)}</code></td><td class="n">${n}</td></tr>`).join("")}</tbody></table></section>`
       : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -71,8 +71,8 @@ table{border-collapse:collapse;width:100%;font-size:.9em}
 th,td{text-align:left;vertical-align:top;padding:.3rem .5rem;border-bottom:1px solid #eee;overflow-wrap:anywhere}
 th{font-weight:600;border-bottom-color:var(--line)}
 table.never tbody tr{background:#fff7f7}
-td.count{text-align:right;font-variant-numeric:tabular-nums;background:none;font-size:1em;font-weight:normal}
-code{font-size:.88em;background:#f3f3f3;border-radius:3px;padding:0 .25rem}
+.n{text-align:right;font-variant-numeric:tabular-nums;width:6rem}
+code{font-size:.88em;background:#f3f3f3;border-radius:3px;padding:0 .25rem}code.id{white-space:nowrap}
 blockquote{margin:0;color:#333;font-style:italic}cite{display:block;font-style:normal;color:#666;font-size:.9em}cite::before{content:"— "}
 .provoke{font-family:ui-monospace,monospace;font-size:.85em}
 .none{color:#666}

@@ -152,7 +152,7 @@ describe("coverageHtml: a self-contained page", () => {
     ]);
     expect(branches.indexOf('<table class="never">')).toBeLessThan(branches.indexOf('<table class="met">'));
     expect(html).toContain('<h2>Rule branches <span class="count">1 of 4 · 25.0%</span></h2>');
-    expect(html).toContain('<tr><td><code>GET 404</code></td><td class="count">2</td></tr>');
+    expect(html).toContain('<tr><td><code>GET 404</code></td><td class="n">2</td></tr>');
   });
 });
 
