@@ -1,7 +1,8 @@
 import type { Report, RuleResult } from "../types.js";
 import { replayCommand } from "./replay.js";
 
-const esc = (text: string) =>
+/** Text made safe for HTML, in content and in quoted attribute values. */
+export const esc = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,

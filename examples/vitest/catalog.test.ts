@@ -2,7 +2,7 @@
 // (client.ts here) is given nothing but the sandbox's base URL and a key.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { RetailClient } from "./client.js";
-import { control, createSandbox, demo, type Sandbox } from "./sandbox.js";
+import { control, createSandbox, demo, removeSandbox, type Sandbox } from "./sandbox.js";
 
 let sb: Sandbox;
 let client: RetailClient;
@@ -12,7 +12,7 @@ beforeAll(async () => {
   const { baseUrl, key } = demo(sb);
   client = new RetailClient(baseUrl, key);
 });
-afterAll(() => fetch(sb.control_url, { method: "DELETE" }));
+afterAll(() => removeSandbox(sb));
 // Tests in one file run one after another, so a reset of this file's own sandbox is safe.
 beforeEach(() => control(sb, "POST", "/reset", {}));
 

@@ -1,7 +1,7 @@
 // Time passing, on the sandbox's own clock: it moves only when this file moves it, whatever other files do.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { RetailClient, RetailError } from "./client.js";
-import { control, createSandbox, demo, type Sandbox } from "./sandbox.js";
+import { control, createSandbox, demo, removeSandbox, type Sandbox } from "./sandbox.js";
 
 let sb: Sandbox;
 let client: RetailClient;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   const { baseUrl, key } = demo(sb);
   client = new RetailClient(baseUrl, key);
 });
-afterAll(() => fetch(sb.control_url, { method: "DELETE" }));
+afterAll(() => removeSandbox(sb));
 beforeEach(() => control(sb, "POST", "/reset", {}));
 
 /** Moves the sandbox's clock; answers the new time. */

@@ -1,7 +1,7 @@
 // The failures an SDK must handle, injected in this file's sandbox only: a server fault and a paused store.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { RetailClient, type RetailError } from "./client.js";
-import { control, createSandbox, demo, type Sandbox } from "./sandbox.js";
+import { control, createSandbox, demo, removeSandbox, type Sandbox } from "./sandbox.js";
 
 let sb: Sandbox;
 let client: RetailClient;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   const { baseUrl, key } = demo(sb);
   client = new RetailClient(baseUrl, key);
 });
-afterAll(() => fetch(sb.control_url, { method: "DELETE" }));
+afterAll(() => removeSandbox(sb));
 beforeEach(() => control(sb, "POST", "/reset", {}));
 
 const failureOf = (promise: Promise<unknown>): Promise<[number, string]> =>

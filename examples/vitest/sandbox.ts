@@ -1,5 +1,7 @@
 // A sandbox of the shared simulator for one test file, made over HTTP through the control plane
 // (POST /_sim/sandboxes; DELETE its control_url when done), as any language can.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { inject } from "vitest";
 
 export interface Sandbox {
@@ -33,4 +35,18 @@ export function demo(sb: Sandbox, keyName = "full"): { baseUrl: string; key: str
   const key = store?.keys.find((k) => k.name === keyName);
   if (!store || !key) throw new Error(`no key ${keyName} in the demo store`);
   return { baseUrl: store.base_url, key: key.token, prefix: store.prefix };
+}
+
+/**
+ * Deletes the file's sandbox, first saving its spec coverage (`GET {control_url}/coverage`) for the global
+ * setup to print when the run ends. A simulator without the route answers 404: that is noted, not an error.
+ */
+export async function removeSandbox(sb: Sandbox): Promise<void> {
+  const res = await fetch(`${sb.control_url}/coverage`);
+  const dir = inject("coverageDir");
+  if (res.status === 200) writeFileSync(join(dir, `${sb.id}.json`), await res.text());
+  else if (res.status === 404) writeFileSync(join(dir, `${sb.id}.missing`), "");
+  else throw new Error(`GET ${sb.control_url}/coverage answered ${res.status}: ${await res.text()}`);
+  const gone = await fetch(sb.control_url, { method: "DELETE" });
+  if (gone.status !== 204) throw new Error(`DELETE ${sb.control_url} answered ${gone.status}`);
 }

@@ -2,10 +2,11 @@
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { conformanceCommand } from "./conformance.js";
+import { coverageCommand } from "./coverage.js";
 import { openapiCommand } from "./openapi.js";
 import { serveCommand } from "./serve.js";
 
-// retail-sim [serve] | conformance | openapi (docs/interfaces.md, Command line).
+// retail-sim [serve] | conformance | openapi | coverage (docs/interfaces.md, Command line).
 
 // `retail-sim openapi | head`: a reader that stops early is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -18,6 +19,7 @@ await yargs(hideBin(process.argv))
   .command(serveCommand)
   .command(openapiCommand)
   .command(conformanceCommand)
+  .command(coverageCommand)
   .strict()
   .help()
   .version()

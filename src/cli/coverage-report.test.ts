@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { COVERAGE_FIXTURE, fullyCovered } from "../test-support/coverage.js";
+import { coverageHtml } from "./coverage-html.js";
+import { bar, coverageMarkdown, coverageReportProblem, coverageSummary, mergeCoverage } from "./coverage-report.js";
+
+// docs/interfaces.md, `retail-sim coverage`: the reports of a CoverageReport (Journal and coverage) list per
+// kind the items never met first, with their spec sentence and how to provoke them, then the met ones.
+
+describe("coverageSummary: a few lines for the end of a test run", () => {
+  it("prints the totals per kind and overall, then the first never-met items and how many more", () => {
+    expect(coverageSummary(COVERAGE_FIXTURE, 3)).toBe(
+      [
+        "Spec coverage of sb1 (37 requests counted):",
+        "  Operations     3/4  75.0% ████████░░",
+        "  Statuses       1/3  33.3% ███░░░░░░░",
+        "  Error codes    1/3  33.3% ███░░░░░░░",
+        "  Rule branches  1/4  25.0% ███░░░░░░░",
+        "  All           6/14  42.9% ████░░░░░░",
+        "Never met (8, the first 3):",
+        "  operation  listOrders: GET {base_url}/sales with a key holding sales:read",
+        '  status     listProducts 429: POST {control_url}/faults {"status": 429}',
+        "  status     updateProduct 409: PATCH {base_url}/products/{id} with an old version",
+        "  ... and 5 more",
+        "Unexpected answers: GET 404 ×2, DELETE 405 ×1",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("has no never-met part when every item was met, and no unexpected line when there were none", () => {
+    const text = coverageSummary(fullyCovered());
+    expect(text.split("\n")).toHaveLength(7);
+    expect(text).toContain("  All           14/14 100.0% ██████████\n");
+    expect(text).not.toContain("Never met");
+    expect(text).not.toContain("Unexpected");
+  });
+
+  it("bars round to the nearest tenth and stay within their width", () => {
+    expect([0, 4.9, 5, 42.9, 95, 100, 140].map((p) => bar({ covered: 0, total: 1, percent: p }))).toEqual([
+      "░░░░░░░░░░",
+      "░░░░░░░░░░",
+      "█░░░░░░░░░",
+      "████░░░░░░",
+      "██████████",
+      "██████████",
+      "██████████",
+    ]);
+  });
+});
+
+describe("coverageMarkdown", () => {
+  const md = coverageMarkdown(COVERAGE_FIXTURE);
+
+  it("heads with the overall figure, the sandbox, the requests and a totals table with percents and bars", () => {
+    expect(md.split("\n").slice(0, 12)).toEqual([
+      "# Spec coverage: 6 of 14 (42.9%)",
+      "",
+      "Sandbox `sb1`, 37 requests counted.",
+      "",
+      "| kind | covered | total | percent | |",
+      "|---|---:|---:|---:|---|",
+      "| Operations | 3 | 4 | 75.0% | ████████░░ |",
+      "| Statuses | 1 | 3 | 33.3% | ███░░░░░░░ |",
+      "| Error codes | 1 | 3 | 33.3% | ███░░░░░░░ |",
+      "| Rule branches | 1 | 4 | 25.0% | ███░░░░░░░ |",
+      "| **All** | 6 | 14 | 42.9% | ████░░░░░░ |",
+      "",
+    ]);
+  });
+
+  it("lists per kind the never-met items first, by id, with spec and provoke, then the met ones with counts", () => {
+    const headings = md.split("\n").filter((l) => l.startsWith("#"));
+    expect(headings).toEqual([
+      "# Spec coverage: 6 of 14 (42.9%)",
+      "## Operations: 3 of 4 (75.0%)",
+      "### Never met (1)",
+      "### Met (3)",
+      "## Statuses: 1 of 3 (33.3%)",
+      "### Never met (2)",
+      "### Met (1)",
+      "## Error codes: 1 of 3 (33.3%)",
+      "### Never met (2)",
+      "### Met (1)",
+      "## Rule branches: 1 of 4 (25.0%)",
+      "### Never met (3)",
+      "### Met (1)",
+      "## Unexpected answers",
+    ]);
+    const never = md.split("\n").filter((l) => l.startsWith("| `") && l.split(" | ").length === 4);
+    expect(never.map((l) => l.split(" | ")[0])).toEqual([
+      "| `listOrders`",
+      "| `listProducts 429`",
+      "| `updateProduct 409`",
+      "| `RATE_LIMITED`",
+      "| `STALE_VERSION`",
+      "| `catalog.stale-version`",
+      "| `markup.<script>`",
+      "| `pagination.cursor-expired`",
+    ]);
+    expect(md).toContain("| `listOrders` | GET /sales | - | GET {base\\_url}/sales with a key holding sales:read |");
+    expect(md).toContain(
+      '| `RATE_LIMITED` | 429 RATE\\_LIMITED | Errors: "a rate limit exceeded, or too many image imports running" | send more requests than the key\'s rate limit |',
+    );
+    expect(md).toContain(
+      "### Met (3)\n\n| id | title | count |\n|---|---|---:|\n| `createBrand` | POST /brands | 4 |\n| `listProducts` | GET /products | 21 |\n| `updateProduct` | PATCH /products/{id} | 9 |\n",
+    );
+    expect(md.endsWith("| answer | count |\n|---|---:|\n| `GET 404` | 2 |\n| `DELETE 405` | 1 |\n")).toBe(true);
+  });
+
+  it("shows markup in a quote as text: no raw <script>, & or pipe breaks the table", () => {
+    expect(md).toContain(
+      `| \`markup.<script>\` | a quote that holds markup | Errors &gt; &lt;Envelope&gt; &amp; "friends": "&lt;script&gt;alert('x')&lt;/script&gt; &amp; "quoted"" | send &lt;b&gt;&amp;&lt;/b&gt; "quoted" 'text' |`,
+    );
+    expect(md.replace(/`markup\.<script>`/g, "")).not.toContain("<script>");
+    const piped = coverageMarkdown({
+      ...COVERAGE_FIXTURE,
+      items: [{ kind: "branch", id: "a|b", count: 0, title: "x | y\nz", provoke: "p" }],
+    });
+    expect(piped).toContain("| `a\\|b` | x \\| y z | - | p |");
+  });
+});
+
+describe("coverageHtml: a self-contained page", () => {
+  const html = coverageHtml(COVERAGE_FIXTURE);
+
+  it("loads nothing from elsewhere and runs no script", () => {
+    expect(html.startsWith("<!doctype html>\n")).toBe(true);
+    expect(html).not.toMatch(/<script|<link|src=|@import|url\(/i);
+  });
+
+  it("escapes every text of the report: a <script> in an id, a quote or a section stays text", () => {
+    expect(html).toContain(
+      '<tr data-id="markup.&lt;script&gt;"><td><code class="id">markup.&lt;script&gt;</code></td>',
+    );
+    expect(html).toContain(
+      "<blockquote>&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot; <cite>Errors &gt; &lt;Envelope&gt; &amp; &quot;friends&quot;</cite></blockquote>",
+    );
+    expect(html).toContain('<td class="provoke">send &lt;b&gt;&amp;&lt;/b&gt; &quot;quoted&quot; &#39;text&#39;</td>');
+  });
+
+  it("shows the totals per kind and overall, and per kind the never-met table before the met one", () => {
+    expect(html).toContain(
+      '<div class="total all" data-kind="all"><span class="label">All</span><b><span class="covered">6</span>/<span class="of">14</span></b><span class="pct">42.9%</span><span class="bar" role="img" aria-label="42.9% covered"><span style="width:42.9%"></span></span></div>',
+    );
+    const branches = html.slice(html.indexOf('<section class="kind part" id="kind-branch">'));
+    const ids = [...branches.slice(0, branches.indexOf("</section>")).matchAll(/data-id="([^"]*)"/g)].map((m) => m[1]);
+    expect(ids).toEqual([
+      "catalog.stale-version",
+      "markup.&lt;script&gt;",
+      "pagination.cursor-expired",
+      "pagination.cursor-invalid",
+    ]);
+    expect(branches.indexOf('<table class="never">')).toBeLessThan(branches.indexOf('<table class="met">'));
+    expect(html).toContain('<h2>Rule branches <span class="count">1 of 4 · 25.0%</span></h2>');
+    expect(html).toContain('<tr><td><code>GET 404</code></td><td class="n">2</td></tr>');
+  });
+});
+
+describe("coverageReportProblem: is an answer a CoverageReport?", () => {
+  it("accepts the fixture and names the first thing wrong otherwise", () => {
+    expect(coverageReportProblem(COVERAGE_FIXTURE)).toBeUndefined();
+    expect(coverageReportProblem([])).toBe("the answer is not a JSON object");
+    expect(coverageReportProblem({ ...COVERAGE_FIXTURE, requests: -1 })).toBe("`requests` is not a count");
+    const { branches: _, ...totals } = COVERAGE_FIXTURE.totals;
+    expect(coverageReportProblem({ ...COVERAGE_FIXTURE, totals })).toBe("`totals.branches` is not an object");
+    expect(
+      coverageReportProblem({ ...COVERAGE_FIXTURE, items: [{ ...COVERAGE_FIXTURE.items[0], kind: "header" }] }),
+    ).toBe("`items[0]` is not a coverage item");
+    expect(coverageReportProblem({ ...COVERAGE_FIXTURE, unexpected: { "GET 404": "2" } })).toBe(
+      "`unexpected` is not an object of counts",
+    );
+  });
+});
+
+describe("mergeCoverage: several sandboxes' coverage as one report", () => {
+  it("adds the counts up, counts an item met in any sandbox as met, and counts the totals again", () => {
+    const other = { ...fullyCovered(2), sandbox: "sb2", requests: 5, unexpected: { "GET 404": 1 } };
+    const merged = mergeCoverage([COVERAGE_FIXTURE, other]);
+    expect([merged.sandbox, merged.requests, merged.unexpected]).toEqual([
+      "sb1, sb2",
+      42,
+      { "GET 404": 3, "DELETE 405": 1 },
+    ]);
+    expect(merged.totals.all).toEqual({ covered: 14, total: 14, percent: 100 });
+    expect(merged.items.find((i) => i.id === "listProducts")?.count).toBe(42);
+    expect(merged.items.find((i) => i.id === "listOrders")?.count).toBe(2);
+    expect(coverageReportProblem(merged)).toBeUndefined();
+    const alone = mergeCoverage([COVERAGE_FIXTURE]);
+    expect(alone.totals).toEqual(COVERAGE_FIXTURE.totals);
+    expect(alone.items.map((i) => i.id).slice(0, 3)).toEqual([
+      "RATE_LIMITED",
+      "STALE_VERSION",
+      "catalog.stale-version",
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import type { CommandModule } from "yargs";
+import type { CoverageArgs, CoverageFormat } from "./coverage-run.js";
+
+// retail-sim coverage (docs/interfaces.md, `retail-sim coverage`). Its work (fetching, the renderers) is in
+// coverage-run.ts and loads only when this command runs, so `serve` starts without it.
+
+const COVERAGE_FORMATS: readonly CoverageFormat[] = ["md", "html", "json"];
+
+const isPercent = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n >= 0 && n <= 100);
+
+export const coverageCommand: CommandModule<object, CoverageArgs> = {
+  command: "coverage",
+  describe: "Fetch the spec coverage of a test run from a control plane and write its reports",
+  builder: (y) =>
+    y
+      .option("from", {
+        type: "string",
+        demandOption: true,
+        describe:
+          "a control URL (http://HOST:PORT/_sim, or .../_sim/sandboxes/ID), whose /coverage is read, or a saved coverage.json",
+      })
+      .option("out", { type: "string", default: "reports/coverage", describe: "where the reports go" })
+      .option("control-token", {
+        type: "string",
+        describe: "the control plane's token, if it is protected (serve --control-token)",
+      })
+      .option("min", { type: "number", describe: "exit 1 when the overall coverage is below this percent" })
+      .option("min-branches", {
+        type: "number",
+        describe: "exit 1 when the rule branches' coverage is below this percent",
+      })
+      .option("format", { type: "string", default: "md,html,json", describe: "report formats: md, html, json" })
+      .check((a) => {
+        if (a.from.trim() === "") throw new Error("--from needs a control URL or a file");
+        if (!isPercent(a.min)) throw new Error("--min must be a percent from 0 to 100");
+        if (!isPercent(a["min-branches"])) throw new Error("--min-branches must be a percent from 0 to 100");
+        const formats = a.format.split(",");
+        const bad = formats.filter((f) => !(COVERAGE_FORMATS as readonly string[]).includes(f));
+        if (bad.length > 0)
+          throw new Error(`unknown --format ${bad.join(", ")}; choose from ${COVERAGE_FORMATS.join(", ")}`);
+        return true;
+      }),
+  handler: async (args) => {
+    const { runCoverage } = await import("./coverage-run.js");
+    process.exit(await runCoverage(args));
+  },
+};
