@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { COVERAGE_BRANCHES, provokeCode } from "../contract/coverage-branches.js";
 import { ERROR_CODES, ERROR_STATUS } from "../contract/errors.js";
-import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals, JournalEntry } from "../contract/journal.js";
+import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals } from "../contract/journal.js";
 import { operationStatuses } from "../contract/operation-errors.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 
