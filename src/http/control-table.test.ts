@@ -140,6 +140,12 @@ describe("README, Control plane: the table of control operations", () => {
     expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(200);
     expect((await both({ id: "deleteSandbox", params: { sandbox_id: "sb1" } })).status).toBe(204);
     expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(404);
+    // Coverage counts the same reads on both; the journal is read once cleared (its entries carry real timings).
+    expect(((await both({ id: "getCoverage" })).value as { requests: number }).requests).toBe(4);
+    expect((await both({ id: "clearCoverage" })).status).toBe(204);
+    expect((await both({ id: "clearRequests" })).status).toBe(204);
+    expect((await both({ id: "getRequests" })).value).toMatchObject({ held: 0, next_seq: 5, data: [] });
+    expect(((await both({ id: "getRequestsHar" })).value as { log: { entries: unknown[] } }).log.entries).toEqual([]);
     expect((await both({ id: "reset", body: { seed: 2 } })).status).toBe(200);
     await both({ id: "credentials" });
 

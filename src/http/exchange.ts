@@ -19,6 +19,7 @@ const FORM_SECRETS = ["code", "code_verifier", "client_secret", "refresh_token",
 /** JSON properties that carry secrets or a customer's personal details (spec, Customer). */
 const JSON_SECRETS = ["access_token", "refresh_token", "client_secret", "password"];
 const PERSONAL = [
+  "customer_code",
   "first_name",
   "last_name",
   "company_name",
@@ -73,7 +74,12 @@ const utf8 = new TextDecoder();
  * as it is, bytes (a copy when the body is longer than the cap, so the rest can be collected), or the
  * parts of a page assembled from cached rows that cover the cap. Decoded only when the journal is read.
  */
-type Captured = { readonly head: string | Uint8Array | readonly Uint8Array[] | null; readonly bytes: number };
+type Captured = {
+  readonly head: string | Uint8Array | readonly Uint8Array[] | null;
+  readonly bytes: number;
+  /** True when `head` is the final, redacted text (and `bytes` the body's whole length). */
+  readonly text?: true;
+};
 
 function capture(body: Uint8Array | string | null, cap: number): Captured {
   if (body === null) return { head: null, bytes: 0 };
@@ -102,6 +108,7 @@ function captureAnswer(response: SimResponse, cap: number): Captured {
 function decoded(captured: Captured, cap: number): { text: string | null; bytes: number } {
   const { head } = captured;
   if (head === null) return { text: null, bytes: 0 };
+  if (captured.text) return { text: head as string, bytes: captured.bytes };
   if (typeof head === "string") {
     const bytes = Buffer.byteLength(head);
     return { text: bytes <= cap ? head : utf8.decode(Buffer.from(head).subarray(0, cap)), bytes };
@@ -120,20 +127,19 @@ const capturedBytes = (c: Captured): number =>
         ? c.head.length
         : (c.head as Uint8Array[]).reduce((sum, part) => sum + part.length, 0);
 
+/** A body's text with its secret and personal values redacted, read by its content type. */
+function redactBody(headers: Readonly<Record<string, string | undefined>>, text: string): string {
+  const type = headers["content-type"] ?? "";
+  if (type.includes("x-www-form-urlencoded")) return redactForm(text);
+  return type.includes("json") ? redactJson(text) : text;
+}
+
 function message(
   headers: Readonly<Record<string, string | undefined>>,
   start: { text: string | null; bytes: number },
   cap: number,
 ): JournalMessage {
-  const type = headers["content-type"] ?? "";
-  const text =
-    start.text === null
-      ? null
-      : type.includes("x-www-form-urlencoded")
-        ? redactForm(start.text)
-        : type.includes("json")
-          ? redactJson(start.text)
-          : start.text;
+  const text = start.text === null ? null : redactBody(headers, start.text);
   return { headers: redactHeaders(headers), body: text, body_bytes: start.bytes, truncated: start.bytes > cap };
 }
 
@@ -241,22 +247,34 @@ export class RecordedExchange {
   readonly branches: readonly string[];
   /** About what it holds in memory, in bytes. */
   readonly bytes: number;
+  readonly status: number;
+  readonly injected: boolean;
+  readonly method: string;
+  readonly path: string;
+  private readonly query: string;
   private readonly sent: Captured;
   private readonly answer: Captured;
-  private readonly requestHeaders: Readonly<Record<string, string | undefined>>;
+  private readonly requestHeaders: Readonly<Record<string, string>>;
   private readonly responseHeaders: Readonly<Record<string, string>>;
   private entry?: JournalEntry;
 
   constructor(
-    private readonly req: SimRequest,
+    req: SimRequest,
     response: SimResponse,
     readonly facts: ExchangeFacts,
   ) {
     const cap = facts.bodyCap;
+    // Nothing secret is kept raw: the request's headers are redacted at once, and the bodies of the
+    // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
+    // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
+    const eager = facts.operation === null || SENSITIVE.has(facts.operation);
     this.sent = capture(req.body, cap);
     this.answer = captureAnswer(response, cap);
-    this.requestHeaders = req.headers;
-    this.responseHeaders = response.headers;
+    this.requestHeaders = redactHeaders(req.headers);
+    this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
+    this.method = req.method;
+    this.path = req.path;
+    this.query = req.query === "" ? "" : redactForm(req.query);
     this.status = response.status;
     this.injected = response.injected === true;
     let text: string | undefined;
@@ -270,15 +288,16 @@ export class RecordedExchange {
       answerText,
       () => decoded(this.sent, cap).text,
     );
+    if (eager) {
+      this.sent = redacted(req.headers, this.sent, cap);
+      this.answer = redacted(response.headers, this.answer, cap);
+    }
     let headerChars = 0;
     for (const name in this.requestHeaders) headerChars += name.length + (this.requestHeaders[name]?.length ?? 0);
     for (const name in this.responseHeaders) headerChars += name.length + (this.responseHeaders[name]?.length ?? 0);
     const chars = req.path.length + req.query.length + headerChars;
     this.bytes = 2 * chars + capturedBytes(this.sent) + capturedBytes(this.answer) + 400;
   }
-
-  readonly status: number;
-  readonly injected: boolean;
 
   get operation(): string | null {
     return this.facts.operation;
@@ -288,26 +307,18 @@ export class RecordedExchange {
     return this.facts.seq;
   }
 
-  get method(): string {
-    return this.req.method;
-  }
-
-  get path(): string {
-    return this.req.path;
-  }
-
   /** The redacted entry, made at the first read. */
   toEntry(): JournalEntry {
     if (this.entry) return this.entry;
-    const { req, facts } = this;
+    const { facts } = this;
     const cap = facts.bodyCap;
     this.entry = {
       seq: facts.seq,
       started_at: iso(facts.startedAt),
       duration_ms: Math.round(facts.durationMs * 1000) / 1000,
-      method: req.method,
-      path: req.path,
-      query: redactForm(req.query),
+      method: this.method,
+      path: this.path,
+      query: this.query,
       operation: facts.operation,
       status: this.status,
       code: this.code,
@@ -318,6 +329,24 @@ export class RecordedExchange {
     };
     return this.entry;
   }
+}
+
+/** The operations whose exchanges carry a customer's personal details or OAuth secrets. */
+const SENSITIVE = new Set([
+  "listCustomers",
+  "createCustomer",
+  "getCustomer",
+  "updateCustomer",
+  "deleteCustomer",
+  "createToken",
+  "authorize",
+]);
+
+/** A capture decoded and redacted now, kept as text (with the body's whole length). */
+function redacted(headers: Readonly<Record<string, string | undefined>>, captured: Captured, cap: number): Captured {
+  const start = decoded(captured, cap);
+  if (start.text === null) return captured;
+  return { head: redactBody(headers, start.text), bytes: start.bytes, text: true };
 }
 
 function errorCode(text: string): string | null {
