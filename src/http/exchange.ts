@@ -55,6 +55,18 @@ export function redactForm(text: string): string {
   return text.replace(FORM_VALUE, `$1$2=${REDACTED}`);
 }
 
+/** Request headers with their secrets replaced, as cheaply as the common case allows (one spread). */
+function withoutSecrets(headers: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string>> {
+  const { authorization, cookie } = headers;
+  if (authorization === undefined && cookie === undefined && headers["proxy-authorization"] === undefined)
+    return headers as Readonly<Record<string, string>>;
+  const out = { ...headers } as Record<string, string>;
+  if (authorization !== undefined) out.authorization = `${/^\S+/.exec(authorization)?.[0] ?? ""} ${REDACTED}`.trim();
+  if (cookie !== undefined) out.cookie = REDACTED;
+  if (headers["proxy-authorization"] !== undefined) out["proxy-authorization"] = REDACTED;
+  return out;
+}
+
 function redactHeaders(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -270,7 +282,7 @@ export class RecordedExchange {
     const eager = facts.operation === null || SENSITIVE.has(facts.operation);
     this.sent = capture(req.body, cap);
     this.answer = captureAnswer(response, cap);
-    this.requestHeaders = redactHeaders(req.headers);
+    this.requestHeaders = withoutSecrets(req.headers);
     this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
     this.method = req.method;
     this.path = req.path;
