@@ -4,6 +4,8 @@
 // exchange by what the request and its answer show, with how to provoke it with the simulator. One
 // vocabulary describes the spec on both sides: what a client's run met here, what a server's run checks there.
 
+import { STORE_STATE_CODES } from "./operation-errors.js";
+
 /** What the catalogue reads of one exchange. Texts are the start of each body (the journal's body cap). */
 export interface BranchExchange {
   /** The operation id (`updateProduct`), `createToken`, `authorize`; null when no route matched. */
@@ -45,15 +47,7 @@ const DELETES = ["deleteProduct", "deleteBrand", "deleteCategory", "deleteTag", 
 const BATCH = ["stockBatch"];
 const KEYED_INVENTORY = ["createAdjustment", "stockBatch"];
 const EMPTY_PAGE = /^\{"data":\[\]/;
-const STORE_CODES = new Set([
-  "PLAN_REQUIRED",
-  "PLAN_USERS_EXCEEDED",
-  "RETAILER_PAUSED",
-  "TRIAL_DECISION_REQUIRED",
-  "RETAILER_CANCELLED",
-  "RETAILER_SUSPENDED",
-  "RETAILER_NOT_FOUND",
-]);
+const STORE_CODES: ReadonlySet<string> = new Set(STORE_STATE_CODES);
 const fieldNamed = (x: BranchExchange, field: string) => x.responseText.includes(`"field":"${field}"`);
 
 const E = "Endpoints";

@@ -5,10 +5,8 @@ import { pathParams } from "./path.js";
 // The error codes (and so the statuses) each operation can answer: the OpenAPI document's error responses
 // and the coverage of a run read the same list.
 
-/** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
-const COMMON_ERRORS: readonly ErrorCode[] = [
-  "UNAUTHORIZED",
-  "VALIDATION_FAILED",
+/** The codes of a store's plan and status (spec, Errors: 402 and 403 but INSUFFICIENT_SCOPE). */
+export const STORE_STATE_CODES: readonly ErrorCode[] = [
   "PLAN_REQUIRED",
   "PLAN_USERS_EXCEEDED",
   "RETAILER_PAUSED",
@@ -16,6 +14,13 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "RETAILER_CANCELLED",
   "RETAILER_SUSPENDED",
   "RETAILER_NOT_FOUND",
+];
+
+/** Codes every operation can answer (authentication, store state, limits, query validation, faults). */
+const COMMON_ERRORS: readonly ErrorCode[] = [
+  "UNAUTHORIZED",
+  "VALIDATION_FAILED",
+  ...STORE_STATE_CODES,
   "RATE_LIMITED",
   "INTERNAL",
 ];
