@@ -10,7 +10,7 @@ import { apiError, type ApiError } from "./contract/errors.js";
 import type { CoverageReport, JournalFilter, JournalPage, JournalView } from "./contract/journal.js";
 import type { Snapshot } from "./contract/schemas/snapshot.js";
 import type { FaultBody, KeyBody, SandboxBody, StorePatchBody } from "./contract/schemas/control.js";
-import { ProcessBounds, resolveCaps, type Caps } from "./engine/caps.js";
+import { capsOrThrow, ProcessBounds, type Caps } from "./engine/caps.js";
 import type * as control from "./engine/control.js";
 import { runControl, type ControlResult, type SandboxView } from "./engine/control-handlers.js";
 import type { World } from "./engine/world.js";
@@ -45,10 +45,7 @@ export interface SimulatorOptions {
   control?: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <controlToken>` (compared in constant time). */
   controlToken?: string;
-  /**
-   * Let `listen` serve the control plane without a token on an address other machines can reach (any but
-   * loopback). Without it, `listen` refuses with an `ExposedControlError`. Default false.
-   */
+  /** Let `listen` serve /_sim without a token on a non-loopback address (else `ExposedControlError`). Default false. */
   insecureControl?: boolean;
   /**
    * The origin (`http(s)://host[:port]`, no path) every URL the simulator writes starts with: `{api_root}` in
@@ -62,10 +59,7 @@ export interface SimulatorOptions {
   sleep?: Sleep;
   /** Rate limiting is on unless turned off here explicitly (benchmarks, load tests). Default true. */
   rateLimits?: boolean;
-  /**
-   * Called once per answered request, in process or over a socket, with the request and the response about to be
-   * sent (tests judge every response against the OpenAPI document here). It should only read them.
-   */
+  /** Called with each answered request and its response, in process or over a socket; it should only read them. */
   onExchange?: (req: SimRequest, res: SimResponse) => void;
   /** Live sandboxes at most, besides the default one (docs/interfaces.md, Sandboxes). Default 1000. */
   maxSandboxes?: number;
@@ -226,7 +220,7 @@ export class Simulator extends SandboxHandle {
   constructor(readonly options: SimulatorOptions = {}) {
     const start = typeof options.now === "string" ? Date.parse(options.now) : options.now;
     if (start !== undefined && !Number.isFinite(start)) throw new Error(`now: "${options.now}" is not a date-time`);
-    const bounds = new ProcessBounds(checkedCaps(options.caps));
+    const bounds = new ProcessBounds(capsOrThrow(options.caps));
     const sandboxes = new Sandboxes(
       { seed: options.seed ?? 1, fixture: options.fixture ?? "demo", clock: options.clock ?? "system", now: start },
       {
@@ -397,13 +391,6 @@ export class Simulator extends SandboxHandle {
     if (world.ok) this.sandboxes.reindex(sandbox);
     return world;
   }
-}
-
-/** The defaults with the given caps in place; a cap out of range is a mistake of the caller, thrown. */
-function checkedCaps(given: Partial<Caps> | undefined): Caps {
-  const caps = resolveCaps(given);
-  if (!caps.ok) throw new Error(caps.error);
-  return caps.value;
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {

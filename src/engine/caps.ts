@@ -92,6 +92,13 @@ export function resolveCaps(given: Partial<Caps> = {}): Result<Caps, string> {
   return ok(caps as unknown as Caps);
 }
 
+/** The defaults with the given caps in place; a cap out of range is a mistake of the caller, thrown. */
+export function capsOrThrow(given: Partial<Caps> | undefined): Caps {
+  const caps = resolveCaps(given);
+  if (!caps.ok) throw new Error(caps.error);
+  return caps.value;
+}
+
 /** `name=value` pairs of the command line, by their kebab-case names, to caps. */
 export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, string> {
   const byName = new Map(Object.entries(CAP_NAMES).map(([key, name]) => [name, key as keyof Caps]));

@@ -1,0 +1,277 @@
+// The rule branches of the spec's areas (catalog, customers, inventory, sales) and of the OAuth flow:
+// part of the coverage catalogue, coverage-branches.ts.
+import { type CoverageBranch, E, PW, DR, IR, SR, PG, A, ER } from "./coverage-branch.js";
+
+const PRODUCT_WRITES = ["createProduct", "updateProduct"];
+const LISTS_WITH_TOMBSTONES = ["listProducts", "listCustomers"];
+const DELETES = ["deleteProduct", "deleteBrand", "deleteCategory", "deleteTag", "deleteSupplier", "deleteCustomer"];
+const BATCH = ["stockBatch"];
+
+export const AREA_BRANCHES: readonly CoverageBranch[] = [
+  {
+    id: "catalog.product-delete",
+    operations: LISTS_WITH_TOMBSTONES.slice(0, 1),
+    status: 200,
+    when: (x) => x.param("include_deleted") === "true" && x.responseText.includes('"deleted_at"'),
+    spec: { section: "Resources and their fields: Tombstone", quote: "{id, deleted_at, version}." },
+    provoke: "DELETE /products/{id}, then GET /products?include_deleted=true",
+  },
+  {
+    id: "customers.delete-tombstone",
+    operations: LISTS_WITH_TOMBSTONES.slice(1),
+    status: 200,
+    when: (x) => x.param("include_deleted") === "true" && x.responseText.includes('"deleted_at"'),
+    spec: {
+      section: PG,
+      quote:
+        "On products and customers deleted rows are tombstones; on other lists deleted rows return in normal shape with no marker.",
+    },
+    provoke: "DELETE /customers/{id}, then GET /customers?include_deleted=true",
+  },
+  {
+    id: "catalog.stale-version",
+    operations: ["updateProduct"],
+    code: "STALE_VERSION",
+    spec: {
+      section: PW,
+      quote: "Sending version (or expected_version) with an update that no longer matches answers 409 STALE_VERSION.",
+    },
+    provoke: "PATCH /products/{id} with an old version",
+  },
+  {
+    id: "catalog.sku-conflict",
+    operations: ["createProduct"],
+    code: "CONFLICT",
+    spec: { section: PW, quote: "SKU in use: 409 CONFLICT." },
+    provoke: "POST /products with a sku already in use",
+  },
+  {
+    id: "catalog.product-limit",
+    code: "PRODUCT_LIMIT_REACHED",
+    spec: { section: PW, quote: "Store at its product limit: 402 PRODUCT_LIMIT_REACHED." },
+    provoke: 'PATCH {control_url}/stores/{prefix} {"product_limit": 1}, then POST /products',
+  },
+  {
+    id: "catalog.image-fetch-failed",
+    operations: PRODUCT_WRITES,
+    code: "IMAGE_FETCH_FAILED",
+    spec: {
+      section: PW,
+      quote: "If the download fails, the product is still saved and the response is 422 IMAGE_FETCH_FAILED",
+    },
+    provoke: 'POST {control_url}/images {"url": "...", "outcome": "fail"}, then write a product with that image_url',
+  },
+  {
+    id: "catalog.gift-card-delete",
+    operations: ["deleteProduct"],
+    code: "UNPROCESSABLE",
+    spec: { section: DR, quote: "product | soft delete | 422 UNPROCESSABLE for a gift card" },
+    provoke: "DELETE /products/{id} of a gift card",
+  },
+  {
+    id: "catalog.category-delete-refusals",
+    operations: ["deleteCategory"],
+    code: "CONFLICT",
+    spec: {
+      section: DR,
+      quote:
+        "category | removed; products move to Other Products | 409 CONFLICT for a system category, the gift cards category",
+    },
+    provoke: "DELETE /categories/{id} of the system category",
+  },
+  {
+    id: "catalog.delete-unknown",
+    operations: DELETES,
+    code: "NOT_FOUND",
+    spec: { section: DR, quote: "Deleting an unknown, foreign or already deleted id answers 404 NOT_FOUND." },
+    provoke: "DELETE /products/{id} twice",
+  },
+  {
+    id: "customers.walk-in-undeletable",
+    operations: ["deleteCustomer"],
+    code: "CONFLICT",
+    spec: {
+      section: "Resources and their fields: Customer",
+      quote: "is_walk_in | boolean; true for the retailer's single system walk-in customer",
+    },
+    provoke: "DELETE /customers/{id} of the walk-in customer",
+  },
+  {
+    id: "customers.erasure",
+    operations: ["deleteCustomer"],
+    status: 204,
+    spec: { section: E, quote: "DELETE | /customers/{id} | customers:write | 204; erases personal details" },
+    provoke: "DELETE /customers/{id}",
+  },
+  {
+    id: "customers.code-conflict",
+    operations: ["createCustomer", "updateCustomer"],
+    code: "CONFLICT",
+    spec: { section: ER, quote: "CONFLICT | 409 | collision or rule" },
+    provoke: "POST /customers with a customer_code already in use",
+  },
+  {
+    id: "inventory.set-result",
+    operations: ["setStock"],
+    status: 200,
+    when: (x) => x.responseText.includes('"changed":false'),
+    spec: { section: IR, quote: "Repeating the same on_hand changes nothing (changed false)." },
+    provoke: "PUT /products/{id}/inventory/{outlet_id} twice with the same on_hand",
+  },
+  {
+    id: "inventory.insufficient-stock",
+    code: "INSUFFICIENT_STOCK",
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke: "POST /inventory/adjustments taking more than is on hand",
+  },
+  {
+    id: "inventory.not-stock-tracked",
+    code: "NOT_STOCK_TRACKED",
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke: "set stock of a product with has_inventory false",
+  },
+  {
+    id: "inventory.system-reason-refused",
+    code: "REASON_NOT_ALLOWED",
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke:
+      "an adjustment with a system reason_id, or one disabled by PUT {control_url}/stores/{prefix}/adjustment-reasons/{id}",
+  },
+  {
+    id: "inventory.reason-direction-mismatch",
+    code: "REASON_DIRECTION_MISMATCH",
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke: "a positive adjustment with a reason meant for removals",
+  },
+  {
+    id: "inventory.outlet-deleted",
+    code: "OUTLET_DELETED",
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke: "DELETE {control_url}/stores/{prefix}/outlets/{id}, then set stock there",
+  },
+  {
+    id: "inventory.batch-replay",
+    operations: BATCH,
+    when: (x) => x.replayed && x.status < 400,
+    spec: { section: IR, quote: "A replayed batch marks every line replayed: true." },
+    provoke: "POST /inventory/batch twice with the same Idempotency-Key and body",
+  },
+  {
+    id: "inventory.batch-all-or-nothing",
+    operations: BATCH,
+    when: (x) => x.status === 400 || x.status === 404 || x.status === 409 || x.status === 422,
+    spec: { section: IR, quote: "A batch is all or nothing: a bad line (for example an unknown sku) writes nothing." },
+    provoke: "POST /inventory/batch with one line naming an unknown sku",
+  },
+  {
+    id: "sales.status-filter",
+    operations: ["listSales"],
+    status: 200,
+    when: (x) => x.param("status") !== undefined,
+    spec: { section: SR, quote: "status accepts completed, partially_refunded, refunded, voided." },
+    provoke: "GET /sales?status=refunded",
+  },
+  {
+    id: "sales.completed-range-filter",
+    operations: ["listSales"],
+    status: 200,
+    when: (x) => x.param("completed_from") !== undefined || x.param("completed_to") !== undefined,
+    spec: {
+      section: SR,
+      quote:
+        "completed_from and completed_to filter completed_at; they must be UTC ending in Z (an offset is refused); both ends are inclusive.",
+    },
+    provoke: "GET /sales?completed_from=2026-01-01T00:00:00Z",
+  },
+  {
+    id: "sales.include-deleted-refused",
+    operations: ["listSales"],
+    status: 400,
+    when: (x) => x.param("include_deleted") !== undefined,
+    spec: { section: SR, quote: "include_deleted on sales answers 400 VALIDATION_FAILED." },
+    provoke: "GET /sales?include_deleted=true",
+  },
+  {
+    id: "oauth.code-exchange",
+    operations: ["createToken"],
+    status: 200,
+    when: (x) => x.form("grant_type") === "authorization_code",
+    spec: {
+      section: A,
+      quote:
+        "Step 3: POST {api_root}/oauth/token with form fields grant_type=authorization_code, code, redirect_uri, and code_verifier if PKCE was used.",
+    },
+    provoke: "POST {control_url}/oauth/authorize for a code, then exchange it at {api_root}/oauth/token",
+  },
+  {
+    id: "oauth.pkce",
+    operations: ["createToken"],
+    status: 200,
+    when: (x) => x.form("code_verifier") !== undefined,
+    spec: {
+      section: A,
+      quote:
+        "Step 3: POST {api_root}/oauth/token with form fields grant_type=authorization_code, code, redirect_uri, and code_verifier if PKCE was used.",
+    },
+    provoke: "authorize with code_challenge (S256), then exchange the code with code_verifier",
+  },
+  {
+    id: "oauth.refresh-no-rotate",
+    operations: ["createToken"],
+    status: 200,
+    when: (x) => x.form("grant_type") === "refresh_token",
+    spec: { section: A, quote: "The refresh token does not rotate." },
+    provoke: "POST {api_root}/oauth/token grant_type=refresh_token",
+  },
+  {
+    id: "oauth.client-credentials-both-ways",
+    operations: ["createToken"],
+    status: 200,
+    when: (x) => /^Basic /i.test(x.header("authorization") ?? ""),
+    spec: {
+      section: A,
+      quote: "Client credentials are sent as HTTP Basic or as client_id and client_secret in the body, never both.",
+    },
+    provoke: "a token exchange with Authorization: Basic base64(client_id:client_secret)",
+  },
+  {
+    id: "oauth.code-once",
+    operations: ["createToken"],
+    code: "invalid_grant",
+    spec: { section: A, quote: "A wrong, expired or used code or token answers invalid_grant." },
+    provoke: "exchange the same code twice",
+  },
+  {
+    id: "oauth.error-shape",
+    operations: ["createToken"],
+    code: "invalid_client",
+    spec: { section: A, quote: "Bad client credentials answer 401 invalid_client." },
+    provoke: "a token exchange with a wrong client_secret",
+  },
+  {
+    id: "oauth.cancel-access-denied",
+    operations: ["authorize"],
+    when: (x) => /[?&]error=access_denied(&|$)/.test(x.answerHeader("location") ?? ""),
+    spec: {
+      section: A,
+      quote:
+        "Step 2: the merchant allows or cancels; the redirect carries code and the echoed state, or error=access_denied.",
+    },
+    provoke: "cancel on the consent screen ({auth_url}/oauth/authorize)",
+  },
+];
