@@ -2,6 +2,7 @@ import { type BranchExchange, COVERAGE_BRANCHES, type CoverageBranch } from "../
 import { ERROR_STATUS, isErrorCode } from "../contract/errors.js";
 import type { JournalEntry, JournalMessage } from "../contract/journal.js";
 import { iso } from "../kernel/clock.js";
+import { PERSONAL as ERASED } from "../engine/customers/operations.js";
 import { bodyParts } from "./respond.js";
 import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 
@@ -18,29 +19,8 @@ const FORM_SECRETS = ["code", "code_verifier", "client_secret", "refresh_token",
 
 /** JSON properties that carry secrets or a customer's personal details (spec, Customer). */
 const JSON_SECRETS = ["access_token", "refresh_token", "client_secret", "password"];
-const PERSONAL = [
-  "customer_code",
-  "first_name",
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-];
+/** A customer's personal details: those erasure scrubs, and the code and first name it replaces. */
+const PERSONAL = [...ERASED, "customer_code", "first_name"];
 
 const JSON_VALUE = new RegExp(`"(${[...JSON_SECRETS, ...PERSONAL].join("|")})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "g");
 const FORM_VALUE = new RegExp(`(^|[?&])(${[...FORM_SECRETS, ...PERSONAL].join("|")})=[^&#]*`, "g");

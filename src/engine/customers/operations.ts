@@ -39,7 +39,7 @@ const WRITABLE = [
 ] as const satisfies readonly (keyof CustomerRecord & keyof CustomerUpdate)[];
 
 /** Personal details scrubbed by erasure (spec, Delete rules: customer): every nullable personal field. */
-const PERSONAL = WRITABLE.filter(
+export const PERSONAL = WRITABLE.filter(
   (k) =>
     k !== "customer_group_id" &&
     k !== "customer_code" &&
