@@ -30,6 +30,13 @@ export interface CoverageBranch {
   readonly code?: string;
   /** What else the exchange must show. */
   readonly when?: (x: BranchExchange) => boolean;
+  /**
+   * Necessary conditions of `when`, tested before it without reading the exchange: a text the query
+   * string must contain, the answer replayed (Idempotent-Replayed: true), the error code one of these.
+   */
+  readonly queryHas?: string;
+  readonly replayed?: true;
+  readonly codeIn?: readonly string[];
   /** True when the pipeline names it itself (`ApiError.branch`): no exchange test. */
   readonly marked?: true;
   readonly spec: { readonly section: string; readonly quote: string };

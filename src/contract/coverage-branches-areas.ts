@@ -12,6 +12,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     id: "catalog.product-delete",
     operations: LISTS_WITH_TOMBSTONES.slice(0, 1),
     status: 200,
+    queryHas: "include_deleted",
     when: (x) => x.param("include_deleted") === "true" && x.responseText.includes('"deleted_at"'),
     spec: { section: "Resources and their fields: Tombstone", quote: "{id, deleted_at, version}." },
     provoke: "DELETE /products/{id}, then GET /products?include_deleted=true",
@@ -20,6 +21,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     id: "customers.delete-tombstone",
     operations: LISTS_WITH_TOMBSTONES.slice(1),
     status: 200,
+    queryHas: "include_deleted",
     when: (x) => x.param("include_deleted") === "true" && x.responseText.includes('"deleted_at"'),
     spec: {
       section: PG,
@@ -167,6 +169,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
   {
     id: "inventory.batch-replay",
     operations: BATCH,
+    replayed: true,
     when: (x) => x.replayed && x.status < 400,
     spec: { section: IR, quote: "A replayed batch marks every line replayed: true." },
     provoke: "POST /inventory/batch twice with the same Idempotency-Key and body",
@@ -182,6 +185,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     id: "sales.status-filter",
     operations: ["listSales"],
     status: 200,
+    queryHas: "status",
     when: (x) => x.param("status") !== undefined,
     spec: { section: SR, quote: "status accepts completed, partially_refunded, refunded, voided." },
     provoke: "GET /sales?status=refunded",
@@ -190,6 +194,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     id: "sales.completed-range-filter",
     operations: ["listSales"],
     status: 200,
+    queryHas: "completed_",
     when: (x) => x.param("completed_from") !== undefined || x.param("completed_to") !== undefined,
     spec: {
       section: SR,
@@ -202,6 +207,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     id: "sales.include-deleted-refused",
     operations: ["listSales"],
     status: 400,
+    queryHas: "include_deleted",
     when: (x) => x.param("include_deleted") !== undefined,
     spec: { section: SR, quote: "include_deleted on sales answers 400 VALIDATION_FAILED." },
     provoke: "GET /sales?include_deleted=true",

@@ -85,6 +85,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   },
   {
     id: "stores.status-codes",
+    codeIn: STORE_STATE_CODES,
     when: (x) => x.code !== null && STORE_CODES.has(x.code),
     spec: { section: ER, quote: "PLAN_REQUIRED | 402 | plan lacks API access (needs Growth)" },
     provoke: 'PATCH {control_url}/stores/{prefix} {"plan": "lite"} or {"status": "paused"}',
@@ -137,6 +138,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   },
   {
     id: "idempotency.replay",
+    replayed: true,
     when: (x) => x.replayed && x.status < 400,
     spec: {
       section: ID,
@@ -147,6 +149,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   },
   {
     id: "idempotency.client-error-replayed",
+    replayed: true,
     when: (x) => x.replayed && x.status >= 400 && x.status < 500,
     spec: { section: ID, quote: "A client error replays the same failure." },
     provoke: "send a refused keyed write twice with the same Idempotency-Key and body",
@@ -190,6 +193,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   {
     id: "pagination.empty-page-null-cursor",
     status: 200,
+    queryHas: "cursor",
     when: (x) => x.param("cursor") !== undefined && EMPTY_PAGE.test(x.responseText),
     spec: { section: PG, quote: "An empty page returns next_cursor: null; keep the cursor already held." },
     provoke: "poll a list with the last next_cursor when nothing changed",
@@ -197,6 +201,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   {
     id: "pagination.each-row-once",
     status: 200,
+    queryHas: "cursor",
     when: (x) => x.param("cursor") !== undefined && !EMPTY_PAGE.test(x.responseText),
     spec: { section: PG, quote: "cursor is opaque and must be passed back unchanged." },
     provoke: "read a list's second page with its next_cursor",
@@ -204,6 +209,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   {
     id: "pagination.unreadable-cursor",
     status: 400,
+    queryHas: "cursor",
     when: (x) => x.param("cursor") !== undefined && fieldNamed(x, "cursor"),
     spec: { section: PG, quote: "An unreadable cursor answers 400 VALIDATION_FAILED with a cursor field error." },
     provoke: "GET /products?cursor=garbage",
@@ -211,6 +217,7 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
   {
     id: "pagination.desc-one-page",
     status: 200,
+    queryHas: "order",
     when: (x) => x.param("order") === "desc",
     spec: {
       section: PG,

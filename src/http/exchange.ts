@@ -2,62 +2,12 @@ import { type BranchExchange, COVERAGE_BRANCHES, type CoverageBranch } from "../
 import { ERROR_STATUS, isErrorCode } from "../contract/errors.js";
 import type { JournalEntry, JournalMessage } from "../contract/journal.js";
 import { iso } from "../kernel/clock.js";
-import { PERSONAL as ERASED } from "../engine/customers/operations.js";
+import { redactForm, redactHeaders, redactJson, withoutSecrets } from "./redact.js";
 import { bodyParts } from "./respond.js";
 import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 
 // One exchange as the journal keeps it: the start of each body, secrets and personal details redacted,
 // the error code, and the rule branches it exercised (contract/coverage-branches.ts).
-
-export const REDACTED = "[redacted]";
-
-/** Headers whose whole value is a secret (an Authorization header keeps its scheme). */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
-
-/** Form fields and query parameters that carry secrets (the token endpoint's, the consent redirect's). */
-const FORM_SECRETS = ["code", "code_verifier", "client_secret", "refresh_token", "access_token", "password"];
-
-/** JSON properties that carry secrets or a customer's personal details (spec, Customer). */
-const JSON_SECRETS = ["access_token", "refresh_token", "client_secret", "password"];
-/** A customer's personal details: those erasure scrubs, and the code and first name it replaces. */
-const PERSONAL = [...ERASED, "customer_code", "first_name"];
-
-const JSON_VALUE = new RegExp(`"(${[...JSON_SECRETS, ...PERSONAL].join("|")})"(\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, "g");
-const FORM_VALUE = new RegExp(`(^|[?&])(${[...FORM_SECRETS, ...PERSONAL].join("|")})=[^&#]*`, "g");
-
-/** A JSON text with every secret or personal string value replaced (also in a body cut short). */
-export function redactJson(text: string): string {
-  return text.replace(JSON_VALUE, `"$1"$2"${REDACTED}"`);
-}
-
-/** A query string, form body or URL with every secret or personal value replaced. */
-export function redactForm(text: string): string {
-  return text.replace(FORM_VALUE, `$1$2=${REDACTED}`);
-}
-
-/** Request headers with their secrets replaced, as cheaply as the common case allows (one spread). */
-function withoutSecrets(headers: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string>> {
-  const { authorization, cookie } = headers;
-  if (authorization === undefined && cookie === undefined && headers["proxy-authorization"] === undefined)
-    return headers as Readonly<Record<string, string>>;
-  const out = { ...headers } as Record<string, string>;
-  if (authorization !== undefined) out.authorization = `${/^\S+/.exec(authorization)?.[0] ?? ""} ${REDACTED}`.trim();
-  if (cookie !== undefined) out.cookie = REDACTED;
-  if (headers["proxy-authorization"] !== undefined) out["proxy-authorization"] = REDACTED;
-  return out;
-}
-
-function redactHeaders(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    if (name === "authorization") out[name] = `${/^\S+/.exec(value)?.[0] ?? ""} ${REDACTED}`.trim();
-    else if (SECRET_HEADERS.has(name)) out[name] = REDACTED;
-    else if (name === "location") out[name] = redactForm(value);
-    else out[name] = value;
-  }
-  return out;
-}
 
 const utf8 = new TextDecoder();
 
@@ -138,37 +88,53 @@ function message(
 const API_CODE = /"error":\{"code":"([A-Za-z_]{1,64})"/;
 const OAUTH_CODE = /^\{"error":"([a-z_]{1,64})"/;
 
-/** The branches of the catalogue that can happen on each operation (null: on any). */
+/** The status of an API error code; an OAuth error's statuses vary (0: any). */
+const ERROR_STATUS_OF = (code: string): number => (isErrorCode(code) ? ERROR_STATUS[code] : 0);
+
 /**
  * The branches that can happen on each operation (null: on any), by status (0: on any), so an exchange
  * is tested only against the few that could be it.
  */
-/** The status of an API error code; an OAuth error's statuses vary (0: any). */
-const ERROR_STATUS_OF = (code: string): number => (isErrorCode(code) ? ERROR_STATUS[code] : 0);
-
 const INDEX = new Map<string | null, Map<number, CoverageBranch[]>>();
 for (const branch of COVERAGE_BRANCHES) {
   if (branch.marked) continue;
-  const status = branch.status ?? (branch.code === undefined ? 0 : ERROR_STATUS_OF(branch.code));
+  const codes = branch.code === undefined ? branch.codeIn : [branch.code];
+  const statuses =
+    branch.status !== undefined
+      ? [branch.status]
+      : codes === undefined
+        ? [0]
+        : [...new Set(codes.map(ERROR_STATUS_OF))];
   for (const op of branch.operations ?? [null]) {
     const byStatus = INDEX.get(op) ?? new Map<number, CoverageBranch[]>();
-    byStatus.set(status, [...(byStatus.get(status) ?? []), branch]);
+    for (const status of statuses) byStatus.set(status, [...(byStatus.get(status) ?? []), branch]);
     INDEX.set(op, byStatus);
   }
 }
 
 const NONE: readonly CoverageBranch[] = [];
-const candidates = (operation: string | null, status: number): readonly CoverageBranch[][] => {
-  const byStatus = INDEX.get(operation);
-  return byStatus
-    ? [byStatus.get(status) ?? (NONE as CoverageBranch[]), byStatus.get(0) ?? (NONE as CoverageBranch[])]
-    : [];
-};
+/** The candidates of an operation and status, merged once and kept: most pairs have none. */
+const MERGED = new Map<string | null, Map<number, readonly CoverageBranch[]>>();
+function candidates(operation: string | null, status: number): readonly CoverageBranch[] {
+  let byStatus = MERGED.get(operation);
+  if (byStatus === undefined) MERGED.set(operation, (byStatus = new Map()));
+  let list = byStatus.get(status);
+  if (list === undefined) {
+    const of = (op: string | null) => [...(INDEX.get(op)?.get(status) ?? []), ...(INDEX.get(op)?.get(0) ?? [])];
+    const merged = operation === null ? of(null) : [...of(operation), ...of(null)];
+    list = merged.length === 0 ? NONE : merged;
+    byStatus.set(status, list);
+  }
+  return list;
+}
 
-function matches(branch: CoverageBranch, x: BranchExchange): boolean {
-  if (branch.status !== undefined && branch.status !== x.status) return false;
-  if (branch.code !== undefined && branch.code !== x.code) return false;
-  return branch.when === undefined || branch.when(x);
+/** What can be told of a branch without reading the exchange: false when it cannot be this one. */
+function possible(branch: CoverageBranch, req: SimRequest, response: SimResponse, code: string | null): boolean {
+  if (branch.status !== undefined && branch.status !== response.status) return false;
+  if (branch.code !== undefined && branch.code !== code) return false;
+  if (branch.codeIn !== undefined && (code === null || !branch.codeIn.includes(code))) return false;
+  if (branch.queryHas !== undefined && !req.query.includes(branch.queryHas)) return false;
+  return branch.replayed === undefined || response.headers["idempotent-replayed"] === "true";
 }
 
 /** An exchange as the catalogue's tests read it: each part worked out at its first use. */
@@ -219,20 +185,18 @@ class Exchange implements BranchExchange {
   }
 }
 
-export interface ExchangeFacts {
-  readonly seq: number;
-  /** When it arrived, on the sandbox's clock (epoch ms). */
-  readonly startedAt: number;
-  readonly durationMs: number;
-  readonly operation: string | null;
-  /** Bytes of each body kept. */
-  readonly bodyCap: number;
+/** What holds a recorded exchange: asked to let its oldest go (see `JournalLedger`). */
+export interface ExchangeOwner {
+  dropOldest(byLedger: boolean): void;
 }
+
+const NO_BODY: Captured = { head: null, bytes: 0 };
 
 /**
  * One exchange as recorded: what coverage needs (its status, error code and rule branches) worked out
  * at once, the rest kept raw (the start of each body, the headers) and turned into a redacted
- * `JournalEntry` only when the journal is read, so that recording costs little per request.
+ * `JournalEntry` only when the journal is read, so that recording costs little per request: one object,
+ * the captures of non-empty bodies, and a copy of the request's headers when they hold a secret.
  */
 export class RecordedExchange {
   readonly code: string | null;
@@ -243,25 +207,33 @@ export class RecordedExchange {
   readonly injected: boolean;
   readonly method: string;
   readonly path: string;
+  /** False once its journal let it go (its parts are then released). */
+  held = true;
   private readonly query: string;
-  private readonly sent: Captured;
-  private readonly answer: Captured;
-  private readonly requestHeaders: Readonly<Record<string, string>>;
-  private readonly responseHeaders: Readonly<Record<string, string>>;
+  private sent: Captured;
+  private answer: Captured;
+  private requestHeaders: Readonly<Record<string, string>>;
+  private responseHeaders: Readonly<Record<string, string>>;
   private entry?: JournalEntry;
 
   constructor(
     req: SimRequest,
     response: SimResponse,
-    readonly facts: ExchangeFacts,
+    readonly owner: ExchangeOwner,
+    readonly seq: number,
+    /** When it arrived, on the sandbox's clock (epoch ms). */
+    readonly startedAt: number,
+    readonly durationMs: number,
+    readonly operation: string | null,
+    /** Bytes of each body kept. */
+    readonly bodyCap: number,
   ) {
-    const cap = facts.bodyCap;
     // Nothing secret is kept raw: the request's headers are redacted at once, and the bodies of the
     // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
     // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
-    const eager = facts.operation === null || SENSITIVE.has(facts.operation);
-    this.sent = capture(req.body, cap);
-    this.answer = captureAnswer(response, cap);
+    const eager = operation === null || SENSITIVE.has(operation);
+    this.sent = req.body === null ? NO_BODY : capture(req.body, bodyCap);
+    this.answer = captureAnswer(response, bodyCap);
     this.requestHeaders = withoutSecrets(req.headers);
     this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
     this.method = req.method;
@@ -269,49 +241,39 @@ export class RecordedExchange {
     this.query = req.query === "" ? "" : redactForm(req.query);
     this.status = response.status;
     this.injected = response.injected === true;
-    let text: string | undefined;
-    const answerText = () => (text ??= decoded(this.answer, cap).text ?? "");
-    this.code = response.status < 400 ? null : errorCode(answerText());
-    this.branches = branchesOf(
-      req,
-      response,
-      facts.operation,
-      this.code,
-      answerText,
-      () => decoded(this.sent, cap).text,
-    );
+    this.code = response.status < 400 ? null : errorCode(decoded(this.answer, bodyCap).text ?? "");
+    this.branches = branchesOf(req, response, operation, this.code, this.answer, this.sent, bodyCap);
     if (eager) {
-      this.sent = redacted(req.headers, this.sent, cap);
-      this.answer = redacted(response.headers, this.answer, cap);
+      this.sent = redacted(req.headers, this.sent, bodyCap);
+      this.answer = redacted(response.headers, this.answer, bodyCap);
     }
-    let headerChars = 0;
-    for (const name in this.requestHeaders) headerChars += name.length + (this.requestHeaders[name]?.length ?? 0);
-    for (const name in this.responseHeaders) headerChars += name.length + (this.responseHeaders[name]?.length ?? 0);
-    const chars = req.path.length + req.query.length + headerChars;
-    this.bytes = 2 * chars + capturedBytes(this.sent) + capturedBytes(this.answer) + 400;
+    const chars = req.path.length + req.query.length + headerChars(this.requestHeaders);
+    this.bytes =
+      2 * (chars + headerChars(this.responseHeaders)) + capturedBytes(this.sent) + capturedBytes(this.answer) + 400;
   }
 
-  get operation(): string | null {
-    return this.facts.operation;
-  }
-
-  get seq(): number {
-    return this.facts.seq;
+  /** Lets go of its headers and bodies (its journal no longer holds it). */
+  release(): void {
+    this.held = false;
+    this.sent = NO_BODY;
+    this.answer = NO_BODY;
+    this.requestHeaders = NO_HEADERS;
+    this.responseHeaders = NO_HEADERS;
+    this.entry = undefined;
   }
 
   /** The redacted entry, made at the first read. */
   toEntry(): JournalEntry {
     if (this.entry) return this.entry;
-    const { facts } = this;
-    const cap = facts.bodyCap;
+    const cap = this.bodyCap;
     this.entry = {
-      seq: facts.seq,
-      started_at: iso(facts.startedAt),
-      duration_ms: Math.round(facts.durationMs * 1000) / 1000,
+      seq: this.seq,
+      started_at: iso(this.startedAt),
+      duration_ms: Math.round(this.durationMs * 1000) / 1000,
       method: this.method,
       path: this.path,
       query: this.query,
-      operation: facts.operation,
+      operation: this.operation,
       status: this.status,
       code: this.code,
       branches: this.branches,
@@ -321,6 +283,14 @@ export class RecordedExchange {
     };
     return this.entry;
   }
+}
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+function headerChars(headers: Readonly<Record<string, string | undefined>>): number {
+  let chars = 0;
+  for (const name in headers) chars += name.length + (headers[name]?.length ?? 0);
+  return chars;
 }
 
 /** The operations whose exchanges carry a customer's personal details or OAuth secrets. */
@@ -351,22 +321,28 @@ function branchesOf(
   response: SimResponse,
   operation: string | null,
   code: string | null,
-  answerText: () => string,
-  sentText: () => string | null,
+  answer: Captured,
+  sent: Captured,
+  cap: number,
 ): readonly string[] {
   const named = response[BRANCHES];
-  let branches: string[] | undefined = named ? [...named] : undefined;
+  const list = candidates(operation, response.status);
+  if (list.length === 0) return named ?? NO_BRANCHES;
+  let branches: string[] | undefined;
   let exchange: Exchange | undefined;
-  const lists =
-    operation === null
-      ? candidates(null, response.status)
-      : [...candidates(operation, response.status), ...candidates(null, response.status)];
-  for (const list of lists)
-    for (const branch of list) {
-      exchange ??= new Exchange(req, response, operation, code, answerText, sentText);
-      if (matches(branch, exchange)) (branches ??= []).push(branch.id);
-    }
-  return branches ?? NO_BRANCHES;
+  for (const branch of list) {
+    if (!possible(branch, req, response, code)) continue;
+    exchange ??= new Exchange(
+      req,
+      response,
+      operation,
+      code,
+      () => decoded(answer, cap).text ?? "",
+      () => decoded(sent, cap).text,
+    );
+    if (branch.when === undefined || branch.when(exchange)) (branches ??= named ? [...named] : []).push(branch.id);
+  }
+  return branches ?? named ?? NO_BRANCHES;
 }
 
 const NO_BRANCHES: readonly string[] = [];

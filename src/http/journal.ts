@@ -1,4 +1,4 @@
-import { Chain, type Link } from "../kernel/chain.js";
+import { Queue } from "../kernel/queue.js";
 import type { JournalEntry, JournalFilter, JournalPage, JournalView } from "../contract/journal.js";
 import { CoverageCounts } from "./coverage.js";
 import { RecordedExchange } from "./exchange.js";
@@ -17,19 +17,15 @@ export interface JournalLimits {
   readonly bodyBytes: number;
 }
 
-interface Held {
-  readonly entry: RecordedExchange;
-  readonly bytes: number;
-  readonly journal: Journal;
-  /** Its place in its journal's ring and in the ledger's order. */
-  own?: Link<Held>;
-  shared?: Link<Held>;
-}
-
-/** Every journal's entries of one process, oldest first, against one byte budget. */
+/**
+ * Every journal's entries of one process, oldest first, against one byte budget. An entry its journal
+ * let go (its ring was full, or it was cleared) stays in the order, released, until the order is
+ * compacted (when such entries outnumber the held ones) or reaches the front.
+ */
 export class JournalLedger {
-  private readonly order = new Chain<Held>();
+  private readonly order = new Queue<RecordedExchange>();
   private bytes = 0;
+  private stale = 0;
 
   constructor(readonly budget: number) {}
 
@@ -37,21 +33,33 @@ export class JournalLedger {
     return this.bytes;
   }
 
+  /** Entries in the process's order, released ones included (at most the held ones and 1,025 more). */
+  get queued(): number {
+    return this.order.size;
+  }
+
   /** Adds an entry already in its journal's ring, then lets the process's oldest go while over budget. */
-  add(held: Held): void {
-    this.bytes += held.bytes;
-    held.shared = this.order.push(held);
+  add(entry: RecordedExchange): void {
+    this.bytes += entry.bytes;
+    this.order.push(entry);
     while (this.bytes > this.budget) {
-      const oldest = this.order.first;
+      const oldest = this.order.shift();
       if (oldest === undefined) break;
-      oldest.journal.dropOldest();
+      // The oldest held entry of the process is its journal's oldest.
+      if (oldest.held) oldest.owner.dropOldest(true);
+      else this.stale -= 1;
     }
   }
 
-  remove(link: Link<Held>): void {
-    if (!link.linked) return;
-    this.bytes -= link.value.bytes;
-    this.order.remove(link);
+  /** An entry its journal let go; `byLedger` when the ledger itself took it out of the order. */
+  released(entry: RecordedExchange, byLedger: boolean): void {
+    this.bytes -= entry.bytes;
+    if (byLedger) return;
+    this.stale += 1;
+    if (this.stale > 1024 && 2 * this.stale > this.order.size) {
+      this.order.retain((e) => e.held);
+      this.stale = 0;
+    }
   }
 }
 
@@ -59,7 +67,7 @@ export class JournalLedger {
 const CREATOR_VERSION = "1";
 
 export class Journal implements JournalView {
-  private readonly ring = new Chain<Held>();
+  private readonly ring = new Queue<RecordedExchange>();
   private nextSeq = 1;
   private recorded = 0;
   private dropped = 0;
@@ -73,27 +81,29 @@ export class Journal implements JournalView {
 
   /** Records one answered exchange; `operation` is its operation id (or `createToken`, `authorize`). */
   record(req: SimRequest, response: SimResponse, operation: string | null, startedAt: number, ms: number): void {
-    const entry = new RecordedExchange(req, response, {
-      seq: this.nextSeq++,
+    const entry = new RecordedExchange(
+      req,
+      response,
+      this,
+      this.nextSeq++,
       startedAt,
-      durationMs: ms,
+      ms,
       operation,
-      bodyCap: this.limits.bodyBytes,
-    });
+      this.limits.bodyBytes,
+    );
     this.counts.count(entry);
     this.recorded += 1;
-    const held: Held = { entry, bytes: entry.bytes, journal: this };
-    held.own = this.ring.push(held);
-    this.ledger.add(held);
-    while (this.ring.size > this.limits.entries) this.dropOldest();
+    this.ring.push(entry);
+    this.ledger.add(entry);
+    while (this.ring.size > this.limits.entries) this.dropOldest(false);
   }
 
   /** Lets the oldest entry go (the ring is full, or the process's budget is spent). */
-  dropOldest(): void {
-    const oldest = this.ring.first;
-    if (!oldest?.own) return;
-    this.ring.remove(oldest.own);
-    if (oldest.shared) this.ledger.remove(oldest.shared);
+  dropOldest(byLedger: boolean): void {
+    const oldest = this.ring.shift();
+    if (oldest === undefined) return;
+    oldest.release();
+    this.ledger.released(oldest, byLedger);
     this.dropped += 1;
   }
 
@@ -113,7 +123,7 @@ export class Journal implements JournalView {
   }
 
   clear(): void {
-    while (this.ring.size > 0) this.dropOldest();
+    while (this.ring.size > 0) this.dropOldest(false);
     this.recorded = 0;
     this.dropped = 0;
   }
@@ -139,7 +149,7 @@ export class Journal implements JournalView {
     const method = filter.method?.toUpperCase();
     const status = filter.status;
     const out: RecordedExchange[] = [];
-    for (const { entry } of this.ring.values()) {
+    for (const entry of this.ring.values()) {
       if (filter.since !== undefined && entry.seq < filter.since) continue;
       if (method !== undefined && entry.method.toUpperCase() !== method) continue;
       if (filter.path !== undefined && !entry.path.startsWith(filter.path)) continue;
