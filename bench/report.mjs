@@ -41,13 +41,13 @@ export function renderReport(f) {
   }
   if (f.journal)
     lines.push(
-      "The request journal and coverage, on against off (two simulators started alike, demo fixture, alternating rounds):",
+      "The request journal and coverage, on against off (two simulators started alike, demo fixture, short alternating rounds, which goes first alternating too). CPU per request is each server's user and system time (all its threads) over the requests it answered in the round, median of the rounds:",
       "",
-      "| scenario | on req/s | off req/s | on/off | rounds |",
-      "|---|---|---|---|---|",
+      "| scenario | on req/s | off req/s | on/off | rounds | CPU µs per request, on / off | off/on |",
+      "|---|---|---|---|---|---|---|",
       ...Object.entries(f.journal).map(
         ([name, j]) =>
-          `| ${name} | ${j.on.rps.toFixed(0)} | ${j.off.rps.toFixed(0)} | ${j.ratio} | ${j.paired_ratios.join(", ")} |`,
+          `| ${name} | ${j.on.rps.toFixed(0)} | ${j.off.rps.toFixed(0)} | ${j.ratio} | ${j.paired_ratios.join(", ")} | ${j.on.cpu_us ?? "—"} / ${j.off.cpu_us ?? "—"} | ${j.cpu_ratio ?? "—"} |`,
       ),
       "",
     );
@@ -151,7 +151,7 @@ function targets(f) {
   for (const [name, j] of Object.entries(f.journal ?? {}))
     rows.push([
       `${name} with the journal on ≥ 0.95 of off`,
-      `${j.ratio} (rounds ${j.paired_ratios.join(", ")})`,
+      `${j.ratio} (rounds ${j.paired_ratios.join(", ")}; CPU per request, off/on: ${j.cpu_ratio ?? "—"})`,
       j.ratio >= 0.95,
     ]);
   if (f.conformance)

@@ -207,7 +207,7 @@ async function main() {
     scenarios: {},
   };
   if (wants("throughput")) await throughput(figures);
-  if (wants("journal")) figures.journal = await journalCost({ cli: CLI, tmp, rounds: ROUNDS, wrk });
+  if (wants("journal")) figures.journal = await journalCost({ cli: CLI, tmp, wrk: wrkRun });
   if (wants("start")) {
     figures.cold_start = await coldStart(CLI, COLD_ROUNDS);
     console.error(`cold start: ${JSON.stringify(figures.cold_start)}`);

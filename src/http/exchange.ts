@@ -3,7 +3,7 @@ import { ERROR_STATUS, isErrorCode } from "../contract/errors.js";
 import type { JournalEntry, JournalMessage } from "../contract/journal.js";
 import { iso } from "../kernel/clock.js";
 import { redactForm, redactHeaders, redactJson, withoutSecrets } from "./redact.js";
-import { bodyParts } from "./respond.js";
+import { bodyParts, bodySource } from "./respond.js";
 import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 
 // One exchange as the journal keeps it: the start of each body, secrets and personal details redacted,
@@ -34,7 +34,7 @@ function capture(body: Uint8Array | string | null, cap: number): Captured {
 }
 
 function captureAnswer(response: SimResponse, cap: number): Captured {
-  const parts = bodyParts(response);
+  const parts = bodySource(response);
   if (!parts) return capture(response.body, cap);
   const head: Uint8Array[] = [];
   let taken = 0;
@@ -44,6 +44,15 @@ function captureAnswer(response: SimResponse, cap: number): Captured {
     taken += part.length;
   }
   return { head, bytes: parts.length };
+}
+
+/** The start of the answer's text: its body when already a string, else what was captured, decoded. */
+function answerText(response: SimResponse, answer: Captured, cap: number): string {
+  if (bodyParts(response) === undefined) {
+    const { body } = response;
+    if (typeof body === "string") return body.length <= cap ? body : body.slice(0, cap);
+  }
+  return decoded(answer, cap).text ?? "";
 }
 
 /** The captured start as text and the body's whole length in bytes. */
@@ -60,14 +69,15 @@ function decoded(captured: Captured, cap: number): { text: string | null; bytes:
 }
 
 /** About what a capture holds in memory. */
+/** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
 const capturedBytes = (c: Captured): number =>
   c.head === null
     ? 0
     : typeof c.head === "string"
       ? 2 * c.head.length
       : c.head instanceof Uint8Array
-        ? c.head.length
-        : (c.head as Uint8Array[]).reduce((sum, part) => sum + part.length, 0);
+        ? 2 * c.head.length
+        : 2 * (c.head as Uint8Array[]).reduce((sum, part) => sum + part.length, 0);
 
 /** A body's text with its secret and personal values redacted, read by its content type. */
 function redactBody(headers: Readonly<Record<string, string | undefined>>, text: string): string {
@@ -214,7 +224,6 @@ export class RecordedExchange {
   private answer: Captured;
   private requestHeaders: Readonly<Record<string, string>>;
   private responseHeaders: Readonly<Record<string, string>>;
-  private entry?: JournalEntry;
 
   constructor(
     req: SimRequest,
@@ -241,7 +250,7 @@ export class RecordedExchange {
     this.query = req.query === "" ? "" : redactForm(req.query);
     this.status = response.status;
     this.injected = response.injected === true;
-    this.code = response.status < 400 ? null : errorCode(decoded(this.answer, bodyCap).text ?? "");
+    this.code = response.status < 400 ? null : errorCode(answerText(response, this.answer, bodyCap));
     this.branches = branchesOf(req, response, operation, this.code, this.answer, this.sent, bodyCap);
     if (eager) {
       this.sent = redacted(req.headers, this.sent, bodyCap);
@@ -259,14 +268,12 @@ export class RecordedExchange {
     this.answer = NO_BODY;
     this.requestHeaders = NO_HEADERS;
     this.responseHeaders = NO_HEADERS;
-    this.entry = undefined;
   }
 
-  /** The redacted entry, made at the first read. */
+  /** The redacted entry, made at each read (the journal keeps only what it recorded). */
   toEntry(): JournalEntry {
-    if (this.entry) return this.entry;
     const cap = this.bodyCap;
-    this.entry = {
+    return {
       seq: this.seq,
       started_at: iso(this.startedAt),
       duration_ms: Math.round(this.durationMs * 1000) / 1000,
@@ -281,7 +288,6 @@ export class RecordedExchange {
       request: message(this.requestHeaders, decoded(this.sent, cap), cap),
       response: message(this.responseHeaders, decoded(this.answer, cap), cap),
     };
-    return this.entry;
   }
 }
 
@@ -337,7 +343,7 @@ function branchesOf(
       response,
       operation,
       code,
-      () => decoded(answer, cap).text ?? "",
+      () => answerText(response, answer, cap),
       () => decoded(sent, cap).text,
     );
     if (branch.when === undefined || branch.when(exchange)) (branches ??= named ? [...named] : []).push(branch.id);

@@ -7,7 +7,7 @@ import type { Simulator } from "../simulator.js";
 import { call, makeSim } from "../test-support/sim.js";
 import { RawJson } from "../kernel/raw-json.js";
 import type { Listening } from "./node.js";
-import { bodyParts, jsonResponse } from "./respond.js";
+import { bodyParts, bodySource, jsonResponse } from "./respond.js";
 
 let sim: Simulator;
 let server: Listening;
@@ -87,5 +87,22 @@ describe("node:http adapter: answers made of cached rows go out as the same byte
     const small = jsonResponse(200, { data: new RawJson('{"id":"é"}') });
     expect(bodyParts(small)).toBeUndefined();
     expect(small.body).toBe('{"data":{"id":"é"}}');
+  });
+
+  it("a small answer of cached rows is sent as one string, and still names the cached bytes it was joined from until it is copied or its body replaced", () => {
+    const row = new RawJson('{"id":"é"}');
+    const small = jsonResponse(200, { data: row });
+    const source = bodySource(small);
+    expect(Buffer.concat(source?.parts ?? []).toString("utf8")).toBe('{"data":{"id":"é"}}');
+    expect(source?.length).toBe(Buffer.byteLength('{"data":{"id":"é"}}'));
+    // The row's own bytes, not a copy.
+    expect(source?.parts[1]?.buffer).toBe(row.listed.buffer);
+    expect(bodySource({ ...small })).toBeUndefined();
+    small.body = "{}";
+    expect(bodySource(small)).toBeUndefined();
+    // An answer made otherwise has none; a large one's are its parts.
+    expect(bodySource(jsonResponse(200, { data: { id: "x" } }))).toBeUndefined();
+    const large = jsonResponse(200, { data: [new RawJson(`{"id":"${"x".repeat(20_000)}"}`)] });
+    expect(bodySource(large)).toBe(bodyParts(large));
   });
 });

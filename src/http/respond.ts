@@ -1,6 +1,6 @@
 import { ERROR_STATUS, type ApiError } from "../contract/errors.js";
 import { payloadParts } from "../kernel/raw-json.js";
-import { BODY_PARTS, BRANCHES, type BodyParts, type SimResponse } from "./types.js";
+import { BODY_PARTS, BRANCHES, type BodyParts, JOINED_FROM, type SimResponse } from "./types.js";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -10,9 +10,11 @@ export function jsonResponse(status: number, payload: unknown, headers: Record<s
   if (parts === undefined) return { status, headers: allHeaders, body: JSON.stringify(payload) };
   let length = 0;
   for (const part of parts) length += part.length;
-  if (length < PARTS_FROM_BYTES)
-    return { status, headers: allHeaders, body: Buffer.concat(parts, length).toString("utf8") };
-  return partsResponse(status, allHeaders, parts, length);
+  if (length >= PARTS_FROM_BYTES) return partsResponse(status, allHeaders, parts, length);
+  const text = Buffer.concat(parts, length).toString("utf8");
+  const res: SimResponse = { status, headers: allHeaders, body: text, [JOINED_FROM]: undefined };
+  res[JOINED_FROM] = { of: res, text, parts, length };
+  return res;
 }
 
 /**
@@ -29,6 +31,19 @@ const PARTS_FROM_BYTES = 16 * 1024;
 export function bodyParts(res: SimResponse): BodyParts | undefined {
   const held = res[BODY_PARTS];
   return held !== undefined && held.of === res ? held : undefined;
+}
+
+/**
+ * The cached parts an answer's body is made of, sent as parts or joined into its text: undefined when it
+ * was made otherwise, copied, or its body replaced. For keeping the bytes without the text.
+ */
+export function bodySource(
+  res: SimResponse,
+): { readonly parts: readonly Uint8Array[]; readonly length: number } | undefined {
+  const sent = bodyParts(res);
+  if (sent !== undefined) return sent;
+  const joined = res[JOINED_FROM];
+  return joined !== undefined && joined.of === res && joined.text === res.body ? joined : undefined;
 }
 
 /** An answer whose `body` text is joined from its parts only when read (the node adapter never reads it). */

@@ -23,6 +23,21 @@ export const BRANCHES: unique symbol = Symbol("branches");
 /** The key of an answer's body parts (`bodyParts` in respond.ts). */
 export const BODY_PARTS: unique symbol = Symbol("body parts");
 
+/**
+ * The key of the cached parts a short answer's body text was joined from (`bodySource` in respond.ts):
+ * the journal keeps those bytes, which live in the row cache anyway, instead of the text made for one
+ * request.
+ */
+export const JOINED_FROM: unique symbol = Symbol("joined from");
+
+/** The parts an answer's `text` was joined from, valid while it is the body of the answer `of`. */
+export interface JoinedParts {
+  readonly of: SimResponse;
+  readonly text: string;
+  readonly parts: readonly Uint8Array[];
+  readonly length: number;
+}
+
 /** An answer's body as parts, valid for the answer `of` only (a copy made by spreading it is not `of`). */
 export interface BodyParts {
   readonly of: SimResponse;
@@ -41,6 +56,8 @@ export interface SimResponse {
   body: string | Uint8Array | null;
   /** The body's parts, set by `jsonResponse` for an answer assembled from cached rows; read with `bodyParts`. */
   [BODY_PARTS]?: BodyParts | undefined;
+  /** The parts a short body was joined from; read with `bodySource`. */
+  [JOINED_FROM]?: JoinedParts | undefined;
   /** Rule branches named by the code that made the answer (`ApiError.branch`). */
   [BRANCHES]?: readonly string[] | undefined;
   /** Set on answers of injected faults, which no document describes. Never sent. */
