@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import { Kind, type TLiteral, type TSchema } from "@sinclair/typebox";
-import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
-import { Value, ValueErrorType, type ValueError } from "@sinclair/typebox/value";
+import type { TypeCheck } from "@sinclair/typebox/compiler";
+import type { ValueError } from "@sinclair/typebox/value";
 import type { FieldError } from "../../contract/errors.js";
 import { Snapshot } from "../../contract/schemas/snapshot.js";
 import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
@@ -18,12 +19,32 @@ const MAX_PROBLEMS = 100;
 let compiled: TypeCheck<typeof Snapshot> | undefined;
 
 /**
+ * TypeBox's checker and value modules (~150 KB) are read through Node's `require` when a snapshot is
+ * first checked, not when the simulator loads: a start that restores nothing never evaluates them, and
+ * the command line's bundle leaves them in node_modules (as `contract/validate.ts` does with ajv).
+ * TypeBox marks its schemas with `Symbol.for` keys, so its CommonJS checker reads the schemas built here.
+ * docs/performance.md, Cold start.
+ */
+const nodeRequire = createRequire(import.meta.url);
+let typebox:
+  | {
+      compiler: typeof import("@sinclair/typebox/compiler");
+      value: typeof import("@sinclair/typebox/value");
+    }
+  | undefined;
+const loadTypebox = () =>
+  (typebox ??= {
+    compiler: nodeRequire("@sinclair/typebox/compiler") as typeof import("@sinclair/typebox/compiler"),
+    value: nodeRequire("@sinclair/typebox/value") as typeof import("@sinclair/typebox/value"),
+  });
+
+/**
  * The problems of a document against the snapshot's schema (contract/schemas/snapshot.ts), by TypeBox's
  * compiled checker: a large world's snapshot (300,000 rows) is checked several times faster than by a
  * JSON Schema engine, and the errors are only walked when there are some.
  */
 export function snapshotSchemaProblems(doc: unknown): FieldError[] {
-  compiled ??= TypeCompiler.Compile(Snapshot);
+  compiled ??= loadTypebox().compiler.TypeCompiler.Compile(Snapshot);
   if (compiled.Check(doc)) return [];
   const problems: FieldError[] = [];
   for (const error of compiled.Errors(doc)) {
@@ -102,6 +123,7 @@ export function snapshotProblems(doc: Snapshot): FieldError[] {
 /** TypeBox's message, lower case; a union says what it would take ("one of: active, inactive", "null or ..."). */
 function describe(error: ValueError): string {
   const variants = (error.schema as { anyOf?: TSchema[] }).anyOf;
+  const { Value, ValueErrorType } = loadTypebox().value;
   if (error.type !== ValueErrorType.Union || variants === undefined) return error.message.toLowerCase();
   if (variants.every((v) => v[Kind] === "Literal"))
     return `expected one of: ${variants.map((v) => String((v as TLiteral).const)).join(", ")}`;
