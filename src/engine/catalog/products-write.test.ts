@@ -405,3 +405,23 @@ describe("Write rule 3: collections — key left out untouched, an array replace
     expect(shrunk.json.data.variant_attributes).toStrictEqual([{ id: idAt(parent, 2), name: "Colour", position: 2 }]);
   });
 });
+
+describe("Write rules and Endpoints: a write answers the document a read then answers, byte for byte", () => {
+  it("POST and PATCH answer the exact bytes GET /products/{id} answers right after, and what JSON.stringify writes of the document", async () => {
+    const sim = makeSim();
+    const made = await call(sim, "POST", P, { body: { name: "Café ☕ “bytes”", retail_price: 1299 } });
+    expect(made.status).toBe(201);
+    const id = made.json.data.id as string;
+    const read1 = await call(sim, "GET", `${P}/${id}`);
+    expect(read1.text).toBe(made.text);
+    expect(made.text).toBe(JSON.stringify(made.json));
+    const patched = await call(sim, "PATCH", `${P}/${id}`, {
+      body: { name: "Renamed", version: made.json.data.version },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.json.data.name).toBe("Renamed");
+    const read2 = await call(sim, "GET", `${P}/${id}`);
+    expect(read2.text).toBe(patched.text);
+    expect(patched.text).toBe(JSON.stringify(patched.json));
+  });
+});

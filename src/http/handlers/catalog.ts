@@ -25,11 +25,15 @@ const present = (ctx: RequestContext) => (row: Row<ProductRecord>) => productVie
 const presentJson = (ctx: RequestContext) => (row: Row<ProductRecord>) =>
   productJson(ctx.store.catalog, row, ctx.apiRoot);
 
-/** Spec, Product write rules 7: a failed image download still saves; the operation declares the 422 that carries it. */
+/**
+ * Spec, Product write rules 7: a failed image download still saves; the operation declares the 422 that
+ * carries it. A saved product answers its cached JSON, as a read does (the same bytes, cached for the
+ * reads that follow, and no text made for this one answer).
+ */
 function productWritten(ctx: RequestContext, result: Result<ProductWriteResult, ApiError>) {
   if (!result.ok) return result;
-  const view = present(ctx)(result.value.row);
-  return ok(result.value.imageFailed ? new SavedDespite(view) : view);
+  const { row, imageFailed } = result.value;
+  return ok(imageFailed ? new SavedDespite(present(ctx)(row)) : presentJson(ctx)(row));
 }
 
 function readLive<T, O>(feed: Feed<T>, id: string, view: (row: Row<T>) => O): Result<O, ApiError> {
