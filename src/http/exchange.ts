@@ -23,8 +23,10 @@ type Captured = {
   readonly text?: true;
 };
 
+const NO_BODY: Captured = { head: null, bytes: 0 };
+
 function capture(body: Uint8Array | string | null, cap: number): Captured {
-  if (body === null) return { head: null, bytes: 0 };
+  if (body === null) return NO_BODY;
   if (typeof body === "string") {
     if (body.length <= cap) return { head: body, bytes: -1 };
     return { head: Buffer.from(body.slice(0, cap)), bytes: Buffer.byteLength(body) };
@@ -68,7 +70,6 @@ function decoded(captured: Captured, cap: number): { text: string | null; bytes:
   return { text: utf8.decode(bytes.subarray(0, cap)), bytes: captured.bytes };
 }
 
-/** About what a capture holds in memory. */
 /** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
 const capturedBytes = (c: Captured): number =>
   c.head === null
@@ -200,8 +201,6 @@ export interface ExchangeOwner {
   dropOldest(byLedger: boolean): void;
 }
 
-const NO_BODY: Captured = { head: null, bytes: 0 };
-
 /**
  * One exchange as recorded: what coverage needs (its status, error code and rule branches) worked out
  * at once, the rest kept raw (the start of each body, the headers) and turned into a redacted
@@ -241,7 +240,7 @@ export class RecordedExchange {
     // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
     // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
     const eager = operation === null || SENSITIVE.has(operation);
-    this.sent = req.body === null ? NO_BODY : capture(req.body, bodyCap);
+    this.sent = capture(req.body, bodyCap);
     this.answer = captureAnswer(response, bodyCap);
     this.requestHeaders = withoutSecrets(req.headers);
     this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
