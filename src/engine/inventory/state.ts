@@ -27,9 +27,16 @@ export interface AdjustmentRecord {
   readonly at: number;
 }
 
+/** Outlets a product's levels are kept in an array for, searched in order; a map beyond. */
+const SHORT = 8;
+
 /** Stock of one store. Spec, Pagination rules 5: stock levels have no change feed. */
 export class InventoryState {
-  private readonly levels = new Map<string, Map<string, LevelRecord>>();
+  /**
+   * Each product's levels, in the order its outlets were first stocked: a short array searched in order
+   * (100,000 products' levels need no 100,000 maps), a map once a product has more than `SHORT` outlets.
+   */
+  private readonly levels = new Map<string, LevelRecord[] | Map<string, LevelRecord>>();
   /** The stock movements made, oldest first: the newest `movementHistory` of them (engine/caps.ts). */
   readonly adjustments: Recent<AdjustmentRecord>;
 
@@ -38,26 +45,34 @@ export class InventoryState {
   }
 
   level(productId: string, outletId: string): LevelRecord | undefined {
-    return this.levels.get(productId)?.get(outletId);
+    const levels = this.levels.get(productId);
+    if (levels === undefined || !Array.isArray(levels)) return levels?.get(outletId);
+    for (const level of levels) if (level.outlet_id === outletId) return level;
+    return undefined;
   }
 
   /** Every level of a product, in the order the outlets were first stocked. */
   levelsOf(productId: string): readonly LevelRecord[] {
-    const byOutlet = this.levels.get(productId);
-    return byOutlet ? [...byOutlet.values()] : [];
+    return [...(this.levels.get(productId)?.values() ?? [])];
   }
 
   put(productId: string, level: LevelRecord): void {
-    let byOutlet = this.levels.get(productId);
-    if (!byOutlet) this.levels.set(productId, (byOutlet = new Map()));
-    byOutlet.set(level.outlet_id, level);
+    const levels = this.levels.get(productId);
+    if (levels === undefined) this.levels.set(productId, [level]);
+    else if (!Array.isArray(levels)) levels.set(level.outlet_id, level);
+    else {
+      const at = levels.findIndex((l) => l.outlet_id === level.outlet_id);
+      if (at !== -1) levels[at] = level;
+      else if (levels.length < SHORT) levels.push(level);
+      else this.levels.set(productId, new Map([...levels, level].map((l) => [l.outlet_id, l])));
+    }
   }
 
   /** Snapshot: every level (product by product, each product's outlets in the order first stocked) and the movements, oldest first. */
   records(): { levels: { product_id: string; level: LevelRecord }[]; movements: AdjustmentRecord[] } {
     const levels: { product_id: string; level: LevelRecord }[] = [];
-    for (const [product_id, byOutlet] of this.levels)
-      for (const level of byOutlet.values()) levels.push({ product_id, level });
+    for (const [product_id, ofProduct] of this.levels)
+      for (const level of ofProduct.values()) levels.push({ product_id, level });
     return { levels, movements: [...this.adjustments] };
   }
 
