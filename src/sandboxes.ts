@@ -118,8 +118,24 @@ export class Sandbox {
     }
     world.log = this.shared.log;
     if (this.journal) JOURNALS.set(world, this.journal);
+    layOutWhileIdle(world);
     return world;
   }
+}
+
+/** Rows one idle slice lays out: a few milliseconds, so a request that needs none of them waits no longer. */
+const LAYOUT_SLICE = 2048;
+
+/**
+ * What the build deferred (the large fixture's sales, engine/store.ts), laid out in slices between
+ * requests, so the world is answering before it is all in place. A request that reads the sales lays out
+ * what is left at once. The slices never keep the process alive.
+ */
+function layOutWhileIdle(world: World): void {
+  const slice = () => {
+    if (!world.discarded && world.layOut(LAYOUT_SLICE)) setImmediate(slice).unref();
+  };
+  if (world.layOut(0)) setImmediate(slice).unref();
 }
 
 /** A fixture or snapshot the control plane was given that cannot be used: 400, naming each problem under `fixture`. */

@@ -238,11 +238,14 @@ export class Feed<T> {
   /**
    * Appends a new row whose index keys are known (`keys[k]` for the k-th index added, exactly what its
    * value's keys will be), so its value is not read: a row whose value is made on first read stays unmade.
+   * Its sequence number is the next one, or `seq`, one reserved earlier (above every slot of the feed).
    */
-  insert(row: Row<T>, keys: readonly (string | null)[]): Row<T> {
+  insert(row: Row<T>, keys: readonly (string | null)[], seq?: number): Row<T> {
     if (keys.length !== this.indexes.length || this.rows.has(row.id) || row.id !== row.id.toLowerCase())
       throw new Error(`feed ${this.name}: insert needs a new lower-case id and one key per index`);
-    row.seq = this.seq.nextSeq();
+    if (seq !== undefined && this.slots.end > 0 && this.slots.seqAt(this.slots.end - 1) >= seq)
+      throw new Error(`feed ${this.name}: a reserved sequence number must be above every slot's`);
+    row.seq = seq ?? this.seq.nextSeq();
     this.slots.push(row);
     for (let k = 0; k < keys.length; k++) (this.indexes[k] as FeedIndex<T>).add(row, keys[k] as string | null);
     this.rows.set(row.id, row);

@@ -52,6 +52,9 @@ export interface ReasonRecord {
   enabled: boolean;
 }
 
+/** Puts at most `max` more deferred sales in the feed; true when none are left. */
+export type SalesLayout = (sales: SalesState, max: number) => boolean;
+
 /** One tenant: everything a store prefix owns. Nothing is shared between stores. */
 export class StoreState implements SeqSource {
   private seq = 0;
@@ -64,7 +67,9 @@ export class StoreState implements SeqSource {
   readonly catalog: CatalogState;
   readonly inventory: InventoryState;
   readonly customers: CustomerState;
-  readonly sales: SalesState;
+  private readonly salesState: SalesState;
+  /** Sales the build left to lay out (`deferSales`); null once every one is in the feed. */
+  private salesLayout: SalesLayout | null = null;
   /** Spec, Inventory rules 1: the system reason "Stock set via API" records sets sent without a reason. */
   systemReasonId = "";
 
@@ -80,7 +85,38 @@ export class StoreState implements SeqSource {
     this.reasons = this.feed("adjustment-reasons");
     this.catalog = new CatalogState((list) => this.feed(list), caps.rowCache);
     this.customers = new CustomerState((list) => this.feed(list));
-    this.sales = new SalesState((list) => this.feed(list), caps.rowCache);
+    this.salesState = new SalesState((list) => this.feed(list), caps.rowCache);
+  }
+
+  /** The store's sales, every one the build deferred laid out first. */
+  get sales(): SalesState {
+    if (this.salesLayout !== null) this.layOutSales(Number.POSITIVE_INFINITY);
+    return this.salesState;
+  }
+
+  /**
+   * Sales the build has drawn every id and sequence number for, whose rows are put in the feed later:
+   * in slices (`layOutSales`) while the simulator is idle, or all at once when anything reads `sales`.
+   * What is read is the same either way: the rows, versions and ids are fixed by the build.
+   */
+  deferSales(layout: SalesLayout): void {
+    if (this.salesLayout !== null) throw new Error("a store defers one layout of sales at a time");
+    this.salesLayout = layout;
+  }
+
+  /** Lays out at most `max` of the deferred sales; whether any are still left. */
+  layOutSales(max: number): boolean {
+    const layout = this.salesLayout;
+    if (layout === null) return false;
+    if (layout(this.salesState, max)) this.salesLayout = null;
+    return this.salesLayout !== null;
+  }
+
+  /** `n` sequence numbers for rows put later (deferred sales): the first of them. */
+  reserveSeqs(n: number): number {
+    const first = this.seq + 1;
+    this.seq += n;
+    return first;
   }
 
   get prefix(): string {

@@ -40,6 +40,8 @@ export class World {
   readonly oauth: OAuthState;
   /** The bounds of every store of state (engine/caps.ts), shared with the other worlds of the process. */
   readonly bounds: ProcessBounds;
+  /** Replaced or removed (`discard`): work left for idle moments is no longer worth doing. */
+  discarded = false;
   /** Where internal errors are reported (the CLI prints them to stderr); never given credentials. */
   log?: (line: string) => void;
 
@@ -61,8 +63,18 @@ export class World {
    * is given back. Requests still in flight in it finish, and it keeps nothing from them.
    */
   discard(): void {
+    this.discarded = true;
     this.idempotency.discard();
     this.limits.release();
+  }
+
+  /**
+   * Does at most `max` rows of the layout its build deferred (`StoreState.deferSales`); whether any is
+   * left. Nothing read depends on it: reading a store's sales lays out the rest of them first.
+   */
+  layOut(max: number): boolean {
+    for (const store of this.stores.values()) if (store.layOutSales(max)) return true;
+    return false;
   }
 
   createKey(store: StoreState, name: string, scopes: readonly Scope[], token?: string): Credential {

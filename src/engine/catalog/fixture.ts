@@ -4,7 +4,7 @@ import type { FixtureCatalog, FixtureProduct } from "../../contract/schemas/fixt
 import { newProductRecord } from "./product-write.js";
 import { variantChild } from "./variants.js";
 import type { CategoryRecord, ProductRecord } from "./records.js";
-import type { CatalogState } from "./state.js";
+import type { CatalogState, ProductKeys } from "./state.js";
 
 // Builds a store's catalog from fixture data. References are by name (brands, categories, tags,
 // suppliers) and by SKU (components); the fixture checker has already refused dangling ones.
@@ -86,6 +86,27 @@ export function buildCatalog(
   const categories = byName(catalog.categories.all());
   const tags = byName(catalog.tags.all());
   const suppliers = byName(catalog.suppliers.all());
+  /** The rows a product's fixture document names, by id: what the catalog's indexes key a product by. */
+  const refs = (p: FixtureProduct) => ({
+    brand_id: p.brand === undefined ? null : (brands.get(p.brand) ?? null),
+    category_id:
+      p.category !== undefined
+        ? (categories.get(p.category) ?? catalog.otherCategoryId)
+        : p.is_gift_card
+          ? catalog.giftCardCategoryId
+          : catalog.otherCategoryId,
+    tag_ids: (p.tags ?? []).flatMap((t) => tags.get(t) ?? []),
+    suppliers: (p.suppliers ?? []).flatMap((s) => {
+      const supplierId = suppliers.get(s.name);
+      return supplierId === undefined
+        ? []
+        : [{ supplier_id: supplierId, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
+    }),
+    components: (p.components ?? []).flatMap((c) => {
+      const component = catalog.productBySku(c.sku);
+      return component ? [{ product_id: component.id, quantity: c.quantity }] : [];
+    }),
+  });
   /** A product's record from its fixture document and the ids drawn for it (the same record whenever made). */
   const make = (
     p: FixtureProduct,
@@ -95,6 +116,7 @@ export function buildCatalog(
     attributeIds: readonly string[],
   ): ProductRecord => {
     const base = newProductRecord(id, p.sku, p.name, p.retail_price, now, catalog);
+    const named = refs(p);
     return {
       ...base,
       description: p.description ?? null,
@@ -102,26 +124,13 @@ export function buildCatalog(
       has_inventory: p.has_inventory ?? !p.is_gift_card,
       is_gift_card: p.is_gift_card ?? false,
       has_variants: (p.variant_attributes ?? []).length > 0,
-      brand_id: p.brand === undefined ? null : (brands.get(p.brand) ?? null),
-      category_id:
-        p.category !== undefined
-          ? (categories.get(p.category) ?? base.category_id)
-          : p.is_gift_card
-            ? catalog.giftCardCategoryId
-            : base.category_id,
+      brand_id: named.brand_id,
+      category_id: named.category_id,
       image_id: imageId,
       codes: (p.codes ?? []).map((c, k) => ({ id: codeIds[k] as string, type: c.type, code: c.code })),
-      tag_ids: (p.tags ?? []).flatMap((t) => tags.get(t) ?? []),
-      suppliers: (p.suppliers ?? []).flatMap((s) => {
-        const supplierId = suppliers.get(s.name);
-        return supplierId === undefined
-          ? []
-          : [{ supplier_id: supplierId, is_primary: s.is_primary ?? false, supplier_code: s.supplier_code ?? null }];
-      }),
-      components: (p.components ?? []).flatMap((c) => {
-        const component = catalog.productBySku(c.sku);
-        return component ? [{ product_id: component.id, quantity: c.quantity }] : [];
-      }),
+      tag_ids: named.tag_ids,
+      suppliers: named.suppliers,
+      components: named.components,
       variant_attributes: (p.variant_attributes ?? []).map((name, k) => ({
         id: attributeIds[k] as string,
         name,
@@ -146,12 +155,21 @@ export function buildCatalog(
     addFixtureVariants(catalog, product, p, ids, now, stock);
   }
   const stream = (spec as WithProductStream)[PRODUCT_STREAM];
-  if (stream) addProductStream(catalog, stream, ids, make, stock);
+  if (stream)
+    addProductStream(
+      catalog,
+      stream,
+      ids,
+      make,
+      (p, id) => ({ id, sku: p.sku, variant_parent_id: null, ...refs(p) }),
+      stock,
+    );
 }
 
 /**
- * The stream's products, each record made on its first read (`LazyRow`): the build indexes the record
- * it makes and drops it, and keeps the row with the words of its code's id. A stream product is plain:
+ * The stream's products, each record made on its first read (`LazyRow`): the build indexes the product
+ * by the rows it names (the fields of its record the indexes key it by, not the record) and keeps the
+ * row with the words of its code's id. A stream product is plain:
  * at most one code, no image, variants or components (those need more than the words kept).
  */
 function addProductStream(
@@ -159,6 +177,7 @@ function addProductStream(
   stream: ProductStream,
   ids: Rng,
   make: (p: FixtureProduct, id: string, imageId: null, codeIds: readonly string[], attributeIds: []) => ProductRecord,
+  keys: (p: FixtureProduct, id: string) => ProductKeys,
   stock: (productId: string, levels: StockFixture) => void,
 ): void {
   const words = new Uint32Array(stream.length * 4);
@@ -191,7 +210,7 @@ function addProductStream(
       throw new Error(`fixture product stream: product ${p.sku} is not a plain product`);
     const id = ids.uuid();
     if ((p.codes ?? []).length === 1) for (let k = 0; k < 4; k++) words[i * 4 + k] = ids.next32();
-    catalog.insertProduct(new LazyRow(id, source, i), make(p, id, null, codeIds(p, i), []));
+    catalog.insertProduct(new LazyRow(id, source, i), keys(p, id));
     if (p.stock) stock(id, p.stock);
   }
 }

@@ -45,6 +45,12 @@ export class MultiIndex {
 }
 const EMPTY: ReadonlySet<string> = new Set();
 
+/** The fields of a product's record that the catalog's indexes key it by. */
+export type ProductKeys = Pick<
+  ProductRecord,
+  "id" | "sku" | "tag_ids" | "suppliers" | "components" | "brand_id" | "category_id" | "variant_parent_id"
+>;
+
 /** The catalog of one store, with reverse indexes kept in step with every write of a live product. */
 export class CatalogState {
   readonly products: Feed<ProductRecord>;
@@ -97,12 +103,12 @@ export class CatalogState {
   }
 
   /**
-   * A new product whose row makes its record on first read (`LazyRow`): indexed by `record`, the record
-   * the row will make. No row may have its id yet.
+   * A new product whose row makes its record on first read (`LazyRow`): indexed by `keys`, those fields
+   * of the record the row will make. No row may have its id yet.
    */
-  insertProduct(row: Row<ProductRecord>, record: ProductRecord): Row<ProductRecord> {
+  insertProduct(row: Row<ProductRecord>, keys: ProductKeys): Row<ProductRecord> {
     this.liveProducts += 1;
-    this.index(record);
+    this.index(keys);
     return this.products.insert(row, []);
   }
 
@@ -131,7 +137,7 @@ export class CatalogState {
     return id === undefined ? undefined : this.products.live(id);
   }
 
-  private index(p: ProductRecord): void {
+  private index(p: ProductKeys): void {
     this.skuIndex.set(p.sku.toLowerCase(), p.id);
     for (const t of p.tag_ids) this.byTag.add(t, p.id);
     for (const s of p.suppliers) this.bySupplier.add(s.supplier_id, p.id);

@@ -8,10 +8,14 @@ import type { SaleRecord } from "./state.js";
 
 // Fixture sales in columns (the large fixture's 200,000): each a completed sale of one line, paid in
 // full, in time order, oldest first. They are made as `createSale` would make them, drawing the same ids
-// from the same stream in the same order, but a sale's document is made only when it is first read: the
-// build keeps its row (id, version), its index keys and the words of its line's and payment's ids.
+// from the same stream in the same order, and the same versions, but later: the build keeps the words
+// of each sale's ids (its line's, its own, its payment's) and reserves its version; the sale's row goes
+// into the feed and its indexes after the build (`StoreState.deferSales`: in slices while the simulator
+// is idle, or all at once when anything reads the sales), and its document is made when first read.
 
 const HOUR = 3_600_000;
+/** Words of ids kept per sale: its line's, its own and its payment's, four each. */
+const WORDS = 12;
 
 /** Sales by column; names are the fixture's (outlet names, SKUs, customer codes), referred to by index. */
 export interface SaleColumns {
@@ -56,7 +60,7 @@ class SaleSource implements RowSource<SaleRecord> {
     readonly customers: readonly string[],
     readonly walkIn: string,
     readonly paymentTypeId: string,
-    /** Per sale, eight words: its line's id, then its payment's id. */
+    /** Per sale, twelve words: its line's id, its own id, then its payment's id. */
     readonly words: Uint32Array,
   ) {}
 
@@ -81,7 +85,7 @@ class SaleSource implements RowSource<SaleRecord> {
   make(i: number, id: string): SaleRecord {
     const { columns, words } = this;
     const outlet = this.outlets[columns.outlet[i] as number] as SaleSource["outlets"][number];
-    const w = i * 8;
+    const w = i * WORDS;
     const word = (k: number) => words[w + k] as number;
     const p = columns.sku[i] as number;
     const line = saleLine(
@@ -91,7 +95,7 @@ class SaleSource implements RowSource<SaleRecord> {
       columns.unitPrice[i] as number,
       outlet.tax,
     );
-    const payment = { id: uuidText(word(4), word(5), word(6), word(7)), payment_type_id: this.paymentTypeId };
+    const payment = { id: uuidText(word(8), word(9), word(10), word(11)), payment_type_id: this.paymentTypeId };
     return saleRecord(id, outlet.id, this.customerOf(i), this.completedAt(i), [line], payment, outlet.rates);
   }
 }
@@ -124,7 +128,7 @@ export function buildColumnSales(store: StoreState, columns: SaleColumns, ids: R
   );
   const payment = [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled);
   if (!payment) refuse("the store has no enabled payment type");
-  const words = new Uint32Array(columns.length * 8);
+  const words = new Uint32Array(columns.length * WORDS);
   const source = new SaleSource(
     columns,
     now,
@@ -136,18 +140,34 @@ export function buildColumnSales(store: StoreState, columns: SaleColumns, ids: R
     payment?.id as string,
     words,
   );
+  // The ids stream in createSale's order: the line's id, the sale's, the payment's; the versions follow
+  // the store's other rows. Both are fixed here, so laying the rows out later changes nothing read.
   for (let i = 0; i < columns.length; i++) {
     if (i > 0 && (columns.hoursAgo[i] as number) > (columns.hoursAgo[i - 1] as number))
       refuse("sales by column must come in time order");
-    // The ids stream in createSale's order: the line's id, the sale's, the payment's.
-    for (let k = 0; k < 4; k++) words[i * 8 + k] = ids.next32();
-    const id = ids.uuid();
-    for (let k = 4; k < 8; k++) words[i * 8 + k] = ids.next32();
-    const completedAt = source.completedAt(i);
-    if (completedAt > now) refuse("a sale completes later than the world's start");
-    const outletId = (outlets[columns.outlet[i] as number] ?? refuse(`no outlet number ${columns.outlet[i]}`)).id;
+    for (let k = 0; k < WORDS; k++) words[i * WORDS + k] = ids.next32();
+    if (source.completedAt(i) > now) refuse("a sale completes later than the world's start");
+    if ((columns.outlet[i] as number) >= outlets.length) refuse(`no outlet number ${columns.outlet[i]}`);
     if ((columns.sku[i] as number) >= products.length || (columns.customer[i] as number) >= customers.length)
       refuse(`sale ${i} names a product or customer number the columns do not have`);
-    store.sales.insertCompleted(new LazyRow(id, source, i), outletId, source.customerOf(i), completedAt);
   }
+  const firstSeq = store.reserveSeqs(columns.length);
+  let next = 0;
+  store.deferSales((sales, max) => {
+    const end = Math.min(columns.length, next + max);
+    for (; next < end; next++) {
+      const w = next * WORDS + 4;
+      const id = uuidText(words[w] as number, words[w + 1] as number, words[w + 2] as number, words[w + 3] as number);
+      const outletId = (outlets[columns.outlet[next] as number] as { id: string }).id;
+      const completedAt = source.completedAt(next);
+      sales.insertCompleted(
+        new LazyRow(id, source, next),
+        outletId,
+        source.customerOf(next),
+        completedAt,
+        firstSeq + next,
+      );
+    }
+    return next === columns.length;
+  });
 }

@@ -77,7 +77,7 @@ export class SalesState {
    * A new completed sale (no parent) whose value is made on first read: indexed by what is known of it
    * without reading it, the keys its value will have (the order of the indexes above).
    */
-  insertCompleted(row: Row<SaleRecord>, outletId: string, customerId: string, completedAt: number): void {
-    this.sales.insert(row, ["completed", outletId, customerId, null, String(saleDay(completedAt))]);
+  insertCompleted(row: Row<SaleRecord>, outletId: string, customerId: string, completedAt: number, seq?: number): void {
+    this.sales.insert(row, ["completed", outletId, customerId, null, String(saleDay(completedAt))], seq);
   }
 }
