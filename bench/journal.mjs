@@ -1,7 +1,7 @@
 // The cost of the request journal and coverage (docs/interfaces.md, Journal and coverage): the same
 // reads and a write against two simulators started alike (demo fixture, manual clock, no rate limits),
 // one with the journal on (the default) and one with --no-journal, in short alternating rounds (which
-// goes first alternates too); the ratio on/off of each round and of the medians, and each server's CPU
+// goes first alternates too), a fresh warmed pair for each pair of rounds; the ratio on/off of each round and of the medians, and each server's CPU
 // time per request (user + system, from /proc, all its threads: the garbage collector's helpers too),
 // which a shared machine disturbs less than throughput. docs/performance.md, The journal's cost.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -22,34 +22,52 @@ function cpuMs(pid) {
 const SECONDS = Number(process.env.JOURNAL_SECONDS ?? 2);
 const ROUNDS = Number(process.env.JOURNAL_ROUNDS ?? 7);
 
-export async function journalCost({ cli, tmp, wrk }) {
-  const args = ["--port", "0", "--json", "--clock", "manual", "--no-rate-limits"];
-  const on = await start(process.execPath, [cli, ...args]);
-  const off = await start(process.execPath, [cli, ...args, "--no-journal"]);
-  const stores = [on, off].map((s) => JSON.parse(s.line).stores[0]);
+/** Seconds of load each fresh server takes before its measured round (its code optimized), default 1. */
+const WARM = Number(process.env.JOURNAL_WARM_SECONDS ?? 1);
+
+const ARGS = ["--port", "0", "--json", "--clock", "manual", "--no-rate-limits"];
+
+/** A fresh pair of simulators started alike, journal on and off: each one's base URL, and their one token. */
+async function pair(cli) {
+  const started = [
+    // JOURNAL_AA=1: both servers with the journal off, to see the noise floor of the comparison.
+    await start(process.execPath, [cli, ...ARGS, ...(process.env.JOURNAL_AA === "1" ? ["--no-journal"] : [])]),
+    await start(process.execPath, [cli, ...ARGS, "--no-journal"]),
+  ];
+  const stores = started.map((s) => JSON.parse(s.line).stores[0]);
   const token = stores[0].keys[0].token;
   if (stores[1].keys[0].token !== token) throw new Error("journal bench: the two simulators differ");
+  return { sims: started.map((s, k) => ({ child: s.child, base: stores[k].base_url })), token };
+}
+
+/**
+ * Each pair of rounds runs against a fresh pair of servers, each warmed for `WARM` seconds first: a
+ * process's own luck (what its compiler made of the hot code, where its heap landed) lasts as long as the
+ * process, so servers kept for every round would pair the same two processes' luck seven times over.
+ */
+export async function journalCost({ cli, tmp, wrk }) {
+  const probe = await pair(cli);
   const first = await (
-    await fetch(`${stores[0].base_url}/products?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+    await fetch(`${probe.sims[0].base}/products?limit=1`, { headers: { authorization: `Bearer ${probe.token}` } })
   ).json();
+  for (const sim of probe.sims) sim.child.kill();
   const create = join(tmp, "journal-create.lua");
   writeFileSync(
     create,
     `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"Journal bench","retail_price":100}'\n`,
   );
+  // The seed and fixture are the same for every pair: the first product's id is every pair's.
   const scenarios = [
     ["GET /products/{id}", `/products/${first.data[0].id}`, undefined],
     ["GET /products?limit=50", "/products?limit=50", undefined],
     ["POST /products", "/products", create],
   ];
   const out = {};
-  const sims = [
-    { child: on.child, base: stores[0].base_url },
-    { child: off.child, base: stores[1].base_url },
-  ];
   for (const [name, path, script] of scenarios) {
     const runs = [[], []];
-    for (let i = 0; i < ROUNDS; i++)
+    for (let i = 0; i < ROUNDS; i++) {
+      const { sims, token } = await pair(cli);
+      for (const sim of sims) if (WARM > 0) wrk(`${sim.base}${path}`, WARM, { token, script });
       for (const k of i % 2 === 0 ? [0, 1] : [1, 0]) {
         const before = cpuMs(sims[k].child.pid);
         const run = wrk(`${sims[k].base}${path}`, SECONDS, { token, script });
@@ -60,6 +78,8 @@ export async function journalCost({ cli, tmp, wrk }) {
           cpu_us: before === undefined || after === undefined ? undefined : ((after - before) * 1000) / served,
         });
       }
+      for (const sim of sims) sim.child.kill();
+    }
     const [a, b] = runs;
     const cpu = (xs) =>
       xs.some((x) => x.cpu_us === undefined) ? undefined : round(median(xs.map((x) => x.cpu_us)), 1);
@@ -76,7 +96,5 @@ export async function journalCost({ cli, tmp, wrk }) {
       `journal on/off, ${name}: ${o.ratio}x (rounds ${o.paired_ratios.join(", ")}); CPU per request ${o.on.cpu_us} / ${o.off.cpu_us} µs`,
     );
   }
-  on.child.kill();
-  off.child.kill();
   return out;
 }

@@ -41,7 +41,7 @@ export function renderReport(f) {
   }
   if (f.journal)
     lines.push(
-      "The request journal and coverage, on against off (two simulators started alike, demo fixture, short alternating rounds, which goes first alternating too). CPU per request is each server's user and system time (all its threads) over the requests it answered in the round, median of the rounds:",
+      "The request journal and coverage, on against off (two simulators started alike, demo fixture, short alternating rounds, which goes first alternating too; a fresh pair for each pair of rounds, each warmed first). CPU per request is each server's user and system time (all its threads) over the requests it answered in the round, median of the rounds:",
       "",
       "| scenario | on req/s | off req/s | on/off | rounds | CPU µs per request, on / off | off/on |",
       "|---|---|---|---|---|---|---|",
