@@ -81,10 +81,17 @@ async function throughput(figures) {
   const ready = JSON.parse(sim.line);
   const base = ready.stores[0].base_url;
   const token = ready.stores[0].keys[0].token;
-  // Once more on a failure: a kept-alive connection may have been closed by the server while wrk ran.
+  // Again on a failure, up to 8 times: the fetches before a scenario leave kept-alive connections in
+  // the client's pool, which the server closes while wrk runs (its keep-alive timeout) and this process,
+  // blocked on wrk, does not see closed; each retry may draw another of them.
   const get = async (path) => {
-    const once = () => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    return (await once().catch(once)).json();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+      } catch (error) {
+        if (attempt === 8) throw error;
+      }
+    }
   };
   // The baseline serves the simulator's own pages, documents and cursors as it returned them.
   const LISTS = ["/products?limit=50", "/products?limit=200", "/sales?limit=50", "/sales?limit=200"];
