@@ -3,6 +3,7 @@
 // and what is read is what an eager build gives.
 import { describe, expect, it } from "vitest";
 import { largeFixture } from "../scenarios/fixtures/large.js";
+import { layOutWhileIdle } from "./sandboxes.js";
 import { call, makeSim } from "./test-support/sim.js";
 
 const size = { products: 120, sales: 5_000, customers: 15 };
@@ -36,5 +37,25 @@ describe("Spec, Pagination and polling rules 1: sales laid out after the build a
     const first = await call(sim, "GET", "/demo/v1/sales?limit=1");
     expect(first.status).toBe(200);
     expect(first.text).toBe((await call(eager(), "GET", "/demo/v1/sales?limit=1")).text);
+  });
+
+  it("a layout that fails while the simulator is idle is logged and stops, and the process goes on", async () => {
+    const logged: string[] = [];
+    let calls = 0;
+    const world = {
+      discarded: false,
+      log: (line: string) => logged.push(line),
+      layOut: (max: number) => {
+        calls++;
+        if (max > 0) throw new Error("a row that cannot be laid out");
+        return true;
+      },
+    };
+    layOutWhileIdle(world);
+    await turn();
+    await turn();
+    expect(calls).toBe(2);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/^internal error laying out the sales: Error: a row that cannot be laid out/);
   });
 });

@@ -131,9 +131,14 @@ const LAYOUT_SLICE = 2048;
  * requests, so the world is answering before it is all in place. A request that reads the sales lays out
  * what is left at once. The slices never keep the process alive.
  */
-function layOutWhileIdle(world: World): void {
+export function layOutWhileIdle(world: Pick<World, "discarded" | "layOut" | "log">): void {
   const slice = () => {
-    if (!world.discarded && world.layOut(LAYOUT_SLICE)) setImmediate(slice).unref();
+    try {
+      if (!world.discarded && world.layOut(LAYOUT_SLICE)) setImmediate(slice).unref();
+    } catch (error) {
+      // Never a crash from idle work: the request that reads the sales meets the failure (500 INTERNAL).
+      world.log?.(`internal error laying out the sales: ${(error as Error).stack ?? String(error)}`);
+    }
   };
   if (world.layOut(0)) setImmediate(slice).unref();
 }
