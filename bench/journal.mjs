@@ -4,6 +4,7 @@
 // goes first alternates too), a fresh warmed pair for each pair of rounds; the ratio on/off of each round and of the medians, and each server's CPU
 // time per request (user + system, from /proc, all its threads: the garbage collector's helpers too),
 // which a shared machine disturbs less than throughput. docs/performance.md, The journal's cost.
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { median, round, start, summary } from "./wrk.mjs";
@@ -97,4 +98,19 @@ export async function journalCost({ cli, tmp, wrk }) {
     );
   }
   return out;
+}
+
+/**
+ * The journal's own cost without HTTP (`bench/journal-inproc.mjs`, in a fresh process): CPU time per
+ * request through `sim.handle`, journal on against off, alternating batches in one process.
+ */
+export function journalInProcess(root) {
+  const script = join(root, "bench/journal-inproc.mjs");
+  const out = execFileSync(process.execPath, [script, join(root, "dist/src/simulator.js")], { encoding: "utf8" });
+  const figures = JSON.parse(out);
+  for (const [name, f] of Object.entries(figures))
+    console.error(
+      `journal in process, ${name}: ${f.on_us} / ${f.off_us} µs a request (+${f.extra_us}), off/on ${f.ratio}`,
+    );
+  return figures;
 }

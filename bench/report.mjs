@@ -51,6 +51,17 @@ export function renderReport(f) {
       ),
       "",
     );
+  if (f.journal_in_process)
+    lines.push(
+      "The journal's own cost without HTTP: two simulators in one fresh process answer the same requests through `sim.handle`, journal on and off, in 15 alternating pairs of batches; CPU time per request (`process.cpuUsage`), medians:",
+      "",
+      "| scenario | on µs | off µs | on − off µs | off/on (range) |",
+      "|---|---|---|---|---|",
+      ...Object.entries(f.journal_in_process).map(
+        ([name, j]) => `| ${name} | ${j.on_us} | ${j.off_us} | ${j.extra_us} | ${j.ratio} (${j.range.join("–")}) |`,
+      ),
+      "",
+    );
   if (f.sandboxes) lines.push(...sandboxLines(f.sandboxes));
   lines.push(
     "| target | measured | met |",

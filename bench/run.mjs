@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { coldStart } from "./cold-start.mjs";
-import { journalCost } from "./journal.mjs";
+import { journalCost, journalInProcess } from "./journal.mjs";
 import { renderReport } from "./report.mjs";
 import { sandboxScenarios } from "./sandboxes.mjs";
 import { ensureWrk, load, machine, median, round, start, summary, wrk as wrkRun } from "./wrk.mjs";
@@ -220,7 +220,10 @@ async function main() {
     scenarios: {},
   };
   if (wants("throughput")) await throughput(figures);
-  if (wants("journal")) figures.journal = await journalCost({ cli: CLI, tmp, wrk: wrkRun });
+  if (wants("journal")) {
+    figures.journal = await journalCost({ cli: CLI, tmp, wrk: wrkRun });
+    figures.journal_in_process = journalInProcess(ROOT);
+  }
   if (wants("start")) {
     figures.cold_start = await coldStart(CLI, COLD_ROUNDS);
     console.error(`cold start: ${JSON.stringify(figures.cold_start)}`);

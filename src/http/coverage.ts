@@ -70,32 +70,44 @@ function universe(): Universal[] {
   return items;
 }
 
-let ALL: { readonly items: readonly Universal[]; readonly keys: ReadonlySet<string> } | undefined;
+/** The universe in its order, and each item's place in it by its kind and id. */
+let ALL: { readonly items: readonly Universal[]; readonly index: ReadonlyMap<string, number> } | undefined;
 function all() {
   if (!ALL) {
     const items = universe();
-    ALL = { items, keys: new Set(items.map((i) => key(i.kind, i.id))) };
+    ALL = { items, index: new Map(items.map((item, i) => [key(item.kind, item.id), i])) };
   }
   return ALL;
 }
 
 const key = (kind: CoverageKind, id: string) => `${kind}\u0000${id}`;
 
-/** Each operation's keys, made once: its own and its documented statuses'. */
-let OPERATION_KEYS: Map<string, { operation: string; statuses: Map<number, string> }> | undefined;
+/** Each operation's places in the universe, found once: its own and its documented statuses'. */
+let OPERATION_KEYS: Map<string, { operation: number; statuses: Map<number, number> }> | undefined;
 function operationKeys(id: string) {
   if (!OPERATION_KEYS) {
     OPERATION_KEYS = new Map();
-    for (const item of all().items) {
-      if (item.kind === "operation")
-        OPERATION_KEYS.set(item.id, { operation: key("operation", item.id), statuses: new Map() });
+    all().items.forEach((item, i) => {
+      if (item.kind === "operation") OPERATION_KEYS?.set(item.id, { operation: i, statuses: new Map() });
       if (item.kind === "status") {
         const [op, status] = item.id.split(" ");
-        OPERATION_KEYS.get(op as string)?.statuses.set(Number(status), key("status", item.id));
+        OPERATION_KEYS?.get(op as string)?.statuses.set(Number(status), i);
       }
-    }
+    });
   }
   return OPERATION_KEYS.get(id);
+}
+
+/** An error code's or a branch's place in the universe (undefined for one it does not name), by its id. */
+const PLACES = new Map<CoverageKind, Map<string, number | undefined>>();
+function placeOf(kind: "error_code" | "branch", id: string): number | undefined {
+  let byId = PLACES.get(kind);
+  if (byId === undefined) PLACES.set(kind, (byId = new Map()));
+  if (byId.has(id)) return byId.get(id);
+  const place = all().index.get(key(kind, id));
+  // Ids no item names are not kept: a client can make any number of codes in the OAuth shape.
+  if (place !== undefined) byId.set(id, place);
+  return place;
 }
 
 /** Distinct unexpected answers kept (a client can make any number of them); the rest are counted under one. */
@@ -103,7 +115,8 @@ const MAX_UNEXPECTED = 100;
 const OTHER = "(other)";
 
 export class CoverageCounts {
-  private counts = new Map<string, number>();
+  /** By each item's place in the universe. */
+  private counts: number[] = [];
   private unexpected = new Map<string, number>();
   private requests = 0;
 
@@ -118,25 +131,25 @@ export class CoverageCounts {
         this.add(keys.operation);
         if (!entry.injected) {
           const status = keys.statuses.get(entry.status);
-          if (status) this.add(status);
+          if (status !== undefined) this.add(status);
           else expected = false;
         }
       } else expected = false;
     }
     if (entry.code !== null) {
-      const code = key("error_code", entry.code);
-      if (all().keys.has(code)) this.add(code);
+      const code = placeOf("error_code", entry.code);
+      if (code !== undefined) this.add(code);
       else expected = false;
     }
     for (const branch of entry.branches) {
-      const k = key("branch", branch);
-      if (all().keys.has(k)) this.add(k);
+      const place = placeOf("branch", branch);
+      if (place !== undefined) this.add(place);
     }
     if (!expected && !entry.injected) this.unexpect(`${entry.operation ?? "(no operation)"} ${entry.status}`);
   }
 
-  private add(k: string): void {
-    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+  private add(place: number): void {
+    this.counts[place] = (this.counts[place] ?? 0) + 1;
   }
 
   private unexpect(what: string): void {
@@ -145,13 +158,13 @@ export class CoverageCounts {
   }
 
   clear(): void {
-    this.counts = new Map();
+    this.counts = [];
     this.unexpected = new Map();
     this.requests = 0;
   }
 
   report(sandbox: string): CoverageReport {
-    const items: CoverageItem[] = all().items.map((i) => ({ ...i, count: this.counts.get(key(i.kind, i.id)) ?? 0 }));
+    const items: CoverageItem[] = all().items.map((item, i) => ({ ...item, count: this.counts[i] ?? 0 }));
     const totals = (of: readonly CoverageItem[]): CoverageTotals => {
       const covered = of.filter((i) => i.count > 0).length;
       const percent = of.length === 0 ? 100 : Math.round((covered / of.length) * 1000) / 10;

@@ -19,25 +19,31 @@ const utf8 = new TextDecoder();
 type Captured = {
   readonly head: string | Uint8Array | readonly Uint8Array[] | null;
   readonly bytes: number;
+  /** The length of what `head` holds (characters or bytes). */
+  readonly held: number;
   /** True when `head` is the final, redacted text (and `bytes` the body's whole length). */
   readonly text?: true;
 };
 
-const NO_BODY: Captured = { head: null, bytes: 0 };
+const NO_BODY: Captured = { head: null, bytes: 0, held: 0 };
 
 function capture(body: Uint8Array | string | null, cap: number): Captured {
   if (body === null) return NO_BODY;
   if (typeof body === "string") {
-    if (body.length <= cap) return { head: body, bytes: -1 };
-    return { head: Buffer.from(body.slice(0, cap)), bytes: Buffer.byteLength(body) };
+    if (body.length <= cap) return { head: body, bytes: -1, held: body.length };
+    const head = Buffer.from(body.slice(0, cap));
+    return { head, bytes: Buffer.byteLength(body), held: head.length };
   }
   // A copy (a view would keep the whole body alive).
-  return { head: body.length > cap ? Uint8Array.prototype.slice.call(body, 0, cap) : body, bytes: body.length };
+  const head = body.length > cap ? Uint8Array.prototype.slice.call(body, 0, cap) : body;
+  return { head, bytes: body.length, held: head.length };
 }
 
 function captureAnswer(response: SimResponse, cap: number): Captured {
   const parts = bodySource(response);
   if (!parts) return capture(response.body, cap);
+  // The whole body within the cap (every answer joined from its parts is): its own list of parts.
+  if (parts.length <= cap) return { head: parts.parts, bytes: parts.length, held: parts.length };
   const head: Uint8Array[] = [];
   let taken = 0;
   for (const part of parts.parts) {
@@ -45,7 +51,7 @@ function captureAnswer(response: SimResponse, cap: number): Captured {
     head.push(part);
     taken += part.length;
   }
-  return { head, bytes: parts.length };
+  return { head, bytes: parts.length, held: taken };
 }
 
 /** The start of the answer's text: its body when already a string, else what was captured, decoded. */
@@ -71,14 +77,7 @@ function decoded(captured: Captured, cap: number): { text: string | null; bytes:
 }
 
 /** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
-const capturedBytes = (c: Captured): number =>
-  c.head === null
-    ? 0
-    : typeof c.head === "string"
-      ? 2 * c.head.length
-      : c.head instanceof Uint8Array
-        ? 2 * c.head.length
-        : 2 * (c.head as Uint8Array[]).reduce((sum, part) => sum + part.length, 0);
+const capturedBytes = (c: Captured): number => 2 * c.held;
 
 /** A body's text with its secret and personal values redacted, read by its content type. */
 function redactBody(headers: Readonly<Record<string, string | undefined>>, text: string): string {
@@ -313,7 +312,8 @@ const SENSITIVE = new Set([
 function redacted(headers: Readonly<Record<string, string | undefined>>, captured: Captured, cap: number): Captured {
   const start = decoded(captured, cap);
   if (start.text === null) return captured;
-  return { head: redactBody(headers, start.text), bytes: start.bytes, text: true };
+  const text = redactBody(headers, start.text);
+  return { head: text, bytes: start.bytes, held: text.length, text: true };
 }
 
 function errorCode(text: string): string | null {
