@@ -1,9 +1,11 @@
 // The cost of the request journal and coverage (docs/interfaces.md, Journal and coverage): the same
 // reads and a write against two simulators started alike (demo fixture, manual clock, no rate limits),
 // one with the journal on (the default) and one with --no-journal, in short alternating rounds (which
-// goes first alternates too), a fresh warmed pair for each pair of rounds; the ratio on/off of each round and of the medians, and each server's CPU
-// time per request (user + system, from /proc, all its threads: the garbage collector's helpers too),
-// which a shared machine disturbs less than throughput. docs/performance.md, The journal's cost.
+// goes first alternates too), a fresh warmed pair for each pair of rounds; the ratio on/off of each
+// round and of the medians, and each server's CPU time per request (user + system, from /proc, all its
+// threads: the garbage collector's helpers too), which a shared machine disturbs less than throughput.
+// Then the same over HTTP with both servers in one process, and without HTTP through `sim.handle`.
+// docs/performance.md, The journal's cost.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -96,6 +98,52 @@ export async function journalCost({ cli, tmp, wrk }) {
     console.error(
       `journal on/off, ${name}: ${o.ratio}x (rounds ${o.paired_ratios.join(", ")}); CPU per request ${o.on.cpu_us} / ${o.off.cpu_us} µs`,
     );
+  }
+  return out;
+}
+
+/**
+ * The journal's cost over HTTP with both servers in one process (`bench/journal-one-process.mjs`): the
+ * same scenarios and rounds as `journalCost`, each server warmed first; no CPU figure (one process).
+ */
+export async function journalOneProcess({ root, tmp, wrk }) {
+  const { child, line } = await start(process.execPath, [
+    join(root, "bench/journal-one-process.mjs"),
+    join(root, "dist/src/simulator.js"),
+  ]);
+  const ready = JSON.parse(line);
+  const create = join(tmp, "journal-create.lua");
+  writeFileSync(
+    create,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"Journal bench","retail_price":100}'\n`,
+  );
+  const scenarios = [
+    ["GET /products/{id}", `/products/${ready.id}`, undefined],
+    ["GET /products?limit=50", "/products?limit=50", undefined],
+    ["POST /products", "/products", create],
+  ];
+  const out = {};
+  try {
+    for (const [name, path, script] of scenarios) {
+      const bases = [ready.on, ready.off];
+      for (const base of bases) if (WARM > 0) wrk(`${base}${path}`, WARM, { token: ready.token, script });
+      const runs = [[], []];
+      for (let i = 0; i < ROUNDS; i++)
+        for (const k of i % 2 === 0 ? [0, 1] : [1, 0])
+          runs[k].push(wrk(`${bases[k]}${path}`, SECONDS, { token: ready.token, script }).rps);
+      const ratios = runs[0].map((x, i) => x / runs[1][i]);
+      out[name] = {
+        on_rps: round(median(runs[0]), 0),
+        off_rps: round(median(runs[1]), 0),
+        ratio: round(median(ratios)),
+        paired_ratios: ratios.map((x) => round(x)),
+      };
+      console.error(
+        `journal in one process over HTTP, ${name}: ${out[name].ratio}x (rounds ${out[name].paired_ratios.join(", ")})`,
+      );
+    }
+  } finally {
+    child.kill();
   }
   return out;
 }

@@ -51,6 +51,17 @@ export function renderReport(f) {
       ),
       "",
     );
+  if (f.journal_one_process)
+    lines.push(
+      "The same scenarios and rounds over HTTP with both servers in one process (the process's compiled code and heap shared, so the two differ only in what recording does), each warmed first:",
+      "",
+      "| scenario | on req/s | off req/s | on/off, median of rounds | rounds |",
+      "|---|---|---|---|---|",
+      ...Object.entries(f.journal_one_process).map(
+        ([name, j]) => `| ${name} | ${j.on_rps} | ${j.off_rps} | ${j.ratio} | ${j.paired_ratios.join(", ")} |`,
+      ),
+      "",
+    );
   if (f.journal_in_process)
     lines.push(
       "The journal's own cost without HTTP: two simulators in one fresh process answer the same requests through `sim.handle`, journal on and off, in 15 alternating pairs of batches; CPU time per request (`process.cpuUsage`), medians:",
