@@ -71,16 +71,21 @@ function universe(): Universal[] {
 }
 
 /** The universe in its order, and each item's place in it by its kind and id. */
-let ALL: { readonly items: readonly Universal[]; readonly index: ReadonlyMap<string, number> } | undefined;
+let ALL:
+  | { readonly items: readonly Universal[]; readonly places: ReadonlyMap<CoverageKind, ReadonlyMap<string, number>> }
+  | undefined;
 function all() {
   if (!ALL) {
     const items = universe();
-    ALL = { items, index: new Map(items.map((item, i) => [key(item.kind, item.id), i])) };
+    const places = new Map<CoverageKind, Map<string, number>>();
+    items.forEach((item, i) => {
+      const ofKind = places.get(item.kind) ?? new Map<string, number>();
+      places.set(item.kind, ofKind.set(item.id, i));
+    });
+    ALL = { items, places };
   }
   return ALL;
 }
-
-const key = (kind: CoverageKind, id: string) => `${kind}\u0000${id}`;
 
 /** Each operation's places in the universe, found once: its own and its documented statuses'. */
 let OPERATION_KEYS: Map<string, { operation: number; statuses: Map<number, number> }> | undefined;
@@ -99,16 +104,7 @@ function operationKeys(id: string) {
 }
 
 /** An error code's or a branch's place in the universe (undefined for one it does not name), by its id. */
-const PLACES = new Map<CoverageKind, Map<string, number | undefined>>();
-function placeOf(kind: "error_code" | "branch", id: string): number | undefined {
-  let byId = PLACES.get(kind);
-  if (byId === undefined) PLACES.set(kind, (byId = new Map()));
-  if (byId.has(id)) return byId.get(id);
-  const place = all().index.get(key(kind, id));
-  // Ids no item names are not kept: a client can make any number of codes in the OAuth shape.
-  if (place !== undefined) byId.set(id, place);
-  return place;
-}
+const placeOf = (kind: "error_code" | "branch", id: string): number | undefined => all().places.get(kind)?.get(id);
 
 /** Distinct unexpected answers kept (a client can make any number of them); the rest are counted under one. */
 const MAX_UNEXPECTED = 100;
