@@ -24,9 +24,44 @@ export function redactJson(text: string): string {
   return text.replace(JSON_VALUE, `"$1"$2"${REDACTED}"`);
 }
 
+/** The names of the form fields and query parameters whose values are replaced, by their first character. */
+const FORM_NAMES = new Map<number, string[]>();
+for (const name of [...FORM_SECRETS, ...PERSONAL]) {
+  const first = name.charCodeAt(0);
+  FORM_NAMES.set(first, [...(FORM_NAMES.get(first) ?? []), name]);
+}
+
+/** Whether a listed name fills the text from `start` to `end`. */
+function isFormName(text: string, start: number, end: number): boolean {
+  const names = FORM_NAMES.get(text.charCodeAt(start));
+  if (names === undefined) return false;
+  for (const name of names) if (name.length === end - start && text.startsWith(name, start)) return true;
+  return false;
+}
+
+/**
+ * Whether a field `FORM_VALUE` matches starts anywhere in the text: a name it lists right after the
+ * start, a `?` or a `&`, and then `=`. One pass over the characters that makes no string, so the
+ * common query (`limit=50`) is kept as it is at little cost.
+ */
+function hasFormSecret(text: string): boolean {
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3f || c === 0x26)
+      start = i + 1; // ? &
+    else if (c === 0x3d && start >= 0) {
+      // =
+      if (i > start && isFormName(text, start, i)) return true;
+      start = -1;
+    }
+  }
+  return false;
+}
+
 /** A query string, form body or URL with every secret or personal value replaced. */
 export function redactForm(text: string): string {
-  return text.replace(FORM_VALUE, `$1$2=${REDACTED}`);
+  return hasFormSecret(text) ? text.replace(FORM_VALUE, `$1$2=${REDACTED}`) : text;
 }
 
 const BEARER = `Bearer ${REDACTED}`;
