@@ -1,5 +1,6 @@
 import { type BranchExchange, COVERAGE_BRANCHES, type CoverageBranch } from "../contract/coverage-branches.js";
 import { ERROR_STATUS, isErrorCode } from "../contract/errors.js";
+import { OPERATIONS_BY_ID } from "../contract/operations/index.js";
 import type { JournalEntry, JournalMessage } from "../contract/journal.js";
 import { iso } from "../kernel/clock.js";
 import { redactForm, redactHeaders, redactJson, withoutSecrets } from "./redact.js";
@@ -123,16 +124,32 @@ for (const branch of COVERAGE_BRANCHES) {
 }
 
 const NONE: readonly CoverageBranch[] = [];
-/** The candidates of an operation and status, merged once and kept: most pairs have none. */
-const MERGED = new Map<string | null, Map<number, readonly CoverageBranch[]>>();
-function candidates(operation: string | null, status: number): readonly CoverageBranch[] {
-  let byStatus = MERGED.get(operation);
-  if (byStatus === undefined) MERGED.set(operation, (byStatus = new Map()));
+
+/**
+ * Whether a branch can be met on an operation at all: a replay only where an Idempotency-Key is taken,
+ * and a branch that needs a text in the query only on an exchange that has a query.
+ */
+function canMeet(branch: CoverageBranch, operation: string | null, hasQuery: boolean): boolean {
+  if (branch.queryHas !== undefined && !hasQuery) return false;
+  const op = operation === null ? undefined : OPERATIONS_BY_ID.get(operation);
+  return !(branch.replayed && op?.idempotency === "none");
+}
+
+/**
+ * The candidates of an operation and status, for an exchange with a query or without, merged once and
+ * kept: most have none (a `GET /products/{id}` answered 200 has none).
+ */
+const MERGED = [new Map<string | null, Map<number, readonly CoverageBranch[]>>(), new Map()];
+function candidates(operation: string | null, status: number, hasQuery: boolean): readonly CoverageBranch[] {
+  const merged = MERGED[hasQuery ? 1 : 0] as Map<string | null, Map<number, readonly CoverageBranch[]>>;
+  let byStatus = merged.get(operation);
+  if (byStatus === undefined) merged.set(operation, (byStatus = new Map()));
   let list = byStatus.get(status);
   if (list === undefined) {
     const of = (op: string | null) => [...(INDEX.get(op)?.get(status) ?? []), ...(INDEX.get(op)?.get(0) ?? [])];
-    const merged = operation === null ? of(null) : [...of(operation), ...of(null)];
-    list = merged.length === 0 ? NONE : merged;
+    const all = operation === null ? of(null) : [...of(operation), ...of(null)];
+    const met = all.filter((branch) => canMeet(branch, operation, hasQuery));
+    list = met.length === 0 ? NONE : met;
     byStatus.set(status, list);
   }
   return list;
@@ -331,7 +348,7 @@ function branchesOf(
   cap: number,
 ): readonly string[] {
   const named = response[BRANCHES];
-  const list = candidates(operation, response.status);
+  const list = candidates(operation, response.status, req.query !== "");
   if (list.length === 0) return named ?? NO_BRANCHES;
   let branches: string[] | undefined;
   let exchange: Exchange | undefined;

@@ -178,4 +178,30 @@ describe("the journal and coverage of a sandbox (docs/interfaces.md, Journal and
     expect(page.data[3]?.code).toBe("STALE_VERSION");
     expect(page.data[3]?.branches).toEqual(["catalog.stale-version"]);
   });
+
+  it("names a replay on an operation whose Idempotency-Key is optional, and no branch a plain read cannot meet", async () => {
+    const box = sim.sandbox();
+    const key = box.token("demo-sb1", "full");
+    const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+      sim.fetch(`http://sim/demo-sb1/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await call("POST", "/products", { name: "Once", retail_price: 100 }, { "idempotency-key": "o-1" });
+    expect(created.status).toBe(201);
+    const again = await call("POST", "/products", { name: "Once", retail_price: 100 }, { "idempotency-key": "o-1" });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    const { data } = (await created.json()) as { data: { id: string } };
+    expect((await call("GET", `/products/${data.id}`)).status).toBe(200);
+    expect((await call("GET", "/products?order=desc&limit=1")).status).toBe(200);
+    const entries = box.journal().data.map((e) => [e.operation, e.status, e.branches]);
+    expect(entries).toEqual([
+      ["createProduct", 201, []],
+      ["createProduct", 201, ["idempotency.replay"]],
+      ["getProduct", 200, []],
+      ["listProducts", 200, ["pagination.desc-one-page"]],
+    ]);
+    expect(met(box.coverage(), "branch")).toEqual({ "idempotency.replay": 1, "pagination.desc-one-page": 1 });
+  });
 });

@@ -55,6 +55,16 @@ export class JournalLedger {
   released(entry: RecordedExchange, byLedger: boolean): void {
     this.bytes -= entry.bytes;
     if (byLedger) return;
+    // The process's oldest (one journal's traffic alone): out of the order at once, with any released
+    // entries behind it, so the order stays as long as what is held and needs no compacting.
+    if (this.order.first === entry) {
+      this.order.shift();
+      while (this.order.first?.held === false) {
+        this.order.shift();
+        this.stale -= 1;
+      }
+      return;
+    }
     this.stale += 1;
     if (this.stale > 1024 && 2 * this.stale > this.order.size) {
       this.order.retain((e) => e.held);
