@@ -228,7 +228,7 @@ export class Simulator extends SandboxHandle {
         rateLimits: options.rateLimits ?? true,
         bounds,
         log: options.log,
-        journals: options.journal === false ? undefined : new JournalLedger(bounds.caps.journalBytes),
+        journals: options.journal === false ? undefined : new JournalLedger(bounds.caps.journalBytes, options.log),
       },
       {
         max: options.maxSandboxes ?? DEFAULT_SANDBOX_LIMITS.max,

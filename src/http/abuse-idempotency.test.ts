@@ -67,7 +67,7 @@ describe("Abuse: idempotency records and error answers stay bounded", () => {
     await call(sim, "POST", "/demo/v1/products", { key: abuser, raw, headers: { "idempotency-key": "warm" } });
     await timeProbe(probe, 20);
     const baseline = median(await timeProbe(probe, 30));
-    const heapBefore = heapAfterGc();
+    const heapBefore = await heapAfterGc();
 
     let largest = 0;
     const beside = await probeAlongside(
@@ -89,7 +89,7 @@ describe("Abuse: idempotency records and error answers stay bounded", () => {
     // Each answer (and its record) is about 8 KB, not 8 MB; the credential's records stop at its byte cap.
     expect(largest).toBeLessThan(12 * 1024);
     expect(sim.world.idempotency.usage(credentialId(sim, abuser)).records).toBe(15);
-    expect(heapAfterGc() - heapBefore).toBeLessThan(CAPS.idempotencyBytes + HEAP_SLACK);
+    expect((await heapAfterGc()) - heapBefore).toBeLessThan(CAPS.idempotencyBytes + HEAP_SLACK);
     expect(median(beside)).toBeLessThan(SLOWER_AT_MOST * baseline);
   }, 60_000);
 
@@ -114,7 +114,7 @@ describe("Abuse: idempotency records and error answers stay bounded", () => {
     const probe = me(sim, "read");
     await timeProbe(probe, 10);
     const baseline = median(await timeProbe(probe, 30));
-    const heapBefore = heapAfterGc();
+    const heapBefore = await heapAfterGc();
     const start = sim.clock.now();
 
     let stored = 0;
@@ -143,7 +143,7 @@ describe("Abuse: idempotency records and error answers stay bounded", () => {
     expect(stored).toBeGreaterThan(CAPS.idempotencyBytes + HEAP_SLACK);
     // The process's byte cap is what stopped them: full within one answer's size.
     expect(sim.world.bounds.idempotency.bytes).toBeGreaterThan(CAPS.idempotencyBytes - 20 * 1024);
-    expect(heapAfterGc() - heapBefore).toBeLessThan(CAPS.idempotencyBytes + HEAP_SLACK);
+    expect((await heapAfterGc()) - heapBefore).toBeLessThan(CAPS.idempotencyBytes + HEAP_SLACK);
     expect(median(beside)).toBeLessThan(SLOWER_AT_MOST * baseline);
   }, 60_000);
 });

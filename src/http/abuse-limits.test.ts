@@ -30,9 +30,9 @@ describe("Abuse, spec Limits: many addresses failing authentication", () => {
     const me = MeProbe.make(sim);
     await fail(0, 2_000); // warm up: the cap is reached and the code paths are compiled
     const baseline = await me.baseline();
-    const before = heapAfterGc();
+    const before = await heapAfterGc();
     const during = await me.during((step) => fail(2_000, 12_000, step));
-    const grown = heapAfterGc() - before;
+    const grown = (await heapAfterGc()) - before;
     expect(ledger.size).toBeLessThanOrEqual(1_000);
     expect(sim.world.limits.size).toBeLessThanOrEqual(1_000);
     expect(grown).toBeLessThan(1 * MB);

@@ -255,7 +255,9 @@ export class RecordedExchange {
     // Nothing secret is kept raw: the request's headers are redacted at once, and the bodies of the
     // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
     // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
-    const eager = operation === null || SENSITIVE.has(operation);
+    // Such an exchange is recorded as soon as it is answered; any other waits until its event loop's
+    // turn ends (JournalLedger.hand), its credentials and query secrets already redacted.
+    const eager = carriesSecrets(operation);
     this.sent = capture(req.body, bodyCap);
     this.answer = captureAnswer(response, bodyCap);
     this.requestHeaders = withoutSecrets(req.headers);
@@ -324,6 +326,28 @@ const SENSITIVE = new Set([
   "createToken",
   "authorize",
 ]);
+
+/**
+ * Whether an exchange's bodies may carry personal details or secrets (the customers' operations, the
+ * OAuth endpoints, a path no route matched): they are redacted as it is recorded, which is then at once.
+ */
+export const carriesSecrets = (operation: string | null): boolean => operation === null || SENSITIVE.has(operation);
+
+/**
+ * The request of an exchange that waits to be recorded (JournalLedger.hand), its credentials and the
+ * secrets of its query already redacted: what waits holds no secret either.
+ */
+export function waitingRequest(req: SimRequest): SimRequest {
+  return {
+    method: req.method,
+    path: req.path,
+    query: req.query === "" ? "" : redactForm(req.query),
+    headers: withoutSecrets(req.headers),
+    body: req.body,
+    remoteAddress: req.remoteAddress,
+    origin: req.origin,
+  };
+}
 
 /** A capture decoded and redacted now, kept as text (with the body's whole length). */
 function redacted(headers: Readonly<Record<string, string | undefined>>, captured: Captured, cap: number): Captured {

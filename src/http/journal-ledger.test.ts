@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Journal, JournalLedger } from "./journal.js";
+import { reachableText } from "../test-support/reachable.js";
 import type { SimRequest, SimResponse } from "./types.js";
 
 // docs/interfaces.md, Journal and coverage: every journal of the process within journal-bytes, the
@@ -72,5 +73,102 @@ describe("JournalLedger: one byte budget and one order for every journal of the 
     for (const journal of journals) journal.clear();
     expect(ledger.heldBytes).toBe(0);
     expect(ledger.queued).toBe(0);
+  });
+});
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("JournalLedger: exchanges recorded in batches, by the time anything reads them", () => {
+  it("an exchange waits until the event loop's turn ends, or until a read, and then is in order", async () => {
+    const ledger = new JournalLedger(1e12);
+    const a = new Journal("a", { entries: 10, bodyBytes: 100 }, ledger);
+    const b = new Journal("b", { entries: 10, bodyBytes: 100 }, ledger);
+    a.record(request(1), answer(), "getProduct", 0, 1);
+    b.record(request(2), answer(), "getProduct", 0, 1);
+    expect(ledger.unsettled).toBe(2);
+    await turn();
+    expect(ledger.unsettled).toBe(0);
+    a.record(request(3), answer(), "getProduct", 0, 1);
+    // A read records what waits first.
+    expect(a.page({}).data.map((e) => e.path)).toEqual(["/demo/v1/products/1", "/demo/v1/products/3"]);
+    expect(ledger.unsettled).toBe(0);
+    b.record(request(4), answer(), "getProduct", 0, 1);
+    expect(b.coverage().requests).toBe(2);
+  });
+
+  it("at most 64 exchanges wait, and a request body longer than the journal's cap is recorded at once", () => {
+    const ledger = new JournalLedger(1e12);
+    const journal = new Journal("a", { entries: 100, bodyBytes: 100 }, ledger);
+    for (let n = 0; n < 63; n++) journal.record(request(n), answer(), "getProduct", 0, 1);
+    expect(ledger.unsettled).toBe(63);
+    journal.record(request(63), answer(), "getProduct", 0, 1);
+    expect(ledger.unsettled).toBe(0);
+    journal.record(request(64), answer(), "getProduct", 0, 1);
+    journal.record({ ...request(65), method: "POST", body: new Uint8Array(101) }, answer(), "createProduct", 0, 1);
+    expect(ledger.unsettled).toBe(0);
+    expect(journal.page({}).recorded).toBe(66);
+  });
+
+  it("over the budget the process's oldest entry goes first, in the order the journals were handed them", () => {
+    const probe = new JournalLedger(1e12);
+    const one = new Journal("probe", { entries: 10, bodyBytes: 100 }, probe);
+    one.record(request(0), answer(), "getProduct", 0, 1);
+    const size = probe.heldBytes;
+    const ledger = new JournalLedger(2 * size + size / 2);
+    const a = new Journal("a", { entries: 10, bodyBytes: 100 }, ledger);
+    const b = new Journal("b", { entries: 10, bodyBytes: 100 }, ledger);
+    a.record(request(0), answer(), "getProduct", 0, 1);
+    b.record(request(1), answer(), "getProduct", 0, 1);
+    a.record(request(2), answer(), "getProduct", 0, 1);
+    // Read b first: a's first entry, the oldest, is the one let go.
+    expect(b.page({}).data.map((e) => e.path)).toEqual(["/demo/v1/products/1"]);
+    expect(a.page({}).data.map((e) => e.path)).toEqual(["/demo/v1/products/2"]);
+  });
+
+  it("an exchange that cannot be recorded is logged and left out; the others are recorded", () => {
+    const lines: string[] = [];
+    const ledger = new JournalLedger(1e12, (line) => lines.push(line));
+    const journal = new Journal("a", { entries: 10, bodyBytes: 100 }, ledger);
+    const broken = new Proxy(answer(), {
+      get: (target, name) => {
+        if (name === "status") throw new Error("unreadable answer");
+        return Reflect.get(target, name);
+      },
+    });
+    journal.record(request(0), answer(), "getProduct", 0, 1);
+    journal.record(request(1), broken, "getProduct", 0, 1);
+    journal.record(request(2), answer(), "getProduct", 0, 1);
+    expect(journal.page({}).data.map((e) => e.path)).toEqual(["/demo/v1/products/0", "/demo/v1/products/2"]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^internal error recording an exchange: Error: unreadable answer/);
+  });
+
+  it("what waits holds no secret: credentials and query secrets are redacted as it is handed, and customers' exchanges are recorded at once", () => {
+    const ledger = new JournalLedger(1e12);
+    const journal = new Journal("a", { entries: 10, bodyBytes: 1000 }, ledger);
+    const read = {
+      ...request(1),
+      query: "access_token=q-secret-1&limit=5",
+      headers: { host: "sim", authorization: "Bearer s3cret-token", cookie: "c-secret-2" },
+    };
+    journal.record(read, answer(), "getProduct", 0, 1);
+    expect(ledger.unsettled).toBe(1);
+    for (const secret of ["q-secret-1", "s3cret-token", "c-secret-2"])
+      expect(reachableText(ledger, secret)).toEqual([]);
+    const customer = {
+      ...request(2),
+      method: "POST",
+      path: "/demo/v1/customers",
+      body: new TextEncoder().encode('{"first_name":"Fiona","email":"fiona@example.com"}'),
+      headers: { "content-type": "application/json" },
+    };
+    journal.record(customer, answer(), "createCustomer", 0, 1);
+    // Recorded at once, after what waited, its personal details redacted.
+    expect(ledger.unsettled).toBe(0);
+    for (const detail of ["Fiona", "fiona@example.com"]) expect(reachableText(ledger, detail)).toEqual([]);
+    expect(journal.page({}).data.map((e) => [e.query, e.request.headers.authorization, e.request.body])).toEqual([
+      ["access_token=[redacted]&limit=5", "Bearer [redacted]", null],
+      ["", undefined, '{"first_name":"[redacted]","email":"[redacted]"}'],
+    ]);
   });
 });

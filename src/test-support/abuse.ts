@@ -10,8 +10,13 @@ import { ORIGIN } from "./sim.js";
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
-/** Bytes of heap in use after full collections (two, so what the first one freed is gone too). */
-export function heapAfterGc(): number {
+/**
+ * Bytes of heap in use after full collections (two, so what the first one freed is gone too), once the
+ * turn's deferred work is done: the request journal records the exchanges it was handed when the event
+ * loop's turn ends (http/journal.ts).
+ */
+export async function heapAfterGc(): Promise<number> {
+  await new Promise((resolve) => setImmediate(resolve));
   gc();
   gc();
   return process.memoryUsage().heapUsed;
