@@ -22,11 +22,11 @@ export interface JournalLimits {
  * let go (its ring was full, or it was cleared) stays in the order, released, until the order is
  * compacted (when such entries outnumber the held ones) or reaches the front.
  *
- * Exchanges are recorded in batches: the ledger keeps each exchange a journal is handed as it is
- * (`hand`), and has them recorded, in the order they came, when the event loop's turn ends, or at once
- * when anything reads a journal, its coverage or the ledger. Done together, the work of many exchanges
- * runs with its tables in the processor's caches rather than evicted by the HTTP stack between
- * requests, and costs a request less than half as much (docs/performance.md, The journal's cost).
+ * Exchanges are recorded in batches: the ledger keeps each exchange a journal is handed, its
+ * credentials redacted (`hand`), and has them recorded, in the order they came, when the event loop's
+ * turn ends, or at once when anything reads a journal, its coverage or the ledger. Done together, the
+ * work of many exchanges runs with its tables in the processor's caches rather than evicted by the
+ * HTTP stack between requests, and costs a request less (docs/performance.md, The journal's cost).
  */
 export class JournalLedger {
   private readonly order = new Queue<RecordedExchange>();
