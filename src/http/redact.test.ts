@@ -3,7 +3,7 @@
 // and a customer's personal fields are `[redacted]`; everything else is kept as sent.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { REDACTED, redactForm } from "./redact.js";
+import { REDACTED, redactForm, withoutSecrets } from "./redact.js";
 
 /** The rule written as one expression: a listed name right after the start, `?` or `&`, then `=`. */
 const NAMES =
@@ -62,5 +62,26 @@ describe("Redaction of form bodies, query strings and Location headers", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("Redaction of request headers", () => {
+  it("keeps an Authorization header's scheme and replaces Cookie, and answers its own answer as it is", () => {
+    const sent = { host: "sim", authorization: "Bearer t-1", cookie: "a=b", "proxy-authorization": "Basic x" };
+    const once = withoutSecrets(sent);
+    expect(once).toEqual({
+      host: "sim",
+      authorization: "Bearer [redacted]",
+      cookie: "[redacted]",
+      "proxy-authorization": "[redacted]",
+    });
+    expect(withoutSecrets(once)).toBe(once);
+    const plain = { host: "sim", accept: "*/*" };
+    expect(withoutSecrets(plain)).toBe(plain);
+    expect(withoutSecrets({ authorization: "Basic abc" })).toEqual({ authorization: "Basic [redacted]" });
+    expect(withoutSecrets({ authorization: "Bearer [redacted]", cookie: "c-1" })).toEqual({
+      authorization: "Bearer [redacted]",
+      cookie: "[redacted]",
+    });
   });
 });

@@ -72,12 +72,20 @@ function redactedAuthorization(value: string): string {
   return `${/^\S+/.exec(value)?.[0] ?? ""} ${REDACTED}`.trim();
 }
 
-/** Request headers with their secrets replaced, as cheaply as the common case allows (one spread). */
+/**
+ * Request headers with their secrets replaced, as cheaply as the common case allows (one spread). Headers
+ * that hold no secret, or only secrets already replaced (its own answer), are answered as they are.
+ */
 export function withoutSecrets(
   headers: Readonly<Record<string, string | undefined>>,
 ): Readonly<Record<string, string>> {
   const { authorization, cookie } = headers;
-  if (authorization === undefined && cookie === undefined && headers["proxy-authorization"] === undefined)
+  const proxy = headers["proxy-authorization"];
+  if (
+    (authorization === undefined || authorization === BEARER) &&
+    (cookie === undefined || cookie === REDACTED) &&
+    (proxy === undefined || proxy === REDACTED)
+  )
     return headers as Readonly<Record<string, string>>;
   const out = { ...headers } as Record<string, string>;
   if (authorization !== undefined) out.authorization = redactedAuthorization(authorization);
