@@ -256,7 +256,7 @@ export class RecordedExchange {
     // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
     // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
     // Such an exchange is recorded as soon as it is answered; any other waits until its event loop's
-    // turn ends (JournalLedger.hand), its credentials and query secrets already redacted.
+    // turn ends (JournalLedger.hand).
     const eager = carriesSecrets(operation);
     this.sent = capture(req.body, bodyCap);
     this.answer = captureAnswer(response, bodyCap);
@@ -316,37 +316,25 @@ function headerChars(headers: Readonly<Record<string, string | undefined>>): num
   return chars;
 }
 
-/** The operations whose exchanges carry a customer's personal details or OAuth secrets. */
-const SENSITIVE = new Set([
-  "listCustomers",
-  "createCustomer",
-  "getCustomer",
-  "updateCustomer",
-  "deleteCustomer",
-  "createToken",
-  "authorize",
-]);
-
 /**
  * Whether an exchange's bodies may carry personal details or secrets (the customers' operations, the
  * OAuth endpoints, a path no route matched): they are redacted as it is recorded, which is then at once.
+ * A switch over the names (asked of every exchange as it is answered, it reads no table).
  */
-export const carriesSecrets = (operation: string | null): boolean => operation === null || SENSITIVE.has(operation);
-
-/**
- * The request of an exchange that waits to be recorded (JournalLedger.hand), its credentials and the
- * secrets of its query already redacted: what waits holds no secret either.
- */
-export function waitingRequest(req: SimRequest): SimRequest {
-  return {
-    method: req.method,
-    path: req.path,
-    query: req.query === "" ? "" : redactForm(req.query),
-    headers: withoutSecrets(req.headers),
-    body: req.body,
-    remoteAddress: req.remoteAddress,
-    origin: req.origin,
-  };
+export function carriesSecrets(operation: string | null): boolean {
+  switch (operation) {
+    case null:
+    case "listCustomers":
+    case "createCustomer":
+    case "getCustomer":
+    case "updateCustomer":
+    case "deleteCustomer":
+    case "createToken":
+    case "authorize":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** A capture decoded and redacted now, kept as text (with the body's whole length). */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { OPERATIONS } from "../contract/operations/index.js";
+import { carriesSecrets } from "./exchange.js";
 import { Journal, JournalLedger } from "./journal.js";
 import { reachableText } from "../test-support/reachable.js";
 import type { SimRequest, SimResponse } from "./types.js";
@@ -143,7 +145,7 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
     expect(lines[0]).toMatch(/^internal error recording an exchange: Error: unreadable answer/);
   });
 
-  it("what waits holds no secret: credentials and query secrets are redacted as it is handed, and customers' exchanges are recorded at once", () => {
+  it("a waiting exchange's credentials are gone from what the ledger keeps once its turn ends; customers' exchanges never wait", async () => {
     const ledger = new JournalLedger(1e12);
     const journal = new Journal("a", { entries: 10, bodyBytes: 1000 }, ledger);
     const read = {
@@ -153,6 +155,8 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
     };
     journal.record(read, answer(), "getProduct", 0, 1);
     expect(ledger.unsettled).toBe(1);
+    await new Promise((turn) => setImmediate(turn));
+    expect(ledger.unsettled).toBe(0);
     for (const secret of ["q-secret-1", "s3cret-token", "c-secret-2"])
       expect(reachableText(ledger, secret)).toEqual([]);
     const customer = {
@@ -162,13 +166,26 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
       body: new TextEncoder().encode('{"first_name":"Fiona","email":"fiona@example.com"}'),
       headers: { "content-type": "application/json" },
     };
+    journal.record(request(3), answer(), "getProduct", 0, 1);
     journal.record(customer, answer(), "createCustomer", 0, 1);
     // Recorded at once, after what waited, its personal details redacted.
     expect(ledger.unsettled).toBe(0);
     for (const detail of ["Fiona", "fiona@example.com"]) expect(reachableText(ledger, detail)).toEqual([]);
-    expect(journal.page({}).data.map((e) => [e.query, e.request.headers.authorization, e.request.body])).toEqual([
-      ["access_token=[redacted]&limit=5", "Bearer [redacted]", null],
-      ["", undefined, '{"first_name":"[redacted]","email":"[redacted]"}'],
+    expect(
+      journal.page({}).data.map((e) => [e.path, e.query, e.request.headers.authorization, e.request.body]),
+    ).toEqual([
+      ["/demo/v1/products/1", "access_token=[redacted]&limit=5", "Bearer [redacted]", null],
+      ["/demo/v1/products/3", "", "Bearer [redacted]", null],
+      ["/demo/v1/customers", "", undefined, '{"first_name":"[redacted]","email":"[redacted]"}'],
     ]);
+  });
+  it("the exchanges recorded at once are exactly those of the customers' operations, OAuth and unmatched paths", () => {
+    // Spec, Customer: the personal details travel on /customers and /customers/{id}; customer groups hold none.
+    const eager = OPERATIONS.filter((op) => carriesSecrets(op.id)).map((op) => op.id);
+    const customers = OPERATIONS.filter((op) => op.path === "/customers" || op.path.startsWith("/customers/"));
+    expect(eager).toEqual(customers.map((op) => op.id));
+    expect(eager).toHaveLength(5);
+    expect([null, "createToken", "authorize"].map(carriesSecrets)).toEqual([true, true, true]);
+    expect(["listCustomerGroups", "getProduct", "createProduct"].map(carriesSecrets)).toEqual([false, false, false]);
   });
 });

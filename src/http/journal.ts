@@ -1,7 +1,7 @@
 import { Queue } from "../kernel/queue.js";
 import type { JournalEntry, JournalFilter, JournalPage, JournalView } from "../contract/journal.js";
 import { CoverageCounts } from "./coverage.js";
-import { carriesSecrets, RecordedExchange, waitingRequest } from "./exchange.js";
+import { carriesSecrets, RecordedExchange } from "./exchange.js";
 import { toHar } from "./har.js";
 import type { SimRequest, SimResponse } from "./types.js";
 
@@ -22,11 +22,11 @@ export interface JournalLimits {
  * let go (its ring was full, or it was cleared) stays in the order, released, until the order is
  * compacted (when such entries outnumber the held ones) or reaches the front.
  *
- * Exchanges are recorded in batches: the ledger keeps each exchange a journal is handed, its
- * credentials redacted (`hand`), and has them recorded, in the order they came, when the event loop's
- * turn ends, or at once when anything reads a journal, its coverage or the ledger. Done together, the
- * work of many exchanges runs with its tables in the processor's caches rather than evicted by the
- * HTTP stack between requests, and costs a request less (docs/performance.md, The journal's cost).
+ * Exchanges are recorded in batches: the ledger keeps each exchange a journal is handed as it is
+ * (`hand`), and has them recorded, in the order they came, when the event loop's turn ends, or at once
+ * when anything reads a journal, its coverage or the ledger. Done together, the work of many exchanges
+ * runs with its code and tables in the processor's caches rather than evicted by the HTTP stack between
+ * requests, and a request pays only for being put in a list (docs/performance.md, The journal's cost).
  */
 export class JournalLedger {
   private readonly order = new Queue<RecordedExchange>();
@@ -55,11 +55,11 @@ export class JournalLedger {
   }
 
   /**
-   * Takes one answered exchange for a journal to record. It waits until this turn of the event loop
-   * ends, anything reads a journal or WAITING_MAX exchanges wait, its credentials and query secrets
-   * redacted; one whose bodies may carry secrets or personal details, or whose request body is longer
-   * than the journal's cap, is recorded at once (so what waits holds no secret, and little beyond what
-   * the turn's requests held anyway).
+   * Takes one answered exchange for a journal to record. It waits, as it is, until this turn of the
+   * event loop ends, anything reads a journal or WAITING_MAX exchanges wait: no longer than the turn's
+   * own request objects hold its credential. One whose bodies may carry personal details or OAuth
+   * secrets, or whose request body is longer than the journal's cap, is recorded at once (so no such
+   * detail waits, and what waits is little beyond what the turn's requests held anyway).
    */
   hand(
     journal: Journal,
@@ -79,7 +79,7 @@ export class JournalLedger {
       this.scheduled = true;
       setImmediate(this.settle).unref();
     }
-    waiting.push(journal, waitingRequest(req), response, operation, startedAt, ms);
+    waiting.push(journal, req, response, operation, startedAt, ms);
     if (waiting.length >= WAITING_MAX * 6) this.settle();
   }
 
