@@ -4,9 +4,10 @@
 // goes first alternates too), a fresh warmed pair for each pair of rounds; the ratio on/off of each
 // round and of the medians, and each server's CPU time per request (user + system, from /proc, all its
 // threads: the garbage collector's helpers too), which a shared machine disturbs less than throughput.
-// Then the same over HTTP with both servers in one process, and without HTTP through `sim.handle`.
+// Then over HTTP in one process, the journal on and off in alternating phases of one wrk run (the
+// measure judged against the aim: its A/A noise is about ±1%), and without HTTP through `sim.handle`.
 // docs/performance.md, The journal's cost.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { median, round, start, summary } from "./wrk.mjs";
@@ -102,14 +103,29 @@ export async function journalCost({ cli, tmp, wrk }) {
   return out;
 }
 
+/** Seconds of phases per scenario (`JOURNAL_PHASE_SECONDS`, default 20) and each phase's length in ms (default 200). */
+const PHASE_SECONDS = Number(process.env.JOURNAL_PHASE_SECONDS ?? 20);
+const PHASE_MS = Number(process.env.JOURNAL_PHASE_MS ?? 200);
+
+/** The q-quantile of numbers (nearest rank). */
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+
 /**
- * The journal's cost over HTTP with both servers in one process (`bench/journal-one-process.mjs`): the
- * same scenarios and rounds as `journalCost`, each server warmed first; no CPU figure (one process).
+ * The journal's cost over HTTP measured in phases (`bench/journal-one-process.mjs`): one server in one
+ * process whose requests go to the simulator with the journal on or to the one with it off, switched
+ * every `PHASE_MS` under one continuous wrk run. Throughput on/off: the median over the phases with the
+ * journal on of each one's throughput against the mean of the two phases off beside it (the figure
+ * judged against the aim; a hiccup of the machine moves one ratio, not the median), with its 10th and
+ * 90th percentiles, and pooled over every phase of a side; CPU time per request of each side (the
+ * process's, all threads).
  */
 export async function journalOneProcess({ root, tmp, wrk }) {
-  const { child, line } = await start(process.execPath, [
+  const { child, line, next, send } = await startWithCommands(process.execPath, [
     join(root, "bench/journal-one-process.mjs"),
     join(root, "dist/src/simulator.js"),
+    "--phase-ms",
+    String(PHASE_MS),
+    ...(process.env.JOURNAL_AA === "1" ? ["--aa"] : []),
   ]);
   const ready = JSON.parse(line);
   const create = join(tmp, "journal-create.lua");
@@ -122,30 +138,78 @@ export async function journalOneProcess({ root, tmp, wrk }) {
     ["GET /products?limit=50", "/products?limit=50", undefined],
     ["POST /products", "/products", create],
   ];
+  const phasesOf = async (seconds, path, script) => {
+    send("begin");
+    wrk(`${ready.base}${path}`, seconds, { token: ready.token, script });
+    send("end");
+    return JSON.parse(await next());
+  };
   const out = {};
   try {
     for (const [name, path, script] of scenarios) {
-      const bases = [ready.on, ready.off];
-      for (const base of bases) if (WARM > 0) wrk(`${base}${path}`, WARM, { token: ready.token, script });
-      const runs = [[], []];
-      for (let i = 0; i < ROUNDS; i++)
-        for (const k of i % 2 === 0 ? [0, 1] : [1, 0])
-          runs[k].push(wrk(`${bases[k]}${path}`, SECONDS, { token: ready.token, script }).rps);
-      const ratios = runs[0].map((x, i) => x / runs[1][i]);
+      if (WARM > 0) await phasesOf(Math.max(1, 2 * WARM), path, script);
+      // The first pair holds wrk's start (its connections): left out, as is a last phase without its pair.
+      const phases = (await phasesOf(PHASE_SECONDS, path, script)).slice(2);
+      // Whole pairs (on, off) for the pooled figures.
+      const whole = phases.slice(0, phases.length - (phases.length % 2));
+      const sum = (side, field) => whole.reduce((total, p) => total + (p[0] === side ? p[field] : 0), 0);
+      const onRps = (sum(0, 1) * 1000) / sum(0, 2);
+      const offRps = (sum(1, 1) * 1000) / sum(1, 2);
+      // Each phase with the journal on against the mean of the phases off on either side of it: a drift
+      // of the machine's speed across the three cancels, and so does which side goes first.
+      const rate = (p) => p[1] / p[2];
+      const ratios = [];
+      for (let i = 2; i + 1 < phases.length; i += 2)
+        ratios.push((2 * rate(phases[i])) / (rate(phases[i - 1]) + rate(phases[i + 1])));
+      const cpuOn = sum(0, 3) / sum(0, 1);
+      const cpuOff = sum(1, 3) / sum(1, 1);
       out[name] = {
-        on_rps: round(median(runs[0]), 0),
-        off_rps: round(median(runs[1]), 0),
+        on_rps: round(onRps, 0),
+        off_rps: round(offRps, 0),
         ratio: round(median(ratios)),
-        paired_ratios: ratios.map((x) => round(x)),
+        pooled_ratio: round(onRps / offRps),
+        range: [round(quantile(ratios, 0.1), 2), round(quantile(ratios, 0.9), 2)],
+        phases: ratios.length,
+        phase_ms: PHASE_MS,
+        cpu_us: { on: round(cpuOn, 1), off: round(cpuOff, 1) },
+        cpu_ratio: round(cpuOff / cpuOn),
       };
+      const o = out[name];
       console.error(
-        `journal in one process over HTTP, ${name}: ${out[name].ratio}x (rounds ${out[name].paired_ratios.join(", ")})`,
+        `journal in phases over HTTP, ${name}: ${o.ratio}x (median of ${o.phases} phases of ${PHASE_MS} ms against the two beside each, 10–90% ${o.range.join("–")}; pooled ${o.pooled_ratio}); CPU per request ${o.cpu_us.on} / ${o.cpu_us.off} µs`,
       );
     }
   } finally {
     child.kill();
   }
   return out;
+}
+
+/** Starts a process that takes commands on stdin and answers in lines: its first line, then `next()` for each. */
+async function startWithCommands(cmd, args) {
+  const child = spawn(cmd, args, { stdio: ["pipe", "pipe", "inherit"] });
+  const lines = [];
+  const waiting = [];
+  let rest = "";
+  child.stdout.on("data", (chunk) => {
+    rest += chunk;
+    for (let nl = rest.indexOf("\n"); nl !== -1; nl = rest.indexOf("\n")) {
+      const line = rest.slice(0, nl);
+      rest = rest.slice(nl + 1);
+      const wake = waiting.shift();
+      if (wake) wake.resolve(line);
+      else lines.push(line);
+    }
+  });
+  child.on("exit", (code) => {
+    for (const wake of waiting.splice(0)) wake.reject(new Error(`${cmd} exited ${code}`));
+  });
+  const next = () =>
+    lines.length > 0
+      ? Promise.resolve(lines.shift())
+      : new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  const send = (command) => child.stdin.write(`${command}\n`);
+  return { child, line: await next(), next, send };
 }
 
 /**
