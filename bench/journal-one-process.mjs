@@ -1,7 +1,7 @@
 // The journal's cost over HTTP, measured in phases (bench/journal.mjs drives it): two simulators built
 // alike in this one process (demo fixture, manual clock, no rate limits), the journal on in one and off
 // in the other, behind ONE listening server whose requests go to one of them, switched every
-// `--phase-ms` (default 200). One wrk run loads the server throughout; each phase counts the requests it
+// `--phase-ms` (default 500). One wrk run loads the server throughout; each phase counts the requests it
 // answered, its length and the process's CPU time. The two sides share the socket, the HTTP stack, the
 // compiled code and the heap, and alternate within a fraction of a second, so the machine's drift (which
 // moves separate 2 s rounds by ±10% on a shared machine) falls on both alike.
@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 const args = process.argv.slice(2);
 const { createSimulator } = await import(pathToFileURL(args[0]).href);
 const phaseAt = args.indexOf("--phase-ms");
-const PHASE_MS = phaseAt === -1 ? 200 : Number(args[phaseAt + 1]);
+const PHASE_MS = phaseAt === -1 ? 500 : Number(args[phaseAt + 1]);
 const aa = args.includes("--aa");
 
 const options = { clock: "manual", rateLimits: false };

@@ -103,9 +103,9 @@ export async function journalCost({ cli, tmp, wrk }) {
   return out;
 }
 
-/** Seconds of phases per scenario (`JOURNAL_PHASE_SECONDS`, default 20) and each phase's length in ms (default 200). */
-const PHASE_SECONDS = Number(process.env.JOURNAL_PHASE_SECONDS ?? 20);
-const PHASE_MS = Number(process.env.JOURNAL_PHASE_MS ?? 200);
+/** Seconds of phases per scenario (`JOURNAL_PHASE_SECONDS`, default 30) and each phase's length in ms (default 500). */
+const PHASE_SECONDS = Number(process.env.JOURNAL_PHASE_SECONDS ?? 30);
+const PHASE_MS = Number(process.env.JOURNAL_PHASE_MS ?? 500);
 
 /** The q-quantile of numbers (nearest rank). */
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
