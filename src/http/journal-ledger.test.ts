@@ -23,6 +23,13 @@ const answer = (): SimResponse => ({
   body: '{"id":"x"}',
 });
 
+/** The bytes one recorded `request(0)` and `answer()` hold in a ledger. */
+function entrySize(): number {
+  const probe = new JournalLedger(1e12);
+  new Journal("probe", { entries: 10, bodyBytes: 100 }, probe).record(request(0), answer(), "getProduct", 0, 1);
+  return probe.heldBytes;
+}
+
 describe("JournalLedger: one byte budget and one order for every journal of the process", () => {
   it("a journal's ring that lets entries go leaves the process's order no longer than what it holds", () => {
     const ledger = new JournalLedger(1e12);
@@ -43,10 +50,7 @@ describe("JournalLedger: one byte budget and one order for every journal of the 
   });
 
   it("over the budget the process's oldest entry goes first, whichever journal holds it", () => {
-    const probe = new JournalLedger(1e12);
-    const one = new Journal("probe", { entries: 10, bodyBytes: 100 }, probe);
-    one.record(request(0), answer(), "getProduct", 0, 1);
-    const size = probe.heldBytes;
+    const size = entrySize();
     // Room for four entries of this size.
     const ledger = new JournalLedger(4 * size + size / 2);
     const a = new Journal("a", { entries: 100, bodyBytes: 100 }, ledger);
@@ -112,10 +116,7 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
   });
 
   it("over the budget the process's oldest entry goes first, in the order the journals were handed them", () => {
-    const probe = new JournalLedger(1e12);
-    const one = new Journal("probe", { entries: 10, bodyBytes: 100 }, probe);
-    one.record(request(0), answer(), "getProduct", 0, 1);
-    const size = probe.heldBytes;
+    const size = entrySize();
     const ledger = new JournalLedger(2 * size + size / 2);
     const a = new Journal("a", { entries: 10, bodyBytes: 100 }, ledger);
     const b = new Journal("b", { entries: 10, bodyBytes: 100 }, ledger);
