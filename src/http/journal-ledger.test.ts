@@ -156,7 +156,7 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
     };
     journal.record(read, answer(), "getProduct", 0, 1);
     expect(ledger.unsettled).toBe(1);
-    await new Promise((turn) => setImmediate(turn));
+    await turn();
     expect(ledger.unsettled).toBe(0);
     for (const secret of ["q-secret-1", "s3cret-token", "c-secret-2"])
       expect(reachableText(ledger, secret)).toEqual([]);
