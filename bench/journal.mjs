@@ -5,7 +5,7 @@
 // round and of the medians, and each server's CPU time per request (user + system, from /proc, all its
 // threads: the garbage collector's helpers too), which a shared machine disturbs less than throughput.
 // Then over HTTP in one process, the journal on and off in alternating phases of one wrk run (the
-// measure judged against the aim: its A/A noise is about ±1%), and without HTTP through `sim.handle`.
+// measure judged against the aim: its A/A noise is within about ±2%), and without HTTP through `sim.handle`.
 // docs/performance.md, The journal's cost.
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
