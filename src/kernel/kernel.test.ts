@@ -209,6 +209,11 @@ describe("docs/performance.md, What made the difference (serialization): cached 
     expect(parts[2]!.buffer).toBe(raw[1]!.listed.buffer);
     expect(parts[2]!.byteOffset).toBe(raw[1]!.listed.byteOffset);
     expect(Buffer.from(new RawJson('{"id":"é"}').bytes).equals(Buffer.from('{"id":"é"}', "utf8"))).toBe(true);
+    // A row's bytes are one view, made once: an answer of a cached row (and a journal entry keeping its
+    // parts) makes no object of its own for them, and a page's first row is that same view.
+    expect(raw[0]!.bytes).toBe(raw[0]!.bytes);
+    expect(parts[1]).toBe(raw[0]!.bytes);
+    expect(payloadParts({ data: raw[0] })?.[1]).toBe(raw[0]!.bytes);
     // A payload without cached rows has no parts: it is stringified whole.
     expect(payloadParts({ data: [{ id: "x" }] })).toBeUndefined();
     expect(payloadParts({ error: { code: "X" } })).toBeUndefined();

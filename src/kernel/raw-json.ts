@@ -10,12 +10,14 @@ export class RawJson<T = unknown> {
   declare readonly document?: T;
   /** `,` and the text as UTF-8: an array's later item as is, the document itself from its second byte. */
   readonly listed: Buffer;
+  private view: Uint8Array | undefined;
   constructor(text: string) {
     this.listed = Buffer.from(`,${text}`, "utf8");
   }
-  /** The document's UTF-8 bytes. */
+  /** The document's UTF-8 bytes (one view of `listed`, made at the first read: no object per answer). */
   get bytes(): Uint8Array {
-    return this.listed.subarray(1);
+    this.view ??= this.listed.subarray(1);
+    return this.view;
   }
   get text(): string {
     return this.listed.toString("utf8", 1);
@@ -93,8 +95,11 @@ export function payloadParts(payload: unknown): Uint8Array[] | undefined {
   const parts: Uint8Array[] = [DATA_ARRAY];
   for (let i = 0; i < data.length; i++) {
     const d: unknown = data[i];
-    const listed = d instanceof RawJson ? d.listed : Buffer.from(`,${itemText(d)}`, "utf8");
-    parts.push(i === 0 ? listed.subarray(1) : listed);
+    if (d instanceof RawJson) parts.push(i === 0 ? d.bytes : d.listed);
+    else {
+      const listed = Buffer.from(`,${itemText(d)}`, "utf8");
+      parts.push(i === 0 ? listed.subarray(1) : listed);
+    }
   }
   parts.push(tailBytes(rest, "]"));
   return parts;
