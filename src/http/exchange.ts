@@ -80,6 +80,15 @@ function decoded(captured: Captured, cap: number): { text: string | null; bytes:
 /** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
 const capturedBytes = (c: Captured): number => 2 * c.held;
 
+/** A capture as an entry keeps it: its start, and the body's whole length (-1: the start's own). */
+type Head = Captured["head"];
+/** `RecordedExchange.finals`: which captures are final, redacted text. */
+const SENT_FINAL = 1;
+const ANSWER_FINAL = 2;
+/** A capture again from what an entry kept of it, for decoding (`held` is not needed there). */
+const kept = (head: Head, bytes: number, final: boolean): Captured =>
+  head === null ? NO_BODY : final ? { head, bytes, held: 0, text: true } : { head, bytes, held: 0 };
+
 /** A body's text with its secret and personal values redacted, read by its content type. */
 function redactBody(headers: Readonly<Record<string, string | undefined>>, text: string): string {
   const type = headers["content-type"] ?? "";
@@ -220,8 +229,11 @@ export interface ExchangeOwner {
 /**
  * One exchange as recorded: what coverage needs (its status, error code and rule branches) worked out
  * at once, the rest kept raw (the start of each body, the headers) and turned into a redacted
- * `JournalEntry` only when the journal is read, so that recording costs little per request: one object,
- * the captures of non-empty bodies, and a copy of the request's headers when they hold a secret.
+ * `JournalEntry` only when the journal is read, so that recording costs little per request: one object
+ * (each body's capture kept as its fields, its duration a whole number of microseconds), the list of a
+ * body's parts when its answer was assembled from cached rows, and a copy of the request's headers when
+ * they hold a secret. What an entry keeps alive is what the collector copies while it is young and
+ * marks once it is old (`npm run bench` reports it: docs/performance.md, The journal's cost).
  */
 export class RecordedExchange {
   readonly code: string | null;
@@ -234,9 +246,16 @@ export class RecordedExchange {
   readonly path: string;
   /** False once its journal let it go (its parts are then released). */
   held = true;
+  /** Real time spent answering it, in whole microseconds. */
+  readonly durationUs: number;
   private readonly query: string;
-  private sent: Captured;
-  private answer: Captured;
+  // The captures of the bodies as fields (no object of their own for the collector to copy).
+  private sentHead: Head;
+  private sentBytes: number;
+  private answerHead: Head;
+  private answerBytes: number;
+  /** SENT_FINAL | ANSWER_FINAL: which capture is final, redacted text. */
+  private finals = 0;
   private requestHeaders: Readonly<Record<string, string>>;
   private responseHeaders: Readonly<Record<string, string>>;
 
@@ -247,7 +266,7 @@ export class RecordedExchange {
     readonly seq: number,
     /** When it arrived, on the sandbox's clock (epoch ms). */
     readonly startedAt: number,
-    readonly durationMs: number,
+    durationMs: number,
     readonly operation: string | null,
     /** Bytes of each body kept. */
     readonly bodyCap: number,
@@ -258,8 +277,9 @@ export class RecordedExchange {
     // Such an exchange is recorded as soon as it is answered; any other waits until its event loop's
     // turn ends (JournalLedger.hand).
     const eager = carriesSecrets(operation);
-    this.sent = capture(req.body, bodyCap);
-    this.answer = captureAnswer(response, bodyCap);
+    let sent = capture(req.body, bodyCap);
+    let answer = captureAnswer(response, bodyCap);
+    this.durationUs = Math.round(durationMs * 1000);
     this.requestHeaders = withoutSecrets(req.headers);
     this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
     this.method = req.method;
@@ -267,22 +287,26 @@ export class RecordedExchange {
     this.query = req.query === "" ? "" : redactForm(req.query);
     this.status = response.status;
     this.injected = response.injected === true;
-    this.code = response.status < 400 ? null : errorCode(answerText(response, this.answer, bodyCap));
-    this.branches = branchesOf(req, response, operation, this.code, this.answer, this.sent, bodyCap);
+    this.code = response.status < 400 ? null : errorCode(answerText(response, answer, bodyCap));
+    this.branches = branchesOf(req, response, operation, this.code, answer, sent, bodyCap);
     if (eager) {
-      this.sent = redacted(req.headers, this.sent, bodyCap);
-      this.answer = redacted(response.headers, this.answer, bodyCap);
+      sent = redacted(req.headers, sent, bodyCap);
+      answer = redacted(response.headers, answer, bodyCap);
+      this.finals = (sent.text ? SENT_FINAL : 0) | (answer.text ? ANSWER_FINAL : 0);
     }
+    this.sentHead = sent.head;
+    this.sentBytes = sent.bytes;
+    this.answerHead = answer.head;
+    this.answerBytes = answer.bytes;
     const chars = req.path.length + req.query.length + headerChars(this.requestHeaders);
-    this.bytes =
-      2 * (chars + headerChars(this.responseHeaders)) + capturedBytes(this.sent) + capturedBytes(this.answer) + 400;
+    this.bytes = 2 * (chars + headerChars(this.responseHeaders)) + capturedBytes(sent) + capturedBytes(answer) + 400;
   }
 
   /** Lets go of its headers and bodies (its journal no longer holds it). */
   release(): void {
     this.held = false;
-    this.sent = NO_BODY;
-    this.answer = NO_BODY;
+    this.sentHead = null;
+    this.answerHead = null;
     this.requestHeaders = NO_HEADERS;
     this.responseHeaders = NO_HEADERS;
   }
@@ -293,7 +317,7 @@ export class RecordedExchange {
     return {
       seq: this.seq,
       started_at: iso(this.startedAt),
-      duration_ms: Math.round(this.durationMs * 1000) / 1000,
+      duration_ms: this.durationUs / 1000,
       method: this.method,
       path: this.path,
       query: this.query,
@@ -302,8 +326,16 @@ export class RecordedExchange {
       code: this.code,
       branches: this.branches,
       injected: this.injected,
-      request: message(this.requestHeaders, decoded(this.sent, cap), cap),
-      response: message(this.responseHeaders, decoded(this.answer, cap), cap),
+      request: message(
+        this.requestHeaders,
+        decoded(kept(this.sentHead, this.sentBytes, (this.finals & SENT_FINAL) !== 0), cap),
+        cap,
+      ),
+      response: message(
+        this.responseHeaders,
+        decoded(kept(this.answerHead, this.answerBytes, (this.finals & ANSWER_FINAL) !== 0), cap),
+        cap,
+      ),
     };
   }
 }

@@ -32,8 +32,13 @@ export class JournalLedger {
   private readonly order = new Queue<RecordedExchange>();
   private bytes = 0;
   private stale = 0;
-  /** Exchanges waiting to be recorded, six values each: journal, request, response, operation, start, duration. */
-  private waiting: unknown[] = [];
+  /**
+   * Exchanges waiting to be recorded: four values each (journal, request, response, operation) here, and
+   * two in `times` (start, duration: no number boxed for the collector). Cleared as they are recorded.
+   */
+  private readonly waiting: unknown[] = new Array(4 * WAITING_MAX).fill(undefined);
+  private readonly times = new Float64Array(2 * WAITING_MAX);
+  private count = 0;
   private scheduled = false;
 
   constructor(
@@ -74,35 +79,42 @@ export class JournalLedger {
       journal.recordNow(req, response, operation, startedAt, ms);
       return;
     }
-    const waiting = this.waiting;
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.settle).unref();
     }
-    waiting.push(journal, req, response, operation, startedAt, ms);
-    if (waiting.length >= WAITING_MAX * 6) this.settle();
+    const at = this.count++;
+    const waiting = this.waiting;
+    waiting[4 * at] = journal;
+    waiting[4 * at + 1] = req;
+    waiting[4 * at + 2] = response;
+    waiting[4 * at + 3] = operation;
+    this.times[2 * at] = startedAt;
+    this.times[2 * at + 1] = ms;
+    if (this.count === WAITING_MAX) this.settle();
   }
 
   /** Exchanges handed and not yet recorded. */
   get unsettled(): number {
-    return this.waiting.length / 6;
+    return this.count;
   }
 
   /** Has each waiting exchange recorded by its journal, in the order they were handed. */
   readonly settle = (): void => {
     this.scheduled = false;
-    const waiting = this.waiting;
-    if (waiting.length === 0) return;
-    this.waiting = [];
-    for (let i = 0; i < waiting.length; i += 6) {
+    const n = this.count;
+    if (n === 0) return;
+    this.count = 0;
+    const { waiting, times } = this;
+    for (let i = 0; i < n; i++) {
+      const journal = waiting[4 * i] as Journal;
+      const req = waiting[4 * i + 1] as SimRequest;
+      const response = waiting[4 * i + 2] as SimResponse;
+      const operation = waiting[4 * i + 3] as string | null;
+      // Let go at once: a waiting request holds its credential.
+      waiting[4 * i] = waiting[4 * i + 1] = waiting[4 * i + 2] = waiting[4 * i + 3] = undefined;
       try {
-        (waiting[i] as Journal).recordNow(
-          waiting[i + 1] as SimRequest,
-          waiting[i + 2] as SimResponse,
-          waiting[i + 3] as string | null,
-          waiting[i + 4] as number,
-          waiting[i + 5] as number,
-        );
+        journal.recordNow(req, response, operation, times[2 * i] as number, times[2 * i + 1] as number);
       } catch (error) {
         this.log?.(`internal error recording an exchange: ${(error as Error).stack ?? String(error)}`);
       }
