@@ -226,3 +226,20 @@ export function journalInProcess(root) {
     );
   return figures;
 }
+
+/**
+ * What a journal entry holds in memory against what its byte budget counts (`bench/journal-memory.mjs`,
+ * in a fresh process): bytes per entry of the JS heap and outside it, and the budget's estimate.
+ */
+export function journalMemory(root) {
+  const script = join(root, "bench/journal-memory.mjs");
+  const out = execFileSync(process.execPath, ["--expose-gc", script, join(root, "dist/src/simulator.js")], {
+    encoding: "utf8",
+  });
+  const figures = JSON.parse(out);
+  for (const [name, f] of Object.entries(figures))
+    console.error(
+      `journal memory, ${name}: ${f.heap_bytes} B of heap and ${f.outside_bytes} B outside it an entry; the budget counts ${f.budget_bytes} B`,
+    );
+  return figures;
+}
