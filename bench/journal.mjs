@@ -103,8 +103,8 @@ export async function journalCost({ cli, tmp, wrk }) {
   return out;
 }
 
-/** Seconds of phases per scenario (`JOURNAL_PHASE_SECONDS`, default 30) and each phase's length in ms (default 500). */
-const PHASE_SECONDS = Number(process.env.JOURNAL_PHASE_SECONDS ?? 30);
+/** Seconds of phases per scenario (`JOURNAL_PHASE_SECONDS`, default 60: the more phases, the less their median moves) and each phase's length in ms (default 500). */
+const PHASE_SECONDS = Number(process.env.JOURNAL_PHASE_SECONDS ?? 60);
 const PHASE_MS = Number(process.env.JOURNAL_PHASE_MS ?? 500);
 
 /** The q-quantile of numbers (nearest rank). */
