@@ -7,6 +7,7 @@
 //
 //   node bench/journal-inproc.mjs <dist/src/simulator.js> [pairs]
 import { pathToFileURL } from "node:url";
+import { ORIGIN, SCENARIOS, target } from "./journal-requests.mjs";
 
 const [simulatorJs, pairsArg] = process.argv.slice(2);
 const { createSimulator } = await import(pathToFileURL(simulatorJs).href);
@@ -16,25 +17,11 @@ const sims = {
   off: createSimulator({ clock: "manual", rateLimits: false, journal: false }),
 };
 
-const ORIGIN = "http://127.0.0.1:8080";
-async function target(sim) {
-  const store = sim.credentials(ORIGIN).stores[0];
-  const prefix = new URL(store.base_url).pathname;
-  const token = store.keys[0].token;
-  const first = await (
-    await sim.fetch(`${ORIGIN}${prefix}/products?limit=1`, { headers: { authorization: `Bearer ${token}` } })
-  ).json();
-  return { prefix, token, id: first.data[0].id };
-}
 const targets = { on: await target(sims.on), off: await target(sims.off) };
 
-const BODY = new TextEncoder().encode('{"name":"Journal bench","retail_price":100}');
-/** Each scenario's request (the same as the HTTP bench's), and the batch that takes about 0.1–0.3 s. */
-const scenarios = [
-  ["GET /products/{id}", (t) => ["GET", `${t.prefix}/products/${t.id}`, "", null], 20_000],
-  ["GET /products?limit=50", (t) => ["GET", `${t.prefix}/products`, "limit=50", null], 4_000],
-  ["POST /products", (t) => ["POST", `${t.prefix}/products`, "", BODY], 4_000],
-];
+/** The batch of each scenario that takes about 0.1–0.3 s. */
+const BATCH = { "GET /products/{id}": 20_000, "GET /products?limit=50": 4_000, "POST /products": 4_000 };
+const scenarios = SCENARIOS.map(([name, make]) => [name, make, BATCH[name]]);
 
 async function batch(k, make, n) {
   const sim = sims[k];

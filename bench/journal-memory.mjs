@@ -9,6 +9,7 @@
 //
 //   node --expose-gc bench/journal-memory.mjs <dist/src/simulator.js> [entries]
 import { pathToFileURL } from "node:url";
+import { ORIGIN, SCENARIOS, target } from "./journal-requests.mjs";
 
 const [simulatorJs, entriesArg] = process.argv.slice(2);
 if (typeof globalThis.gc !== "function") throw new Error("journal memory: run node with --expose-gc");
@@ -17,24 +18,9 @@ const N = Number(entriesArg ?? 10_000);
 /** The budget for the estimate's count: room for several thousand entries of each scenario. */
 const BUDGET = 8 * 1024 * 1024;
 
-const ORIGIN = "http://127.0.0.1:8080";
-const BODY = new TextEncoder().encode('{"name":"Journal bench","retail_price":100}');
-/** Each scenario's request, the same as the HTTP bench's. */
-const scenarios = [
-  ["GET /products/{id}", (t) => ["GET", `${t.prefix}/products/${t.id}`, "", null]],
-  ["GET /products?limit=50", (t) => ["GET", `${t.prefix}/products`, "limit=50", null]],
-  ["POST /products", (t) => ["POST", `${t.prefix}/products`, "", BODY]],
-];
-
 async function simulator(caps, journal = true) {
   const sim = createSimulator({ clock: "manual", rateLimits: false, journal, caps });
-  const store = sim.credentials(ORIGIN).stores[0];
-  const prefix = new URL(store.base_url).pathname;
-  const token = store.keys[0].token;
-  const first = await (
-    await sim.fetch(`${ORIGIN}${prefix}/products?limit=1`, { headers: { authorization: `Bearer ${token}` } })
-  ).json();
-  return { sim, journaled: journal, target: { prefix, token, id: first.data[0].id } };
+  return { sim, journaled: journal, target: await target(sim) };
 }
 
 async function send({ sim, target, journaled }, make, n) {
@@ -77,7 +63,7 @@ async function growth(journal, make) {
 }
 
 const out = {};
-for (const [name, make] of scenarios) {
+for (const [name, make] of SCENARIOS) {
   // What the journal holds: the growth with it on, less the growth with it off (a write's new rows).
   const on = await growth(true, make);
   const off = await growth(false, make);

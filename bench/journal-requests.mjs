@@ -1,0 +1,24 @@
+// The journal benches' requests through `sim.handle` (bench/journal-inproc.mjs, bench/journal-memory.mjs):
+// the same scenarios as the HTTP bench's, against a simulator's first store.
+
+export const ORIGIN = "http://127.0.0.1:8080";
+
+const BODY = new TextEncoder().encode('{"name":"Journal bench","retail_price":100}');
+
+/** Each scenario's name and its request [method, path, query, body] for a target. */
+export const SCENARIOS = [
+  ["GET /products/{id}", (t) => ["GET", `${t.prefix}/products/${t.id}`, "", null]],
+  ["GET /products?limit=50", (t) => ["GET", `${t.prefix}/products`, "limit=50", null]],
+  ["POST /products", (t) => ["POST", `${t.prefix}/products`, "", BODY]],
+];
+
+/** A simulator's first store as the scenarios address it: its path prefix, its key, its first product. */
+export async function target(sim) {
+  const store = sim.credentials(ORIGIN).stores[0];
+  const prefix = new URL(store.base_url).pathname;
+  const token = store.keys[0].token;
+  const first = await (
+    await sim.fetch(`${ORIGIN}${prefix}/products?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  return { prefix, token, id: first.data[0].id };
+}
