@@ -1,9 +1,23 @@
-// The journal benches' requests through `sim.handle` (bench/journal-inproc.mjs, bench/journal-memory.mjs):
-// the same scenarios as the HTTP bench's, against a simulator's first store.
+// The journal benches' requests: through `sim.handle` (bench/journal-inproc.mjs, bench/journal-memory.mjs),
+// the same scenarios as over HTTP (bench/journal.mjs, bench/journal-ab.mjs), against a simulator's first store.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export const ORIGIN = "http://127.0.0.1:8080";
 
-const BODY = new TextEncoder().encode('{"name":"Journal bench","retail_price":100}');
+/** The create's body. */
+const CREATE = '{"name":"Journal bench","retail_price":100}';
+const BODY = new TextEncoder().encode(CREATE);
+
+/** Writes wrk's script for the create into `dir`; its path. */
+export function createScript(dir) {
+  const path = join(dir, "journal-create.lua");
+  writeFileSync(
+    path,
+    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '${CREATE}'\n`,
+  );
+  return path;
+}
 
 /** Each scenario's name and its request [method, path, query, body] for a target. */
 export const SCENARIOS = [

@@ -8,8 +8,9 @@
 // measure judged against the aim: its A/A noise is within about ±2%), and without HTTP through `sim.handle`.
 // docs/performance.md, The journal's cost.
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createScript } from "./journal-requests.mjs";
 import { median, round, start, summary } from "./wrk.mjs";
 
 /** A process's CPU time so far in ms (Linux's /proc; undefined elsewhere). */
@@ -55,11 +56,7 @@ export async function journalCost({ cli, tmp, wrk }) {
     await fetch(`${probe.sims[0].base}/products?limit=1`, { headers: { authorization: `Bearer ${probe.token}` } })
   ).json();
   for (const sim of probe.sims) sim.child.kill();
-  const create = join(tmp, "journal-create.lua");
-  writeFileSync(
-    create,
-    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"Journal bench","retail_price":100}'\n`,
-  );
+  const create = createScript(tmp);
   // The seed and fixture are the same for every pair: the first product's id is every pair's.
   const scenarios = [
     ["GET /products/{id}", `/products/${first.data[0].id}`, undefined],
@@ -128,11 +125,7 @@ export async function journalOneProcess({ root, tmp, wrk }) {
     ...(process.env.JOURNAL_AA === "1" ? ["--aa"] : []),
   ]);
   const ready = JSON.parse(line);
-  const create = join(tmp, "journal-create.lua");
-  writeFileSync(
-    create,
-    `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"Journal bench","retail_price":100}'\n`,
-  );
+  const create = createScript(tmp);
   const scenarios = [
     ["GET /products/{id}", `/products/${ready.id}`, undefined],
     ["GET /products?limit=50", "/products?limit=50", undefined],
