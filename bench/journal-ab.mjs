@@ -10,10 +10,11 @@
 //   npm run build; cp -r dist /tmp/before; (change, build)
 //   node bench/journal-ab.mjs /tmp/before dist [--seconds 120] [--phase-ms 500] [--only read,page,create]
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createScript } from "./journal-requests.mjs";
 import { median, round } from "./wrk.mjs";
 
 const args = process.argv.slice(2);
@@ -26,6 +27,8 @@ if (!distA || !distB) throw new Error("usage: node bench/journal-ab.mjs <dist A>
 const SECONDS = Number(option("seconds", 120));
 const PHASE_MS = Number(option("phase-ms", 500));
 const ONLY = option("only", "read,page,create").split(",");
+// The first round of four phases is left out; at least two more give each build a phase to compare.
+if (SECONDS * 1000 < 12 * PHASE_MS) throw new Error("journal A/B: --seconds must hold at least 12 phases");
 
 const load = async (dist) =>
   (await import(pathToFileURL(join(resolve(dist), "src/simulator.js")).href)).createSimulator;
@@ -54,11 +57,7 @@ for (const sim of sims)
 const first = await (
   await fetch(`${store.base_url}/products?limit=1`, { headers: { authorization: `Bearer ${token}` } })
 ).json();
-const create = join(tmpdir(), `journal-ab-${process.pid}.lua`);
-writeFileSync(
-  create,
-  `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = '{"name":"Journal bench","retail_price":100}'\n`,
-);
+const create = createScript(mkdtempSync(join(tmpdir(), "journal-ab-")));
 const scenarios = {
   read: ["GET /products/{id}", `/products/${first.data[0].id}`, undefined],
   page: ["GET /products?limit=50", "/products?limit=50", undefined],
