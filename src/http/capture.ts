@@ -74,7 +74,7 @@ export function decoded(captured: Captured, cap: number): { text: string | null;
 /** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
 export const capturedBytes = (c: Captured): number => 2 * c.held;
 
-/** A capture as an entry keeps it: its start, and the body's whole length (-1: the start's own). */
+/** What a capture holds of a body's start (an entry keeps it beside the body's whole length, -1: the start's own). */
 export type Head = Captured["head"];
 /** A capture again from what an entry kept of it, for decoding (`held` is not needed there). */
 export const kept = (head: Head, bytes: number, final: boolean): Captured =>
