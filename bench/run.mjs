@@ -64,7 +64,6 @@ function lua(name, method, body, extra = "") {
 
 /** The wrk scenarios against the simulator with the fixture (and the raw baseline), and its peak memory. */
 async function throughput(figures) {
-  ensureWrk();
   const buildStart = performance.now();
   const sim = await start(process.execPath, [
     CLI,
@@ -219,6 +218,8 @@ async function main() {
     rounds: ROUNDS,
     scenarios: {},
   };
+  // The groups that drive HTTP load use wrk (either alone: `--only journal` too).
+  if (wants("throughput") || wants("journal")) ensureWrk();
   if (wants("throughput")) await throughput(figures);
   if (wants("journal")) {
     figures.journal = await journalCost({ cli: CLI, tmp, wrk: wrkRun });
