@@ -13,7 +13,8 @@ import {
   type Head,
   kept,
 } from "./capture.js";
-import { redactForm, redactHeaders, redactJson, withoutSecrets } from "./redact.js";
+import { HeaderPairs } from "./header-pairs.js";
+import { redactForm, redactHeaders, redactJson } from "./redact.js";
 import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 
 // One exchange as the journal keeps it: the start of each body, secrets and personal details redacted,
@@ -163,48 +164,68 @@ export interface ExchangeOwner {
 /**
  * One exchange as recorded: what coverage needs (its status, error code and rule branches) worked out
  * at once, the rest kept raw (the start of each body, the headers) and turned into a redacted
- * `JournalEntry` only when the journal is read, so that recording costs little per request: one object
- * (each body's capture kept as its fields, its duration a whole number of microseconds), the list of a
- * body's parts when its answer was assembled from cached rows, and a copy of the request's headers when
- * they hold a secret. What an entry keeps alive is what the collector copies while it is young and
- * marks once it is old (`npm run bench` reports it: docs/performance.md, The journal's cost).
+ * `JournalEntry` only when the journal is read, so that recording costs little per request.
+ *
+ * What an entry keeps alive is what the collector copies while it is young and marks once it is old
+ * (docs/performance.md, The journal's cost), so an entry keeps as little that is new as it can: a full
+ * ring's oldest entry is filled again with the newest exchange (`fill`), with its own arrays for the
+ * headers and the parts of an answer assembled from cached rows; and a header value, path or query
+ * equal to the one the journal's newest entry holds is kept as that entry's string, the way HTTP/2's
+ * header compression refers to a value already sent. The fresh strings of a request then die young.
  */
 export class RecordedExchange {
-  readonly code: string | null;
-  readonly branches: readonly string[];
+  code: string | null = null;
+  branches: readonly string[] = NO_BRANCHES;
   /** About what it holds in memory, in bytes. */
-  readonly bytes: number;
-  readonly status: number;
-  readonly injected: boolean;
-  readonly method: string;
-  readonly path: string;
+  bytes = 0;
+  status = 0;
+  injected = false;
+  method = "";
+  path = "";
   /** False once its journal let it go (its parts are then released). */
-  held = true;
+  held = false;
+  seq = 0;
+  /** When it arrived, on the sandbox's clock (epoch ms). */
+  startedAt = 0;
   /** Real time spent answering it, in whole microseconds. */
-  readonly durationUs: number;
-  private readonly query: string;
+  durationUs = 0;
+  operation: string | null = null;
+  private query = "";
   // The captures of the bodies as fields (no object of their own for the collector to copy).
-  private sentHead: Head;
-  private sentBytes: number;
-  private answerHead: Head;
-  private answerBytes: number;
+  private sentHead: Head = null;
+  private sentBytes = 0;
+  private answerHead: Head = null;
+  private answerBytes = 0;
   /** SENT_FINAL | ANSWER_FINAL: which capture is final, redacted text. */
   private finals = 0;
-  private requestHeaders: Readonly<Record<string, string>>;
-  private responseHeaders: Readonly<Record<string, string>>;
+  /** The request's headers, redacted. */
+  private readonly requestHeaders = new HeaderPairs();
+  /** The answer's headers (redacted at once when the exchange may carry secrets, else when read). */
+  private readonly responseHeaders = new HeaderPairs();
+  /** The parts of an answer assembled from cached rows (the first `partCount`), when `answerHead` is them. */
+  private parts: Uint8Array[] = [];
+  private partCount = 0;
 
   constructor(
-    req: SimRequest,
-    response: SimResponse,
     readonly owner: ExchangeOwner,
-    readonly seq: number,
-    /** When it arrived, on the sandbox's clock (epoch ms). */
-    readonly startedAt: number,
-    durationMs: number,
-    readonly operation: string | null,
     /** Bytes of each body kept. */
     readonly bodyCap: number,
-  ) {
+  ) {}
+
+  /**
+   * Records one answered exchange into this entry (a new one, or its journal's oldest let go), sharing
+   * the strings equal to those of `newest`, the journal's newest entry.
+   */
+  fill(
+    req: SimRequest,
+    response: SimResponse,
+    seq: number,
+    startedAt: number,
+    durationMs: number,
+    operation: string | null,
+    newest: RecordedExchange | undefined,
+  ): void {
+    const bodyCap = this.bodyCap;
     // Nothing secret is kept raw: the request's headers are redacted at once, and the bodies of the
     // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
     // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
@@ -213,12 +234,16 @@ export class RecordedExchange {
     const eager = carriesSecrets(operation);
     let sent = capture(req.body, bodyCap);
     let answer = captureAnswer(response, bodyCap);
+    const prior = newest?.held === true ? newest : undefined;
+    this.held = true;
+    this.seq = seq;
+    this.startedAt = startedAt;
+    this.operation = operation;
     this.durationUs = Math.round(durationMs * 1000);
-    this.requestHeaders = withoutSecrets(req.headers);
-    this.responseHeaders = eager ? redactHeaders(response.headers) : response.headers;
-    this.method = req.method;
-    this.path = req.path;
-    this.query = req.query === "" ? "" : redactForm(req.query);
+    this.method = prior !== undefined && prior.method === req.method ? prior.method : req.method;
+    this.path = prior !== undefined && prior.path === req.path ? prior.path : req.path;
+    const query = req.query === "" ? "" : redactForm(req.query);
+    this.query = prior !== undefined && prior.query === query ? prior.query : query;
     this.status = response.status;
     this.injected = response.injected === true;
     this.code = response.status < 400 ? null : errorCode(answerText(response, answer, bodyCap));
@@ -226,14 +251,16 @@ export class RecordedExchange {
     if (eager) {
       sent = redacted(req.headers, sent, bodyCap);
       answer = redacted(response.headers, answer, bodyCap);
-      this.finals = (sent.text ? SENT_FINAL : 0) | (answer.text ? ANSWER_FINAL : 0);
     }
+    this.finals = eager ? (sent.text ? SENT_FINAL : 0) | (answer.text ? ANSWER_FINAL : 0) : 0;
     this.sentHead = sent.head;
     this.sentBytes = sent.bytes;
-    this.answerHead = answer.head;
+    this.answerHead = this.keepParts(answer.head);
     this.answerBytes = answer.bytes;
-    const chars = req.path.length + req.query.length + headerChars(this.requestHeaders);
-    this.bytes = 2 * (chars + headerChars(this.responseHeaders)) + capturedBytes(sent) + capturedBytes(answer) + 400;
+    let chars = req.path.length + query.length;
+    chars += this.requestHeaders.fill(req.headers, true, prior?.requestHeaders);
+    chars += this.responseHeaders.fill(response.headers, eager, prior?.responseHeaders);
+    this.bytes = 2 * chars + capturedBytes(sent) + capturedBytes(answer) + 400;
   }
 
   /** Lets go of its headers and bodies (its journal no longer holds it). */
@@ -241,13 +268,16 @@ export class RecordedExchange {
     this.held = false;
     this.sentHead = null;
     this.answerHead = null;
-    this.requestHeaders = NO_HEADERS;
-    this.responseHeaders = NO_HEADERS;
+    this.requestHeaders.clear();
+    this.responseHeaders.clear();
+    this.parts.fill(EMPTY_PART, 0, this.partCount);
+    this.partCount = 0;
   }
 
   /** The redacted entry, made at each read (the journal keeps only what it recorded). */
   toEntry(): JournalEntry {
     const cap = this.bodyCap;
+    const answerHead = this.answerHead === this.parts ? this.parts.slice(0, this.partCount) : this.answerHead;
     return {
       seq: this.seq,
       started_at: iso(this.startedAt),
@@ -261,26 +291,40 @@ export class RecordedExchange {
       branches: this.branches,
       injected: this.injected,
       request: message(
-        this.requestHeaders,
+        this.requestHeaders.record(),
         decoded(kept(this.sentHead, this.sentBytes, (this.finals & SENT_FINAL) !== 0), cap),
         cap,
       ),
       response: message(
-        this.responseHeaders,
-        decoded(kept(this.answerHead, this.answerBytes, (this.finals & ANSWER_FINAL) !== 0), cap),
+        this.responseHeaders.record(),
+        decoded(kept(answerHead, this.answerBytes, (this.finals & ANSWER_FINAL) !== 0), cap),
         cap,
       ),
     };
   }
+
+  /** An answer's parts copied into the entry's own array (the answer's list then dies young); the head kept. */
+  private keepParts(head: Head): Head {
+    const kept = this.parts;
+    if (!Array.isArray(head)) {
+      kept.fill(EMPTY_PART, 0, this.partCount);
+      this.partCount = 0;
+      return head;
+    }
+    const parts = head as readonly Uint8Array[];
+    if (parts.length > kept.length) {
+      // An array of the exact length, the first time (or when more parts come than it has room for).
+      this.parts = parts.slice();
+    } else {
+      for (let i = 0; i < parts.length; i++) kept[i] = parts[i] as Uint8Array;
+      kept.fill(EMPTY_PART, parts.length, this.partCount);
+    }
+    this.partCount = parts.length;
+    return this.parts;
+  }
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-
-function headerChars(headers: Readonly<Record<string, string | undefined>>): number {
-  let chars = 0;
-  for (const name in headers) chars += name.length + (headers[name]?.length ?? 0);
-  return chars;
-}
+const EMPTY_PART = new Uint8Array(0);
 
 /**
  * Whether an exchange's bodies may carry personal details or secrets (the customers' operations, the

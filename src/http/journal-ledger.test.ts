@@ -3,7 +3,7 @@ import { OPERATIONS } from "../contract/operations/index.js";
 import { carriesSecrets } from "./exchange.js";
 import { Journal, JournalLedger } from "./journal.js";
 import { reachableText } from "../test-support/reachable.js";
-import type { SimRequest, SimResponse } from "./types.js";
+import { BODY_PARTS, type SimRequest, type SimResponse } from "./types.js";
 
 // docs/interfaces.md, Journal and coverage: every journal of the process within journal-bytes, the
 // process's oldest entries first; entries a full ring lets go leave nothing behind.
@@ -188,5 +188,65 @@ describe("JournalLedger: exchanges recorded in batches, by the time anything rea
     expect(eager).toHaveLength(5);
     expect([null, "createToken", "authorize"].map(carriesSecrets)).toEqual([true, true, true]);
     expect(["listCustomerGroups", "getProduct", "createProduct"].map(carriesSecrets)).toEqual([false, false, false]);
+  });
+});
+
+describe("Journal: a full ring's oldest entry is filled again with the newest exchange", () => {
+  const partsAnswer = (parts: string[]): SimResponse => {
+    const bytes = parts.map((p) => new TextEncoder().encode(p));
+    const response: SimResponse = { status: 200, headers: { "content-type": "application/json" }, body: null };
+    response[BODY_PARTS] = { of: response, parts: bytes, length: bytes.reduce((n, b) => n + b.length, 0) };
+    return response;
+  };
+
+  it("an entry filled again holds the new exchange's headers, parts and query alone, nothing of the one before", () => {
+    const ledger = new JournalLedger(1e12);
+    const journal = new Journal("a", { entries: 2, bodyBytes: 100 }, ledger);
+    const wide = {
+      ...request(1),
+      query: "limit=5&tag=old-tag",
+      headers: { host: "sim", authorization: "Bearer t", "x-old-header": "old-value", accept: "old/accept" },
+    };
+    journal.record(
+      wide,
+      partsAnswer(['{"data":[', '{"id":"old-row"}', ",", '{"id":"old-row-2"}', "]}"]),
+      "listProducts",
+      0,
+      1,
+    );
+    journal.record(request(2), answer(), "getProduct", 0, 1);
+    // The ring is full: the third exchange fills the first's entry.
+    journal.record(
+      { ...request(3), headers: { host: "sim" } },
+      partsAnswer(['{"data":', '{"id":"new"}', "}"]),
+      "getProduct",
+      0,
+      1,
+    );
+    const page = journal.page({});
+    expect(page).toMatchObject({ held: 2, recorded: 3, dropped: 1 });
+    expect(
+      page.data.map((e) => [e.seq, e.path, e.query, e.request.headers, e.response.body, e.response.body_bytes]),
+    ).toEqual([
+      [2, "/demo/v1/products/2", "", { host: "sim", authorization: "Bearer [redacted]" }, '{"id":"x"}', 10],
+      [3, "/demo/v1/products/3", "", { host: "sim" }, '{"data":{"id":"new"}}', 21],
+    ]);
+    for (const gone of ["old-value", "old/accept", "x-old-header", "old-row", "old-tag"])
+      expect(reachableText(ledger, gone)).toEqual([]);
+    journal.clear();
+    expect(ledger.heldBytes).toBe(0);
+  });
+
+  it("a full ring's entries are filled again, not made anew, so a long run adds no entries for the collector", () => {
+    const ledger = new JournalLedger(1e12);
+    const journal = new Journal("a", { entries: 4, bodyBytes: 100 }, ledger);
+    const entries = () => [...(journal as unknown as { ring: { values(): Iterable<object> } }).ring.values()];
+    for (let n = 0; n < 4; n++) journal.record(request(n), answer(), "getProduct", 0, 1);
+    journal.page({});
+    const first = new Set(entries());
+    for (let n = 4; n < 1_000; n++) journal.record(request(n), answer(), "getProduct", 0, 1);
+    expect(journal.page({}).data.map((e) => e.seq)).toEqual([997, 998, 999, 1000]);
+    expect(entries().filter((e) => first.has(e))).toHaveLength(4);
+    expect(ledger.queued).toBe(4);
   });
 });

@@ -134,10 +134,13 @@ export class JournalLedger {
     }
   }
 
-  /** An entry its journal let go; `byLedger` when the ledger itself took it out of the order. */
-  released(entry: RecordedExchange, byLedger: boolean): void {
+  /**
+   * An entry its journal let go; `byLedger` when the ledger itself took it out of the order. True when
+   * the entry is out of the order, so its journal may fill it again.
+   */
+  released(entry: RecordedExchange, byLedger: boolean): boolean {
     this.bytes -= entry.bytes;
-    if (byLedger) return;
+    if (byLedger) return true;
     // The process's oldest (one journal's traffic alone): out of the order at once, with any released
     // entries behind it, so the order stays as long as what is held and needs no compacting.
     if (this.order.first === entry) {
@@ -146,13 +149,14 @@ export class JournalLedger {
         this.order.shift();
         this.stale -= 1;
       }
-      return;
+      return true;
     }
     this.stale += 1;
     if (this.stale > 1024 && 2 * this.stale > this.order.size) {
       this.order.retain((e) => e.held);
       this.stale = 0;
     }
+    return false;
   }
 }
 
@@ -190,16 +194,12 @@ export class Journal implements JournalView {
 
   /** Records one exchange now (the ledger's `settle`, in the order exchanges were handed). */
   recordNow(req: SimRequest, response: SimResponse, operation: string | null, startedAt: number, ms: number): void {
-    const entry = new RecordedExchange(
-      req,
-      response,
-      this,
-      this.nextSeq++,
-      startedAt,
-      ms,
-      operation,
-      this.limits.bodyBytes,
-    );
+    const newest = this.ring.last;
+    // A full ring's oldest entry is filled again when nothing else refers to it (RecordedExchange).
+    const entry =
+      (this.ring.size >= this.limits.entries ? this.takeOldest(false) : undefined) ??
+      new RecordedExchange(this, this.limits.bodyBytes);
+    entry.fill(req, response, this.nextSeq++, startedAt, ms, operation, newest);
     this.counts.count(entry);
     this.recorded += 1;
     this.ring.push(entry);
@@ -207,13 +207,24 @@ export class Journal implements JournalView {
     while (this.ring.size > this.limits.entries) this.dropOldest(false);
   }
 
-  /** Lets the oldest entry go (the ring is full, or the process's budget is spent). */
+  /** Lets the oldest entry go (the ring is full, or the process's budget is spent), and all it holds. */
   dropOldest(byLedger: boolean): void {
+    this.takeOldest(byLedger)?.release();
+  }
+
+  /**
+   * Takes the oldest entry out of the ring, to be filled again with the newest exchange at once (so
+   * what it holds is not let go first): undefined when the process's order still refers to it (it is
+   * then let go, and a new entry is made).
+   */
+  private takeOldest(byLedger: boolean): RecordedExchange | undefined {
     const oldest = this.ring.shift();
-    if (oldest === undefined) return;
-    oldest.release();
-    this.ledger.released(oldest, byLedger);
+    if (oldest === undefined) return undefined;
+    oldest.held = false;
     this.dropped += 1;
+    if (this.ledger.released(oldest, byLedger)) return oldest;
+    oldest.release();
+    return undefined;
   }
 
   page(filter: JournalFilter): JournalPage {

@@ -5,9 +5,6 @@ import { PERSONAL as ERASED } from "../engine/customers/operations.js";
 
 export const REDACTED = "[redacted]";
 
-/** Headers whose whole value is a secret (an Authorization header keeps its scheme). */
-const SECRET_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
-
 /** Form fields and query parameters that carry secrets (the token endpoint's, the consent redirect's). */
 const FORM_SECRETS = ["code", "code_verifier", "client_secret", "refresh_token", "access_token", "password"];
 
@@ -73,35 +70,27 @@ function redactedAuthorization(value: string): string {
 }
 
 /**
- * Request headers with their secrets replaced, as cheaply as the common case allows (one spread). Headers
- * that hold no secret, or only secrets already replaced (its own answer), are answered as they are.
+ * One header's value with its secret replaced: an Authorization header keeps its scheme, the other
+ * secret headers are replaced whole, a Location keeps its URL with secret parameters replaced. A switch
+ * over the names (asked of every header the journal keeps, it reads no table).
  */
-export function withoutSecrets(
-  headers: Readonly<Record<string, string | undefined>>,
-): Readonly<Record<string, string>> {
-  const { authorization, cookie } = headers;
-  const proxy = headers["proxy-authorization"];
-  if (
-    (authorization === undefined || authorization === BEARER) &&
-    (cookie === undefined || cookie === REDACTED) &&
-    (proxy === undefined || proxy === REDACTED)
-  )
-    return headers as Readonly<Record<string, string>>;
-  const out = { ...headers } as Record<string, string>;
-  if (authorization !== undefined) out.authorization = redactedAuthorization(authorization);
-  if (cookie !== undefined) out.cookie = REDACTED;
-  if (headers["proxy-authorization"] !== undefined) out["proxy-authorization"] = REDACTED;
-  return out;
+export function redactHeader(name: string, value: string): string {
+  switch (name) {
+    case "authorization":
+      return redactedAuthorization(value);
+    case "proxy-authorization":
+    case "cookie":
+    case "set-cookie":
+      return REDACTED;
+    case "location":
+      return redactForm(value);
+    default:
+      return value;
+  }
 }
 
 export function redactHeaders(headers: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    if (name === "authorization") out[name] = redactedAuthorization(value);
-    else if (SECRET_HEADERS.has(name)) out[name] = REDACTED;
-    else if (name === "location") out[name] = redactForm(value);
-    else out[name] = value;
-  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = redactHeader(name, value);
   return out;
 }

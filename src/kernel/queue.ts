@@ -17,6 +17,11 @@ export class Queue<T> {
     return this.count === 0 ? undefined : this.items[this.head];
   }
 
+  /** The newest value, or undefined when empty. */
+  get last(): T | undefined {
+    return this.count === 0 ? undefined : this.items[(this.head + this.count - 1) & (this.items.length - 1)];
+  }
+
   push(value: T): void {
     if (this.count === this.items.length) this.grow();
     this.items[(this.head + this.count) & (this.items.length - 1)] = value;
