@@ -240,10 +240,10 @@ export class RecordedExchange {
     this.startedAt = startedAt;
     this.operation = operation;
     this.durationUs = Math.round(durationMs * 1000);
-    this.method = prior !== undefined && prior.method === req.method ? prior.method : req.method;
-    this.path = prior !== undefined && prior.path === req.path ? prior.path : req.path;
+    this.method = shared(req.method, prior?.method);
+    this.path = shared(req.path, prior?.path);
     const query = req.query === "" ? "" : redactForm(req.query);
-    this.query = prior !== undefined && prior.query === query ? prior.query : query;
+    this.query = shared(query, prior?.query);
     this.status = response.status;
     this.injected = response.injected === true;
     this.code = response.status < 400 ? null : errorCode(answerText(response, answer, bodyCap));
@@ -267,11 +267,9 @@ export class RecordedExchange {
   release(): void {
     this.held = false;
     this.sentHead = null;
-    this.answerHead = null;
+    this.answerHead = this.keepParts(null);
     this.requestHeaders.clear();
     this.responseHeaders.clear();
-    this.parts.fill(EMPTY_PART, 0, this.partCount);
-    this.partCount = 0;
   }
 
   /** The redacted entry, made at each read (the journal keeps only what it recorded). */
@@ -325,6 +323,9 @@ export class RecordedExchange {
 }
 
 const EMPTY_PART = new Uint8Array(0);
+
+/** `value`, or `before` when equal to it: the string an older entry already keeps (its own then dies young). */
+const shared = (value: string, before: string | undefined): string => (before === value ? before : value);
 
 /**
  * Whether an exchange's bodies may carry personal details or secrets (the customers' operations, the

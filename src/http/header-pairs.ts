@@ -37,7 +37,7 @@ export class HeaderPairs {
       }
       at += 2;
     }
-    for (let i = at; i < 2 * this.count; i++) pairs[i] = "";
+    this.clearFrom(at);
     // The first fill keeps an array of the exact length (one filled by growing has room for more).
     if (first && at > 0) this.pairs = pairs.slice();
     this.count = at / 2;
@@ -46,8 +46,13 @@ export class HeaderPairs {
 
   /** Lets go of every name and value. */
   clear(): void {
-    for (let i = 0; i < 2 * this.count; i++) this.pairs[i] = "";
+    this.clearFrom(0);
     this.count = 0;
+  }
+
+  /** Clears the places from `at` to the end of the pairs held before (they hold "" past the pairs). */
+  private clearFrom(at: number): void {
+    for (let i = at; i < 2 * this.count; i++) this.pairs[i] = "";
   }
 
   /** The pairs as a record. */
