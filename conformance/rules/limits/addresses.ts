@@ -44,8 +44,7 @@ export const addressLimitRules = [
           undefined,
           "the 301st failed authentication from the address within 5 minutes",
         );
-        const wait = retryAfter(ctx, over);
-        ctx.check(wait >= 1 && wait <= 300, "Retry-After between 1 and 300 seconds", String(wait));
+        retryAfter(ctx, over);
       } finally {
         await advance(ctx, 301);
       }
@@ -83,6 +82,15 @@ export const addressLimitRules = [
       const over = await token(ctx, o, unknownCode, "body", true);
       oauthError(ctx, over, "invalid_request", [400, 429]);
       if (over.status === 429) retryAfter(ctx, over);
+      // Past the limit the address is refused whatever it sends, wrong client credentials included.
+      const wrongClient = await token(
+        ctx,
+        { ...o, clientSecret: `${o.clientSecret}-wrong` },
+        unknownCode,
+        "body",
+        true,
+      );
+      oauthError(ctx, wrongClient, "invalid_request", [400, 429]);
       await advance(ctx, 301);
       oauthError(ctx, await token(ctx, o, unknownCode, "body", true), "invalid_grant", INVALID_GRANT_STATUSES);
     },

@@ -135,7 +135,11 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
 }
 
-/** `Retry-After` in seconds (spec, Limits: "A 429 carries Retry-After (seconds)"). */
+/**
+ * `Retry-After` in seconds (spec, Limits: "A 429 carries Retry-After (seconds)"): at least 1, and a wait
+ * longer than the window is the server's choice (waiting that long works), but not past an hour, which
+ * for limits of a minute or five reads as milliseconds (docs/spec-choices.md, Conformance).
+ */
 export function retryAfter(ctx: RuleContext, reply: Reply): number {
   const value = reply.headers["retry-after"];
   ctx.check(
@@ -143,8 +147,13 @@ export function retryAfter(ctx: RuleContext, reply: Reply): number {
     "a Retry-After header in seconds",
     JSON.stringify(value ?? null),
   );
-  return Number(value);
+  const wait = Number(value);
+  ctx.check(wait >= 1 && wait <= MAX_RETRY_AFTER, `Retry-After between 1 and ${MAX_RETRY_AFTER} seconds`, String(wait));
+  return wait;
 }
+
+/** The longest `Retry-After` a limit of a minute or five minutes may ask for. */
+export const MAX_RETRY_AFTER = 3600;
 
 /** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, not the standard envelope. */
 export function oauthError(ctx: RuleContext, reply: Reply, error: string, statuses: readonly number[] = [400]): void {
