@@ -1,9 +1,10 @@
 import type { Mutant } from "../base.js";
 import { bodyText, errorAnswer, errorOf, isControl, mapResponseJson, methodsOf, sub } from "./support.js";
 
-// Honest variants that refuse differently where the spec leaves the refusal open: message texts,
-// the syntax of the RateLimit header, 405 for a known path with another method, credentials of
-// another store, disagreeing version and expected_version, and a negative absolute stock level.
+// Honest variants that refuse differently where the spec leaves the refusal open: message texts, the
+// order of field errors, the syntax of the RateLimit headers, a longer Retry-After, 405 for a known
+// path with another method, credentials of another store, disagreeing version and expected_version,
+// and a negative absolute stock level.
 
 /** The simulator's message for a credential of another store (it answers 401 UNAUTHORIZED). */
 const FOREIGN = "The credential does not belong to this store.";
@@ -17,6 +18,22 @@ function foreignCredential(status: number, code: string, message: string): Mutan
     if (sub(req) === null || res.status !== 401 || errorOf(res)?.message !== FOREIGN) return res;
     return errorAnswer(res, status, code, message);
   };
+}
+
+/** `RateLimit-Policy` items in the IETF draft's named form: `"default";q=120;w=60` for `120;w=60`. */
+function namedPolicies(policy: string): string {
+  const names = new Set<string>();
+  return policy
+    .split(/,\s*(?=\d)/)
+    .map((item) => {
+      const [quota, ...params] = item.trim().split(";");
+      const comment = params.find((p) => p.startsWith("comment="));
+      let name = comment ? comment.slice("comment=".length).replace(/^"|"$/g, "") : "default";
+      while (names.has(name)) name = `${name}-${names.size}`;
+      names.add(name);
+      return [`"${name}"`, `q=${quota}`, ...params.filter((p) => p !== comment)].join(";");
+    })
+    .join(", ");
 }
 
 export const errorVariants: readonly Mutant[] = [
@@ -134,6 +151,47 @@ export const errorVariants: readonly Mutant[] = [
       return mapResponseJson({ ...res, status: 422 }, () => ({
         error: { code: "INSUFFICIENT_STOCK", message: "on_hand would go below zero.", fields: e.fields },
       }));
+    },
+  },
+  {
+    name: "honest.fields-order",
+    breaks:
+      'Allowed: the fields entries of an error envelope in another order (reversed). Spec, Errors: "fields"?: [{field, message}] lists the field problems without an order.',
+    caughtBy: [],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      if (sub(req) === null || res.status < 400) return res;
+      const e = errorOf(res);
+      if (!Array.isArray(e?.fields) || e.fields.length < 2) return res;
+      return mapResponseJson(res, (b) => ({ ...b, error: { ...b.error, fields: [...b.error.fields].reverse() } }));
+    },
+  },
+  {
+    name: "honest.longer-retry-after",
+    breaks:
+      'Allowed: every 429 carries a Retry-After twice as long as the wait that is needed (still whole seconds; waiting that long works). Spec, Limits: "A 429 carries Retry-After (seconds)." says no more of its value.',
+    caughtBy: [],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      const after = res.headers["retry-after"];
+      if (res.status !== 429 || after === undefined || !/^\d+$/.test(after)) return res;
+      return { ...res, headers: { ...res.headers, "retry-after": String(Math.max(1, Number(after) * 2)) } };
+    },
+  },
+  {
+    name: "honest.ratelimit-syntax",
+    breaks:
+      'Allowed: RateLimit written with semicolons (limit=120;remaining=119;reset=60) and RateLimit-Policy in the IETF draft\'s named form ("default";q=120;w=60, "customers";q=30;w=60). Spec, Limits: "Every response carries RateLimit-Policy and RateLimit (fields limit, remaining, reset in seconds)." names the fields of RateLimit, not its syntax, and gives RateLimit-Policy no fields (spec-choices, RateLimit syntax: any text with limit=, remaining= and reset= numbers).',
+    caughtBy: [],
+    wrap: (next) => async (req) => {
+      const res = await next(req);
+      const headers = { ...res.headers };
+      const limit = headers["ratelimit"];
+      if (limit !== undefined)
+        headers["ratelimit"] = [...limit.matchAll(/(\w+)=([^,;\s]+)/g)].map((m) => `${m[1]}=${m[2]}`).join(";");
+      const policy = headers["ratelimit-policy"];
+      if (policy !== undefined) headers["ratelimit-policy"] = namedPolicies(policy);
+      return limit === undefined && policy === undefined ? res : { ...res, headers };
     },
   },
 ];

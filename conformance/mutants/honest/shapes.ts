@@ -1,9 +1,21 @@
 import type { Mutant } from "../base.js";
-import { eachObject, isControl, mapBodyText, mapQuery, mapResponseJson, mapResponseText, sub } from "./support.js";
+import {
+  eachObject,
+  isControl,
+  jsonOf,
+  liveRows,
+  mapBodyText,
+  mapQuery,
+  mapResponseJson,
+  mapResponseText,
+  storeState,
+  sub,
+} from "./support.js";
 
 // Honest variants that shape answers differently where the spec does not fix the shape: statuses of
 // creates, the precision of timestamps, fields beyond those listed, values "not shown", the
-// shapes of /store, /taxes and /openapi.json, and the layout of JSON. Each quotes the sentence that leaves the choice open.
+// shapes of /store, /taxes and /openapi.json, a product's tags with their version, and the layout of
+// JSON. Each quotes the sentence that leaves the choice open.
 
 /** A UTC date-time with milliseconds as the simulator writes it, inside a JSON string. */
 const MILLIS = /"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.(\d{3})Z"/g;
@@ -23,6 +35,15 @@ function reversed(value: unknown): unknown {
 const OUTLET_STATUS: Record<string, string> = { active: "open", inactive: "closed" };
 /** Adjustment reason types of this server (spec-choices: ours are `increase`, `decrease`, `any`). */
 const REASON_TYPE: Record<string, string> = { increase: "stock_in", decrease: "stock_out", any: "either" };
+
+const PRODUCT_WRITE = /^\/products(\/[^/]+)?$/;
+
+/** Product documents (they alone carry both sku and tags) under an answer's data. */
+const productsIn = (body: any): Record<string, any>[] => {
+  const found: Record<string, any>[] = [];
+  eachObject(body?.data, (o) => Array.isArray(o.tags) && "sku" in o && found.push(o));
+  return found;
+};
 
 export const shapeVariants: readonly Mutant[] = [
   {
@@ -181,6 +202,46 @@ export const shapeVariants: readonly Mutant[] = [
         } catch {
           return text;
         }
+      });
+    },
+  },
+  {
+    name: "honest.product-tag-version",
+    breaks:
+      'Allowed: each ProductTag in a product carries the tag\'s version too ({id, name, version}), accepted and ignored when the document is sent back. Spec, Tag and Supplier: "Tags have id, name, version in product context."; Product write rules 2: "a read document can be sent straight back" (spec-choices, ProductTag in a product: a version too).',
+    caughtBy: [],
+    wrap: (next) => async (req) => {
+      const s = sub(req);
+      if (s === null) return next(req);
+      const write = (req.method === "POST" || req.method === "PATCH") && PRODUCT_WRITE.test(s);
+      const sent = !write
+        ? req
+        : mapBodyText(req, (text) => {
+            try {
+              const body = JSON.parse(text);
+              if (
+                !Array.isArray(body?.tags) ||
+                !body.tags.some((t: any) => t !== null && typeof t === "object" && "version" in t)
+              )
+                return text;
+              body.tags = body.tags.map((t: any) => {
+                if (t === null || typeof t !== "object") return t;
+                const { version: _v, ...tag } = t;
+                return tag;
+              });
+              return JSON.stringify(body);
+            } catch {
+              return text;
+            }
+          });
+      const res = await next(sent);
+      if (!productsIn(jsonOf(res)).some((p) => p.tags.length > 0)) return res;
+      const tags = liveRows((await storeState(next, req))?.catalog?.tags);
+      const versions = new Map(tags.map((t) => [t.id, String(t.seq)]));
+      return mapResponseJson(res, (b) => {
+        for (const p of productsIn(b))
+          p.tags = p.tags.map((t: any) => (versions.has(t.id) ? { ...t, version: versions.get(t.id) } : t));
+        return b;
       });
     },
   },

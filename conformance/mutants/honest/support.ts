@@ -108,6 +108,16 @@ export function errorAnswer(
   };
 }
 
+/** The parsed body of a JSON answer, or undefined. */
+export function jsonOf(res: SimResponse): any {
+  if (!isJsonResponse(res)) return undefined;
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The error code of a JSON answer, or undefined. */
 export function errorOf(
   res: SimResponse,
@@ -119,4 +129,88 @@ export function errorOf(
   } catch {
     return undefined;
   }
+}
+
+/** The request with this path. */
+export const withPath = (req: SimRequest, path: string): SimRequest => (path === req.path ? req : { ...req, path });
+
+/** The request's body as form fields (the token endpoint's), empty when it has none. */
+export const formOf = (req: SimRequest): URLSearchParams => new URLSearchParams(bodyText(req));
+
+/** The store prefix a request addresses: `/{prefix}/v1/...` or the control plane's `/stores/{prefix}/...`. */
+export const prefixOf = (req: SimRequest): string | undefined =>
+  /^\/([^/]+)\/v1(?:\/|$)/.exec(req.path)?.[1] ??
+  /^\/_sim\/(?:sandboxes\/[^/]+\/)?stores\/([^/]+)(?:\/|$)/.exec(req.path)?.[1];
+
+/** A control plane GET made by the variant beside the client's request (the back office looking something up). */
+async function controlGet(next: Next, req: SimRequest, path: string): Promise<any> {
+  const res = await next({ ...req, method: "GET", path, query: "", headers: {}, body: null, bodyTooLarge: false });
+  if (res.status !== 200 || typeof res.body !== "string") return undefined;
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The stored state of the store a request addresses, as `GET /_sim/snapshot` shows it (its sandbox's
+ * snapshot for a sandbox's store), or undefined. Reading it counts toward no limit of the API: it is
+ * how a variant looks up what its server knows (a reason's state, a product's SKU) without a request
+ * the client would see counted.
+ */
+export async function storeState(next: Next, req: SimRequest): Promise<any> {
+  const prefix = prefixOf(req);
+  if (prefix === undefined) return undefined;
+  const inSnapshot = (snapshot: any) => snapshot?.stores?.find((s: any) => s?.settings?.prefix === prefix);
+  const found = inSnapshot(await controlGet(next, req, "/_sim/snapshot"));
+  if (found !== undefined) return found;
+  const sandboxes = await controlGet(next, req, "/_sim/sandboxes");
+  const sandbox = Array.isArray(sandboxes)
+    ? sandboxes.find((s: any) => s?.stores?.some((st: any) => st?.prefix === prefix))
+    : undefined;
+  return sandbox ? inSnapshot(await controlGet(next, req, `/_sim/sandboxes/${sandbox.id}/snapshot`)) : undefined;
+}
+
+/** The live rows of a snapshot table (`{seq, deleted_at, value}` entries) as `{...value, seq}`. */
+export const liveRows = (table: unknown): any[] =>
+  Array.isArray(table) ? table.filter((r) => r?.deleted_at === null).map((r) => ({ ...r.value, seq: r.seq })) : [];
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+const mapValues = (headers: Readonly<Record<string, string | undefined>>, f: (text: string) => string) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v === undefined ? v : f(v)]));
+
+/**
+ * A server that writes some text differently everywhere it writes it and reads it back everywhere a
+ * client sends it: `back` rewrites the request (path, query, headers, body), `forth` the answer
+ * (headers, text body). The two must be inverse bijections, so whatever a client echoes is read as
+ * what it was given.
+ */
+export function bothWays(back: (text: string) => string, forth: (text: string) => string) {
+  return (next: Next): Next =>
+    async (req) => {
+      let body = req.body;
+      if (body) {
+        try {
+          const text = UTF8.decode(body);
+          const out = back(text);
+          if (out !== text) body = new TextEncoder().encode(out);
+        } catch {
+          // not text: sent on as it is
+        }
+      }
+      const res = await next({
+        ...req,
+        path: back(req.path),
+        query: back(req.query),
+        headers: mapValues(req.headers, back),
+        body,
+      });
+      return {
+        ...res,
+        headers: mapValues(res.headers, forth) as Record<string, string>,
+        ...(typeof res.body === "string" ? { body: forth(res.body) } : {}),
+      };
+    };
 }

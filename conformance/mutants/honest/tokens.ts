@@ -1,8 +1,17 @@
 import type { Mutant } from "../base.js";
-import { isControl, mapBodyText, mapQuery, mapQueryParam, mapResponseJson, mapResponseText, sub } from "./support.js";
+import {
+  bothWays,
+  isControl,
+  mapBodyText,
+  mapQuery,
+  mapQueryParam,
+  mapResponseJson,
+  mapResponseText,
+  sub,
+} from "./support.js";
 
-// Honest variants with other opaque tokens: row versions and cursors in another format (translated
-// back wherever a client sends them), and a null cursor on the last page of a list.
+// Honest variants with other opaque tokens: row versions, cursors, ids and generated codes in another
+// format (translated back wherever a client sends them), and a null cursor on the last page of a list.
 
 /** "v" and the number in base 36: opaque, not decimal, and new on every change. */
 const toOpaque = (decimal: string): string => `v${BigInt(decimal).toString(36)}`;
@@ -21,6 +30,38 @@ const LEVELS = (req: { path: string }): boolean =>
 
 /** An opaque cursor of this server: `pg.` and the hex of the simulator's cursor. */
 const CURSOR = /^pg\.((?:[0-9a-f]{2})+)$/;
+
+/** A UUID in any case, anywhere in a text (a path, a query, a JSON or form body, a header). */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** What each of the 32 hex digits of a UUID is shifted by (mod 16); the version digit (12) is kept. */
+const SHIFT = [..."7c3e91b5d2a6f4839e58c1b7a9d3f6e2"].map((h) => parseInt(h, 16));
+
+/**
+ * Another UUID for each UUID, by a fixed shift of every hex digit: the version digit and the two
+ * variant bits stay, so a valid UUID stays one of the same version (and an invalid one stays invalid);
+ * the case is kept, as path ids match in any case (spec-choices, Path ids).
+ */
+function shiftUuid(uuid: string, sign: 1 | -1): string {
+  const upper = /[A-F]/.test(uuid) && !/[a-f]/.test(uuid);
+  let i = 0;
+  const out = uuid.replace(/[0-9a-f]/gi, (h) => {
+    const d = parseInt(h, 16);
+    const k = SHIFT[i] as number;
+    const n = i === 12 ? d : i === 16 ? (d & 0xc) | ((d + sign * k) & 3) : (d + sign * k + 16) % 16;
+    i++;
+    return n.toString(16);
+  });
+  return upper ? out.toUpperCase() : out;
+}
+
+/** Generated SKUs and customer codes (`PRD-` or `CUS-` and 8, `ERASED-` and 10 letters and digits). */
+const CODE = /(?<![A-Za-z0-9-])((?:PRD|CUS)-[A-Za-z0-9]{8}|ERASED-[A-Za-z0-9]{10})(?![A-Za-z0-9-])/gi;
+/** The code with the case of its letters after the prefix swapped: case-insensitive equality is kept. */
+const swapCase = (code: string): string => {
+  const dash = code.indexOf("-");
+  const tail = [...code.slice(dash + 1)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()));
+  return code.slice(0, dash + 1) + tail.join("");
+};
 
 export const tokenVariants: readonly Mutant[] = [
   {
@@ -85,5 +126,25 @@ export const tokenVariants: readonly Mutant[] = [
           : b,
       );
     },
+  },
+  {
+    name: "honest.other-ids",
+    breaks:
+      'Allowed: every id is another UUID than the simulator\'s (each hex digit shifted, version and variant kept), read back wherever a client sends one (paths, queries, bodies, headers, the control plane). Spec, What the service does 5: "Ids are UUID strings."',
+    caughtBy: [],
+    wrap: bothWays(
+      (text) => text.replace(UUID, (u) => shiftUuid(u, -1)),
+      (text) => text.replace(UUID, (u) => shiftUuid(u, 1)),
+    ),
+  },
+  {
+    name: "honest.generated-codes",
+    breaks:
+      'Allowed: generated SKUs and customer codes with their letters in lower case (PRD-x7k2m9qa, CUS-...), and the erasure placeholder likewise; the codes a client sends are read back the same way, so case-insensitive matching and uniqueness are kept. Spec, Product: "If left out at create, the service generates one that starts with PRD-." (spec-choices, Generated SKU: any SKU starting with PRD-); Customer: "customer_code | string" and Delete rules: "customer_code replaced by a placeholder" give no form.',
+    caughtBy: [],
+    wrap: bothWays(
+      (text) => text.replace(CODE, swapCase),
+      (text) => text.replace(CODE, swapCase),
+    ),
   },
 ];

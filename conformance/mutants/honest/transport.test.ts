@@ -1,0 +1,79 @@
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSimulator } from "../../../src/simulator.js";
+import { conformance } from "../../run.js";
+import { serveWithTransportChoices, type TransportServer } from "./transport.js";
+
+// An honest server that differs only in transport (latency, Connection: close, chunked bodies): the
+// suite over HTTP must not fail it. Spec, What the service does: "a JSON-over-HTTP API".
+
+let served: TransportServer | undefined;
+
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+interface Raw {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+  readonly chunks: number;
+}
+
+/** One GET with node:http, which shows the framing headers as sent. */
+function get(url: string, token: string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { authorization: `Bearer ${token}` } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          chunks: chunks.length,
+        }),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("honest transport: latency, Connection: close and chunked bodies", () => {
+  it("answers with the simulator's status, headers and JSON body, chunked, closing the connection", async () => {
+    const sim = createSimulator({ clock: "manual", seed: 1 });
+    served = await serveWithTransportChoices(sim);
+    const token = sim.token("demo", "full");
+    const res = await get(`${served.url}/demo/v1/me`, token);
+    expect(res.status).toBe(200);
+    expect(res.headers["transfer-encoding"]).toBe("chunked");
+    expect(res.headers["content-length"]).toBeUndefined();
+    expect(res.headers["connection"]).toBe("close");
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.headers["ratelimit"]).toMatch(/limit=120/);
+    expect(JSON.parse(res.body).data.domain_prefix).toBe("demo");
+    const missing = await get(`${served.url}/demo/v1/products/00000000-0000-4000-8000-000000000000`, token);
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body).error.code).toBe("NOT_FOUND");
+  });
+
+  it("passes the whole conformance suite over HTTP", async () => {
+    const sim = createSimulator({ clock: "manual", seed: 1 });
+    served = await serveWithTransportChoices(sim);
+    const url = served.url;
+    const report = await conformance({
+      target: `${url}/demo/v1`,
+      token: sim.token("demo", "full"),
+      control: `${url}/_sim`,
+      seed: 1,
+      runs: 5,
+    });
+    const failed = report.rules
+      .filter((r) => r.status === "failed")
+      .map((r) => `${r.id}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
+    expect(failed, `rules failed over a server with other transport choices:\n${failed.join("\n")}`).toEqual([]);
+  }, 600_000);
+});
