@@ -3,10 +3,11 @@ import type { Exchange, RuleInfo } from "./types.js";
 import type { RunState } from "./run-state.js";
 
 export type { RunState, StopSwitch } from "./run-state.js";
-import { judge } from "./ambient/judge.js";
+import { judge, modelViolation } from "./ambient/judge.js";
 import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcomes.js";
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
+import type { Asked, Divergence } from "./model/oracle.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -32,6 +33,8 @@ export interface CallOptions {
   readonly paced?: boolean;
   /** The suite's own retry of a keyed request (the ambient replay check): never retried again. */
   readonly shadow?: boolean;
+  /** For a generated request: what else the target may have answered it as (the model compares). */
+  readonly asked?: Asked;
 }
 
 /** Requests a rule may send: a generous multiple of what it announces, so a looping server costs a failure, not hours. */
@@ -122,6 +125,9 @@ export class RuleContext {
     if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
     const ticket = this.run.idempotency.sent();
     this.requests += 1;
+    const oracle = this.run.oracle;
+    const turn = await oracle?.begin();
+    const sent = { method, url, headers, ...(body === undefined ? {} : { body }) };
     let res;
     try {
       const answer = withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
@@ -135,6 +141,7 @@ export class RuleContext {
           ])
         : answer);
     } catch (error) {
+      if (turn) await oracle?.exchange(sent, undefined, turn.concurrent);
       if (error instanceof Interrupted) throw error;
       this.exchanges.push({
         method,
@@ -165,9 +172,19 @@ export class RuleContext {
     }
     collectSecrets(json, this.run.secrets);
     const reply: Reply = { status: res.status, headers: res.headers, text: res.body, json };
-    if (controlCall) this.noteControl(method, url.slice((controlUrl as string).length), options.body, res.status);
-    else if (!this.faults && this.ambientChecks) {
-      const first = this.judgeAmbient(method, url, headers, body, token, reply, ticket);
+    if (controlCall) {
+      const path = url.slice((controlUrl as string).length);
+      const divergence = turn ? await oracle?.control(method, path, body, res, turn.concurrent) : undefined;
+      this.noteControl(method, path, options.body, res.status);
+      if (divergence && this.ambientChecks) {
+        const v = modelViolation(divergence);
+        throw new Mismatch(v.expected, v.observed, v);
+      }
+      return reply;
+    }
+    const divergence = turn ? await oracle?.exchange(sent, res, turn.concurrent, options.asked) : undefined;
+    if (!this.faults && this.ambientChecks) {
+      const first = this.judgeAmbient(method, url, headers, body, token, reply, ticket, divergence);
       // Spec, Limits (Idempotency): a retry with the same key and body replays the answer. Any keyed
       // request a rule makes that succeeds is retried once, so every route's replays are judged.
       if (first && paced && !options.shadow) await this.send(method, url, { headers, raw: body, token, shadow: true });
@@ -192,8 +209,10 @@ export class RuleContext {
     token: string | null,
     reply: Reply,
     ticket: number,
+    divergence: Divergence | undefined,
   ): boolean {
     const violations = judge({ method, url, status: reply.status, headers: reply.headers, body: reply.text });
+    if (divergence) violations.push(modelViolation(divergence));
     const key = Object.entries(headers).find(([name]) => name.toLowerCase() === "idempotency-key")?.[1];
     const replay = this.run.idempotency.answer({
       token,
@@ -205,7 +224,9 @@ export class RuleContext {
       ticket,
       clock: this.run.clockMoved,
     });
-    if (replay.violation) violations.push(replay.violation);
+    // With the model on, replays are judged by it (exactly, with the choices the spec leaves open): this
+    // check of the ambient ones only decides which keyed successes the suite retries.
+    if (replay.violation && !this.run.oracle) violations.push(replay.violation);
     const first = violations[0];
     if (first) throw new Mismatch(first.expected, first.observed, first);
     return replay.first;

@@ -124,7 +124,8 @@ export function buildCounterexample(run: RunState, found: Found): Counterexample
  * is its own cause (undefined).
  */
 export function failureCause(m: Mismatch): { ambient?: string; cause?: string } {
-  if (m.ambient) return { ambient: m.ambient.check, cause: `${m.ambient.check}: expected ${m.ambient.expected}` };
+  if (m.ambient)
+    return { ambient: m.ambient.check, cause: m.ambient.cause ?? `${m.ambient.check}: expected ${m.ambient.expected}` };
   if (m instanceof NoAnswer) return { cause: "the target did not answer" };
   if (m instanceof BudgetExceeded)
     return { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };

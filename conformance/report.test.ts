@@ -126,6 +126,7 @@ describe("The verdict and the reports: report.json", () => {
       "duration_ms",
       "summary",
       "pacing",
+      "model",
       "failure_groups",
       "not_checked",
       "rules",

@@ -3,6 +3,7 @@ import type { IdempotencyMemory } from "./ambient/replay.js";
 import type { Credentials } from "./credentials.js";
 import type { Pacer } from "./pacer.js";
 import type { Target } from "./target.js";
+import type { Oracle } from "./model/oracle.js";
 
 /** State shared by every rule of one run. */
 export interface RunState {
@@ -29,6 +30,10 @@ export interface RunState {
   readonly stop: StopSwitch;
   /** What each credential sent under each Idempotency-Key, for the ambient replay check. */
   readonly idempotency: IdempotencyMemory;
+  /** The model in lockstep with the target (conformance/model/): every answer is compared with its prediction. */
+  oracle?: Oracle;
+  /** Why the model could not start (the run went on without it). */
+  modelFailure?: string;
   /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
   clockMoved: number;
   counter: number;

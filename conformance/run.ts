@@ -31,6 +31,8 @@ export interface ConformanceOptions {
   readonly simulator?: (options: SimulatorOptions) => Simulator;
   readonly onRule?: RunOptions["onRule"];
   readonly catalog?: readonly Rule[];
+  /** Compare every answer with the model (default true); false runs the rules and ambient checks only. */
+  readonly model?: boolean;
 }
 
 /** Runs the selected rules against the target and returns the report. */
@@ -72,6 +74,8 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       onRule: options.onRule,
       onReport: options.onReport,
       onWait: options.onWait,
+      ...(options.model === false ? { model: false } : {}),
+      ...(!options.target && !options.simulator ? { selfCheck: true } : {}),
     });
   } finally {
     await target.close?.();
@@ -96,6 +100,7 @@ function reportOptions(o: ConformanceOptions): ReportOptions {
     ...(o.control ? { control: o.control } : {}),
     ...(o.controlToken ? { controlToken: true } : {}),
     runs: o.runs ?? 20,
+    ...(o.model === false ? { model: false } : {}),
     ...(o.rate ? { rate: o.rate } : {}),
     ...(o.timeoutMs ? { timeout: Math.round(o.timeoutMs / 1000) } : {}),
     credentials,

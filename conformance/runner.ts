@@ -6,6 +6,8 @@ import { IdempotencyMemory } from "./ambient/replay.js";
 import { buildCounterexample, failureCause } from "./counterexample.js";
 import { missingNeed } from "./needs.js";
 import { summarize } from "./verdict.js";
+import { startOracle } from "./model/start.js";
+import { modelSection, notStarted } from "./model/section.js";
 import type { Target } from "./target.js";
 import type { Report, ReportOptions, RuleResult } from "./types.js";
 import type { Rule } from "./rule.js";
@@ -37,6 +39,10 @@ export interface RunOptions {
   readonly onWait?: (notice: WaitNotice & { rule: string; index: number; total: number; left_seconds: number }) => void;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Compare every answer with the model's (conformance/model/); default true. */
+  readonly model?: boolean;
+  /** The target is the simulator itself: the model's comparisons prove nothing (the report says so). */
+  readonly selfCheck?: boolean;
 }
 
 /** The run could not be carried out (unreachable target, refused credential): exit code 2. */
@@ -91,6 +97,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     return Math.round(Math.max(waiting + (cost * perCost) / perSecond, byPace));
   };
   await preflight(run, options.rules);
+  if (options.model !== false) run.oracle = await startModel(run);
   const results: RuleResult[] = [];
   const report = (): Report => ({
     tool: { name: "retail-sim conformance", version: options.version },
@@ -102,6 +109,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     duration_ms: now() - started,
     ...summarize(results, options.rules, options.catalogSize, stop.requested),
     pacing: { waited_ms: run.pacer.waitedMs, unrequested_429: run.pacer.unrequested429 },
+    ...(run.oracle ? { model: modelSection(run.oracle, run.target.controlUrl !== undefined, options.selfCheck) } : {}),
+    ...(run.modelFailure ? { model: notStarted(run.modelFailure) } : {}),
     rules: [...results],
   });
   try {
@@ -156,6 +165,25 @@ const internalRule = (id: string): Rule => ({
   cost: 1000,
   run: async () => {},
 });
+
+/** The model, started from the target's snapshot or (without a control plane) from what the API shows. */
+async function startModel(run: RunState) {
+  const reader = new RuleContext(run, internalRule("model"));
+  reader.ambientChecks = false;
+  reader.budget = Number.MAX_SAFE_INTEGER;
+  try {
+    return await startOracle(run, async (url, token) => {
+      const reply = await reader.send("GET", url, { token });
+      return { status: reply.status, json: reply.json, date: reply.headers.date };
+    });
+  } catch (error) {
+    if (error instanceof Interrupted) throw error;
+    // The rules judge the target whatever the model can do: the run goes on without it, and says so.
+    run.modelFailure = `the model could not be started, so no answer was compared with it: ${(error as Error).message}`;
+    process.stderr.write(`conformance: ${run.modelFailure}\n`);
+    return undefined;
+  }
+}
 
 /** The spec's scopes a full-scope credential holds (a write scope satisfies its read scope). */
 const FULL = ["catalog:write", "inventory:write", "customers:write", "sales:read"];

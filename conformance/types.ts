@@ -14,7 +14,8 @@ export type Area =
   | "Idempotency"
   | "Limits"
   | "OAuth"
-  | "OpenAPI";
+  | "OpenAPI"
+  | "Model";
 
 export interface RuleNeeds {
   /** The target's control plane (/_sim): sales, store states, clock. */
@@ -97,6 +98,8 @@ export interface ReportOptions {
   readonly control?: string;
   readonly controlToken?: boolean;
   readonly runs: number;
+  /** False when the run compared nothing with the model (`--no-model`). */
+  readonly model?: false;
   readonly rate?: number;
   readonly timeout?: number;
   /** The credential options given (`--key catalog:read`, `--extra-token`, ...), each once per use. */
@@ -125,6 +128,34 @@ export interface FailureGroup {
   readonly rules: readonly string[];
 }
 
+export interface CoverageCount {
+  readonly covered: number;
+  readonly total: number;
+  readonly percent: number;
+}
+
+export interface ModelSection {
+  /** `snapshot`: started from the target's state (control plane); `seeded`: from what the API shows; `not started`: see `note`. */
+  readonly start: "snapshot" | "seeded" | "not started";
+  /** Answers compared with the model's prediction. */
+  readonly compared: number;
+  /** Answers not compared, by why (requests in flight together, faults, no answer, other people's rows, ...). */
+  readonly not_compared: Readonly<Record<string, number>>;
+  /** Times the model started again from the target's state. */
+  readonly restarts: number;
+  /** Said when the comparison cannot prove anything (the target is the simulator itself). */
+  readonly note?: string;
+  /** What the run exercised on the target, counted by the model: operations, statuses, error codes, rule branches. */
+  readonly coverage: {
+    readonly operations: CoverageCount;
+    readonly statuses: CoverageCount;
+    readonly error_codes: CoverageCount;
+    readonly branches: CoverageCount;
+    /** Operations, error codes and rule branches never reached, each with its spec sentence where it has one. */
+    readonly never_reached: readonly { readonly kind: string; readonly id: string; readonly title: string }[];
+  };
+}
+
 export interface Report {
   readonly tool: { readonly name: "retail-sim conformance"; readonly version: string };
   readonly target: string;
@@ -138,6 +169,8 @@ export interface Report {
   readonly interrupted?: boolean;
   /** How the run kept within the target's rate limits: real time spent waiting, and 429s it drew without asking. */
   readonly pacing: { readonly waited_ms: number; readonly unrequested_429: number };
+  /** The model in lockstep (conformance/model/): what it compared, and which behaviours of the spec the run reached. */
+  readonly model?: ModelSection;
   readonly not_checked: readonly NotChecked[];
   readonly failure_groups: readonly FailureGroup[];
   readonly rules: readonly RuleResult[];

@@ -1,5 +1,6 @@
 import { ERROR_STATUS, isErrorCode } from "../../src/contract/errors.js";
 import { operationOf } from "./contract.js";
+import type { Divergence } from "../model/oracle.js";
 
 // Ambient checks: every exchange of a run is judged against the contract, whatever rule sent it. A
 // rule looks at what it is about; these look at everything else a response must be (spec, Errors,
@@ -15,7 +16,8 @@ export type AmbientCheck =
   | "ambient.fields"
   | "ambient.rate-headers"
   | "ambient.retry-after"
-  | "ambient.replay";
+  | "ambient.replay"
+  | "ambient.model";
 
 export interface AmbientViolation {
   readonly check: AmbientCheck;
@@ -23,6 +25,8 @@ export interface AmbientViolation {
   readonly quote: string;
   readonly expected: string;
   readonly observed: string;
+  /** What failures of the same problem share, when `expected` carries values that differ between them. */
+  readonly cause?: string;
 }
 
 export const AMBIENT_QUOTES: Record<AmbientCheck, string> = {
@@ -39,7 +43,20 @@ export const AMBIENT_QUOTES: Record<AmbientCheck, string> = {
   "ambient.retry-after": "A 429 carries Retry-After (seconds).",
   "ambient.replay":
     "A retry with the same key and same body returns the same status and data with header Idempotent-Replayed: true.",
+  "ambient.model":
+    "Every sentence is a rule: the model (the simulator in lockstep) predicts each answer the spec fixes.",
 };
+
+/** A divergence from the model as an ambient violation: what differs, where, and the spec sentence behind it. */
+export function modelViolation(d: Divergence): AmbientViolation {
+  return {
+    check: "ambient.model",
+    quote: `${d.spec.section}: ${d.spec.quote}`,
+    expected: `${d.operation}: ${d.what}: ${d.predicted} (the model's prediction)`,
+    observed: d.observed,
+    cause: `ambient.model: ${d.operation}: ${d.what.replace(/\[\d+\]/g, "[]")}`,
+  };
+}
 
 export interface JudgedExchange {
   readonly method: string;

@@ -1,3 +1,5 @@
+import { OPERATIONS_BY_ID } from "../../src/contract/operations/index.js";
+import { operationOf } from "./contract.js";
 import { AMBIENT_QUOTES, type AmbientViolation } from "./judge.js";
 
 // Spec, Limits (Idempotency): "A retry with the same key and same body returns the same status and
@@ -76,7 +78,8 @@ export class IdempotencyMemory {
    * `first` is true when this answer is the key's first outcome, a success: a retry of it must replay.
    */
   answer(a: Answer): { violation?: AmbientViolation; first: boolean } {
-    if (a.key === undefined || a.key === "") return { first: false };
+    // Spec, Limits: "1 to 255 printable characters without spaces": anything else is refused, never a key.
+    if (a.key === undefined || !/^[\x21-\x7E]{1,255}$/.test(a.key)) return { first: false };
     const violation = this.judge(a);
     const status = a.reply.status;
     return { ...(violation ? { violation } : {}), first: this.firstOutcome === a && status >= 200 && status < 300 };
@@ -116,6 +119,9 @@ export class IdempotencyMemory {
         at: this.now(),
       });
     };
+    // Spec, Limits: "PATCH and DELETE take none" (nor do reads): a key sent there is no key.
+    const op = operationOf(a.method, path);
+    if (typeof op === "object" && OPERATIONS_BY_ID.get(op.operationId)?.idempotency === "none") return undefined;
     if (!fresh || before.method !== a.method || before.path !== path) {
       if (!NOT_AN_OUTCOME.has(status) && !inProgress) remember();
       return undefined;

@@ -1,4 +1,5 @@
 import type { Report, RuleResult } from "../types.js";
+import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
 
 /** Text made safe for HTML, in content and in quoted attribute values. */
@@ -24,6 +25,18 @@ function diff(expected: string, observed: string): string {
   const line = (words: string[], other: Set<string>, cls: string) =>
     words.map((w) => (other.has(w) || /^\s*$/.test(w) ? esc(w) : `<mark class="${cls}">${esc(w)}</mark>`)).join("");
   return `<div class="diff"><div class="minus">- expected  ${line(a, inB, "del")}</div><div class="plus">+ observed  ${line(b, inA, "ins")}</div></div>`;
+}
+
+/** The model's account (markdown code spans as <code>). */
+function modelSection(report: Report): string {
+  const m = modelSummary(report);
+  if (!m) return "";
+  const html = (text: string) => esc(text).replace(/`([^`]*)`/g, "<code>$1</code>");
+  const never =
+    m.never.length > 0
+      ? `<details><summary>Never reached (${m.never.length})</summary><ul>${m.never.map((n) => `<li>${html(n)}</li>`).join("")}</ul></details>`
+      : "";
+  return `<section class="model"><h2>The model</h2><ul>${m.lines.map((l) => `<li>${html(l)}</li>`).join("")}</ul>${never}</section>`;
 }
 
 function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false): string {
@@ -155,6 +168,7 @@ pre{background:#f4f4f4;border:1px solid #e4e4e4;border-radius:4px;padding:.6rem;
 <div class="totals"><div class="passed"><b>${s.passed}</b>passed</div><div class="failed"><b>${s.failed}</b>failed</div><div class="skipped"><b>${s.skipped}</b>skipped</div><div class="covered"><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
 ${failures}
 ${notChecked}
+${modelSection(report)}
 <h2 class="all">Every rule, by area</h2>
 ${sections.join("\n")}
 </main></body></html>

@@ -15,6 +15,7 @@ const REPORT_KEYS = [
   "summary",
   "interrupted",
   "pacing",
+  "model",
   "failure_groups",
   "not_checked",
   "rules",

@@ -1,5 +1,19 @@
 import type { Report } from "../types.js";
+import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
+
+/** The model's account: what it compared and what the run reached of the spec. */
+function modelLines(report: Report): string[] {
+  const m = modelSummary(report);
+  if (!m) return [];
+  return [
+    "## The model",
+    "",
+    ...m.lines.map((l) => `- ${l}`),
+    ...(m.never.length > 0 ? ["", "Never reached:", "", ...m.never.map((n) => `- ${n}`)] : []),
+    "",
+  ];
+}
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -62,6 +76,7 @@ export function toMarkdown(report: Report): string {
       lines.push("");
     }
   }
+  lines.push(...modelLines(report));
   lines.push("## Rules", "", "| rule | area | status | note |", "|---|---|---|---|");
   for (const r of report.rules)
     lines.push(`| \`${r.id}\` | ${r.area} | ${r.status} | ${cell(r.reason ?? r.leniency ?? r.title)} |`);

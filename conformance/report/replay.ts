@@ -18,6 +18,7 @@ export function replayCommand(report: Report, r: RuleResult): string {
   if (o?.control) parts.push("--control", shell(o.control));
   if (o?.controlToken) parts.push("--control-token", '"$RETAIL_CONTROL_TOKEN"');
   if (o?.credentials) parts.push(...reproEnvName(o.credentials));
+  if (o?.model === false) parts.push("--no-model");
   if (o?.rate) parts.push("--rate", String(o.rate));
   if (o?.timeout) parts.push("--timeout", String(o.timeout));
   parts.push(

@@ -80,6 +80,12 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("lite-token", { type: "string", describe: "a key of a store on the Lite plan, as PREFIX=TOKEN" })
       .option("oauth-client", { type: "string", describe: "an OAuth client's CLIENT_ID:CLIENT_SECRET" })
       .option("oauth-redirect-uri", { type: "string", describe: "a redirect URI registered for --oauth-client" })
+      .option("model", {
+        type: "boolean",
+        default: true,
+        describe:
+          "compare every answer with the model (the simulator in lockstep); --no-model: the rules and ambient checks only",
+      })
       .option("timeout", {
         type: "number",
         default: 30,
@@ -177,6 +183,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         rate: args.rate,
         replay: args.replay,
         credentials,
+        ...(args.model ? {} : { model: false }),
         // The default is left out of the report's options, so a replay command repeats only what was chosen.
         timeoutMs: args.timeout === 30 ? undefined : args.timeout * 1000,
         stop,
@@ -231,6 +238,13 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
     latest = report;
     save();
     const s = report.summary;
+    const model = report.model;
+    if (model)
+      process.stderr.write(
+        model.start === "not started"
+          ? `Model: ${model.note}\n`
+          : `Model: compared ${model.compared} answers; reached rule branches ${model.coverage.branches.percent}%, error codes ${model.coverage.error_codes.percent}%.${model.note ? ` ${model.note}` : ""}\n`,
+      );
     process.stdout.write(
       `${s.failed === 0 ? (s.skipped === 0 ? "PASSED" : "PASSED, WITH RULES NOT CHECKED") : "FAILED"}: ${s.verdict} Reports: ${written.join(", ")}\n`,
     );
