@@ -13,6 +13,7 @@ import { paginationRules } from "./pagination/index.js";
 import { salesRules } from "./sales/index.js";
 import { scopeRules } from "./scopes.js";
 import { storeRules } from "./stores.js";
+import { modelRules } from "./model/index.js";
 
 // A rule `area.what` is declared in rules/<area>.ts or under rules/<area>/ (spec-map.test.ts checks
 // it); helpers shared across areas are in rules/support/.
@@ -33,6 +34,7 @@ const BY_AREA: readonly Rule[] = [
   ...customerRules,
   ...salesRules,
   ...isolationRules,
+  ...modelRules,
 ];
 
 /**
@@ -50,6 +52,7 @@ export const CLOCK_LAST: readonly string[] = [
   "auth.idle-expiry",
   "idempotency.lapse-24h",
   "limits.failed-auth-address",
+  "model.time",
 ];
 
 /** The rule catalog: every testable rule of the spec with a stable id. */

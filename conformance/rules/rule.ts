@@ -23,6 +23,7 @@ export const AREAS = {
   limits: "Limits",
   oauth: "OAuth",
   openapi: "OpenAPI",
+  model: "Model",
 } as const satisfies Record<string, Area>;
 
 /** Spec section names used in `spec.section`, so reports cite the spec the same way. */

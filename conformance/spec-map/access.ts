@@ -25,7 +25,7 @@ export const accessMap: readonly SpecSentence[] = [
   ),
   checked(A, "Ticking a write scope also ticks its read scope.", "scopes.me-lists-scopes"),
   checked(A, "A key can be revoked at once.", "auth.revoked-key"),
-  checked(A, "OAuth 2.0 authorization code flow.", "oauth.code-exchange"),
+  checked(A, "OAuth 2.0 authorization code flow.", "oauth.code-exchange", "model.oauth"),
   checked(
     A,
     "Step 1: send the merchant to {auth_url}/oauth/authorize with query response_type=code",
@@ -49,7 +49,7 @@ export const accessMap: readonly SpecSentence[] = [
     "oauth.code-exchange",
     "oauth.pkce",
   ),
-  checked(A, "A code is valid for 10 minutes and works once.", "oauth.code-once", "oauth.code-expiry"),
+  checked(A, "A code is valid for 10 minutes and works once.", "oauth.code-once", "oauth.code-expiry", "model.time"),
   checked(
     A,
     "Client credentials are sent as HTTP Basic or as client_id and client_secret in the body, never both.",
@@ -116,7 +116,12 @@ export const accessMap: readonly SpecSentence[] = [
     "GET /me, GET /store, GET /outlets, GET /payment-types, GET /taxes need no particular scope.",
     "scopes.scopeless-endpoints",
   ),
-  checked(SC, "A call without the needed scope answers 403 INSUFFICIENT_SCOPE.", "scopes.missing-scope"),
+  checked(
+    SC,
+    "A call without the needed scope answers 403 INSUFFICIENT_SCOPE.",
+    "scopes.missing-scope",
+    "model.access",
+  ),
   open(SC, "Scope of the adjustment-reasons list: not shown.", "Scope of GET /inventory/adjustment-reasons"),
 
   untestable("Events", "Events: not shown.", "the spec describes no events"),

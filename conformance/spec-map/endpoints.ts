@@ -121,6 +121,7 @@ export const endpointMap: readonly SpecSentence[] = [
     "GET | /customers | customers:read | list of Customer",
     "customers.delete-tombstone",
     "customers.walk-in-undeletable",
+    "model.customers",
   ),
   checked(
     E,

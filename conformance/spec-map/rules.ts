@@ -8,7 +8,13 @@ const S = "Endpoints: Sales list rules";
 const PG = "Endpoints: Pagination and polling rules";
 
 export const ruleMap: readonly SpecSentence[] = [
-  checked(I, "PUT sets an absolute level.", "inventory.set-result", "inventory.quantity-three-decimals"),
+  checked(
+    I,
+    "PUT sets an absolute level.",
+    "inventory.set-result",
+    "inventory.quantity-three-decimals",
+    "model.inventory",
+  ),
   checked(I, "Repeating the same on_hand changes nothing (changed false).", "inventory.set-result"),
   checked(
     I,
