@@ -204,7 +204,6 @@ export class Oracle {
     this.tainted.clear();
     this.stale = false;
     this.stats.resyncs += 1;
-    if (process.env.ORACLE_DEBUG) console.error("resync");
     return true;
   }
 
@@ -244,6 +243,7 @@ export class Oracle {
       this.model.catchUp(Date.parse(json?.now));
       return undefined;
     }
+    this.model.catchUp(instantOf(res));
     const mapped = translate(
       { method, url: `${MODEL_ROOT}/_sim${path}`, headers: { "content-type": "application/json" }, body },
       MODEL_ROOT,
@@ -295,7 +295,7 @@ export class Oracle {
     if (ids.some((id) => this.tainted.has(id))) return this.skip("rows the model could not follow");
     if (!this.options.wholeStore && ids.some((id) => this.seen.has(id) && this.opaque.model(id) === undefined))
       return this.skip("other people's rows");
-    this.model.catchUp(Date.parse(res.headers.date ?? ""));
+    this.model.catchUp(instantOf(res));
     const kind = /^\/[^/]+\/v1\/([^/?]+)/.exec(sent.url.slice(apiRoot.length))?.[1] ?? "";
     const strip = new Set(
       [...this.extras].filter((e) => e.startsWith(`${kind}:`)).map((e) => e.slice(kind.length + 1)),
@@ -313,18 +313,6 @@ export class Oracle {
     const answer = await this.model.send({ ...mapped.request, path: mapped.request.path });
     this.stats.compared += 1;
     const judged = await this.judge(route, sent, mapped, res, answer, asked);
-    if (process.env.ORACLE_DEBUG)
-      console.error(
-        sent.method,
-        sent.url.slice(apiRoot.length),
-        sent.headers["idempotency-key"],
-        (sent.headers.authorization ?? "").slice(-6),
-        res.status,
-        answer.status,
-        JSON.stringify(judged).slice(0, 200),
-        mapped.request.body?.slice(0, 200),
-        answer.text.slice(0, 200),
-      );
     if (judged.undo || judged.divergence) {
       if (before) this.model.restore(before);
       else if (this.options.snapshot) this.stale = true;
@@ -507,6 +495,16 @@ export class Oracle {
       }
     }
     this.remember(route, sentBody, answer.json?.data, tJson?.data, written);
+    for (const [field, { prefix, spec }] of Object.entries(projection.generated ?? {})) {
+      const value = tJson?.data?.[field];
+      if (
+        is2xx(t.status) &&
+        sentBody &&
+        !Object.hasOwn(sentBody, field) &&
+        !(typeof value === "string" && value.startsWith(prefix))
+      )
+        return diverge(`data.${field} (generated)`, `a value that starts with ${prefix}`, JSON.stringify(value), spec);
+    }
     const differences = comparePayload(ctx, modelData, targetData);
     const first = differences[0];
     if (!first) return {};
@@ -736,6 +734,22 @@ function modelIdsCreated(json: any): string[] {
   if (Array.isArray(data))
     return data.map((d) => d?.id ?? d?.product_id).filter((id): id is string => typeof id === "string");
   return typeof data?.id === "string" ? [data.id] : [];
+}
+
+const DATE_TIME = /"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)"/g;
+
+/**
+ * When the target answered, as closely as its answer tells: its `Date` (to the second), or a later
+ * date-time the answer carries (a row it wrote then, to the millisecond), never past the `Date`'s second.
+ */
+function instantOf(res: TargetResponse): number {
+  const date = Date.parse(res.headers.date ?? "");
+  let at = date;
+  for (const m of res.body.matchAll(DATE_TIME)) {
+    const t = Date.parse(m[1] as string);
+    if (t > (Number.isNaN(at) ? -Infinity : at) && (Number.isNaN(date) || t < date + 1000)) at = t;
+  }
+  return at;
 }
 
 const CONSENT: SpecQuote = {

@@ -46,6 +46,8 @@ export interface OperationProjection {
   readonly subset?: true;
   /** A write whose row takes the server's choice for every field its body left out (create defaults). */
   readonly defaults?: true;
+  /** Fields the service generates when the body leaves them out, with the prefix the spec gives them. */
+  readonly generated?: Readonly<Record<string, { readonly prefix: string; readonly spec: SpecQuote }>>;
   /** Fields of the written row whose new value is the server's choice (an erasure's placeholders). */
   readonly chosen?: readonly string[];
   /** The row the answer shows is made of parts that the payload's objects with ids name (variants). */
@@ -115,7 +117,15 @@ export const PROJECTION: Readonly<Record<string, OperationProjection>> = {
   getOpenapi: { fields: { "": "free" }, spec: { section: "What the service does", quote: "GET /openapi.json" } },
   listProducts: product("[]"),
   getProduct: product(""),
-  createProduct: product("", { defaults: true }),
+  createProduct: product("", {
+    defaults: true,
+    generated: {
+      sku: {
+        prefix: "PRD-",
+        spec: { section: R, quote: "If left out at create, the service generates one that starts with PRD-." },
+      },
+    },
+  }),
   updateProduct: product(""),
   createVariants: {
     fields: { "": "free" },

@@ -489,7 +489,15 @@ const taxonomy = fc
         }
         case "rename":
         case "move": {
-          if (!mine) return;
+          if (!mine) {
+            // Nothing of the run's own to change yet: make one, so renames and moves are met.
+            const made = await s.send(s.request("POST", `/${kind}`, { name: s.name(kind) }));
+            if (is2xx(made) && typeof made.json?.data?.id === "string") {
+              s.learn(kind, made.json.data, true);
+              s.ctx.track(`/${kind}/${made.json.data.id}`);
+            }
+            return;
+          }
           const body =
             op === "move" && kind === "categories"
               ? { parent_id: s.pick("categories", pick + 1)?.id ?? null }

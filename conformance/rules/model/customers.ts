@@ -36,7 +36,7 @@ const PERSONAL = {
 
 const customer = fc
   .record({
-    op: fc.constantFrom("create", "create", "update", "get", "list", "delete", "walk-in"),
+    op: fc.constantFrom("create", "create", "update", "get", "list", "delete", "walk-in", "group"),
     fields: fc.subarray(Object.keys(PERSONAL) as (keyof typeof PERSONAL)[], { maxLength: 4 }),
     code: fc.boolean(),
     nulls: fc.boolean(),
@@ -103,6 +103,11 @@ const customer = fc
           case "get": {
             const any = s.pick("customers", c.pick, () => true);
             if (any) await s.sendWith(s.request("GET", `/customers/${any.id}`), all);
+            return;
+          }
+          case "group": {
+            const group = s.pick("groups", c.pick);
+            if (group) await s.sendWith(s.request("GET", `/customer-groups/${group.id}`), all);
             return;
           }
           case "list": {

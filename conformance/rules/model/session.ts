@@ -85,6 +85,16 @@ const KINDS: readonly Kind[] = [
   "groups",
 ];
 
+/** The collections a POST creates a row in (by path under base_url): the kind it is known as. */
+const CREATES: Readonly<Record<string, Kind>> = {
+  "/products": "products",
+  "/customers": "customers",
+  "/brands": "brands",
+  "/categories": "categories",
+  "/tags": "tags",
+  "/suppliers": "suppliers",
+};
+
 export class Session {
   readonly rows = new Map<Kind, Map<string, Row>>(KINDS.map((k) => [k, new Map()]));
   /** The run's full key first, then keys with fewer scopes, then refused ones (`scopes` empty). */
@@ -233,7 +243,7 @@ export class Session {
    * its problems alone). The target's refusal must be the model's to one of them: a request the
    * generator made has no problem it does not know of, so none given means the model's answer only.
    */
-  send(req: Sent, alternatives: readonly Sent[] = []): Promise<Reply> {
+  async send(req: Sent, alternatives: readonly Sent[] = []): Promise<Reply> {
     const { authorization, ...headers } = req.headers;
     const token = authorization === undefined ? null : authorization.replace(/^Bearer /, "");
     const options = {
@@ -243,7 +253,23 @@ export class Session {
       ...(req.body === undefined ? {} : { raw: req.body }),
       asked: { alternatives },
     };
-    return this.ctx.send(req.method, req.url, options);
+    const reply = await this.ctx.send(req.method, req.url, options);
+    this.keepCreated(req, reply);
+    return reply;
+  }
+
+  /**
+   * Whatever a request created (a replay after its window, a key in another case, another credential's
+   * key space) is known and deleted at the end of the run, whichever command sent it.
+   */
+  private keepCreated(req: Sent, reply: Reply): void {
+    const path = new URL(req.url).pathname.slice(new URL(this.ctx.run.target.baseUrl).pathname.length);
+    const kind = req.method === "POST" ? CREATES[path] : undefined;
+    const doc = reply.json?.data;
+    if (kind === undefined || !is2xx(reply) || typeof doc?.id !== "string") return;
+    // A replay hands back a row already known (and perhaps deleted since): only a new one is learned.
+    if (!this.rows.get(kind)?.has(doc.id)) this.learn(kind, doc, true);
+    this.ctx.track(`/${kind}/${doc.id}`);
   }
 
   /** A request to `{base_url}` + path with the run's full key. */
