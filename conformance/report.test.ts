@@ -426,7 +426,7 @@ describe.skipIf(BROWSER_SKIP !== undefined)(
         expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe(
           "rgb(10, 107, 45)",
         );
-        expect(await page.locator("details").count()).toBe(0);
+        expect(await page.locator("li.rule details").count()).toBe(0);
         await page.close();
       } finally {
         rmSync(dir, { recursive: true, force: true });

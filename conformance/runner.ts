@@ -329,19 +329,26 @@ async function cleanUp(run: RunState): Promise<void> {
   ctx.interruptible = false;
   // Any full key deletes: each request takes the one with the most rate budget left.
   const key = () => ({ token: run.pacer.pick(run.fullTokens) });
-  for (const path of [...new Set(run.cleanup)].reverse()) {
-    const done = await ctx.call("DELETE", path, key()).catch(() => undefined);
-    if (done?.status === 204 || done?.status === 404) continue;
-    const gone = done === undefined ? undefined : await ctx.call("GET", path, key()).catch(() => undefined);
-    // Some resources refuse deletion by rule (409, 422); anything else left behind is reported.
-    if (
-      done === undefined ||
-      (gone !== undefined && gone.status !== 404 && done.status !== 409 && done.status !== 422)
-    ) {
-      process.stderr.write(
-        `conformance: could not delete ${path} (${done ? `status ${done.status}, then GET answered ${gone?.status}` : "no answer"}); delete it by hand\n`,
-      );
+  // A delete refused for a row still in use (a component of a composite made later, a parent whose
+  // children were made later) is tried again once the others are gone, while that frees anything.
+  let left = [...new Set(run.cleanup)].reverse();
+  for (let pass = 0; left.length > 0 && pass < 4; pass++) {
+    const refused: string[] = [];
+    for (const path of left) {
+      const done = await ctx.call("DELETE", path, key()).catch(() => undefined);
+      if (done?.status === 204 || done?.status === 404) continue;
+      if (done?.status === 409) refused.push(path);
+      else {
+        const gone = done === undefined ? undefined : await ctx.call("GET", path, key()).catch(() => undefined);
+        // Some resources refuse deletion by rule (422: a gift card); anything else left behind is reported.
+        if (done === undefined || (gone !== undefined && gone.status !== 404 && done.status !== 422))
+          process.stderr.write(
+            `conformance: could not delete ${path} (${done ? `status ${done.status}, then GET answered ${gone?.status}` : "no answer"}); delete it by hand\n`,
+          );
+      }
     }
+    if (refused.length === left.length) break;
+    left = refused;
   }
   run.cleanup.length = 0;
 }

@@ -62,7 +62,8 @@ describe("honest transport: latency, Connection: close and chunked bodies", () =
 
   it("passes the whole conformance suite over HTTP", async () => {
     const sim = createSimulator({ clock: "manual", seed: 1 });
-    served = await serveWithTransportChoices(sim);
+    // Every answer late (1 to 3 ms here, so the run stays short), chunked, and closing its connection.
+    served = await serveWithTransportChoices(sim, { latencyMs: (n) => 1 + (n % 3) });
     const url = served.url;
     const report = await conformance({
       target: `${url}/demo/v1`,
