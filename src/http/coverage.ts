@@ -14,12 +14,14 @@ export const OAUTH_OPERATIONS = {
   authorize: { title: "GET {auth_url}/oauth/authorize", statuses: [200, 302, 400] },
 } as const;
 
-/** Spec, Authentication: the token endpoint's errors (the OAuth shape). */
+/**
+ * Spec, Authentication 3 rule 8: the token endpoint's errors (the OAuth shape). A bad scope is refused at
+ * the authorization request, by a redirect (RFC 6749 4.1.2.1), never by the token endpoint.
+ */
 const OAUTH_CODES: Readonly<Record<string, number>> = {
   invalid_request: 400,
   invalid_grant: 400,
   unsupported_grant_type: 400,
-  invalid_scope: 400,
   invalid_client: 401,
 };
 

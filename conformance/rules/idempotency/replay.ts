@@ -33,6 +33,33 @@ async function create(ctx: RuleContext, body: unknown, key: string | undefined, 
   return reply;
 }
 
+/**
+ * The first create held in the middle of processing by a hold fault (POST /_sim/faults, `hold`), four
+ * more sent with the same key and body meanwhile, then the first let go: the in-progress state for
+ * certain. Undefined where the control plane has no hold faults.
+ */
+async function whileHeld(ctx: RuleContext, body: unknown, key: string): Promise<Reply[] | undefined> {
+  const path = `${new URL(ctx.run.target.baseUrl).pathname.replace(/\/+$/, "")}/products`;
+  const fault = await ctx.control("POST", "/faults", { method: "POST", path, hold: true, times: 1 });
+  const id: unknown = fault.json?.id;
+  if (!is2xx(fault) || (typeof id !== "number" && typeof id !== "string")) return undefined;
+  try {
+    const first = create(ctx, body, key);
+    let held = false;
+    for (let i = 0; i < 200 && !held; i++) {
+      const listed = await ctx.control("GET", "/faults");
+      held =
+        (listed.json as { id: unknown; held: number }[] | undefined)?.some((f) => f.id === id && f.held > 0) ?? false;
+      if (!held) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const others = await Promise.all(Array.from({ length: 4 }, () => create(ctx, body, key)));
+    await ctx.control("POST", `/faults/${id}/release`);
+    return [await first, ...others];
+  } finally {
+    await ctx.control("DELETE", "/faults");
+  }
+}
+
 /** Spec, Errors: VALIDATION_FAILED for an invalid Idempotency-Key header, naming it (in `fields`, or else in the message). */
 function namesIdempotencyKey(reply: Reply): boolean {
   const fields = reply.json?.error?.fields;
@@ -258,11 +285,13 @@ export const replayRules = [
     spec: { section: SPEC.idempotency, quote: "Processing in progress answers 409 IDEMPOTENCY_IN_PROGRESS." },
     cost: 8,
     leniency:
-      "Each concurrent request may be the original, a replay (same status and body, Idempotent-Replayed: true) or 409 IDEMPOTENCY_IN_PROGRESS.",
+      "Each concurrent request may be the original, a replay (same status and body, Idempotent-Replayed: true) or 409 IDEMPOTENCY_IN_PROGRESS. With a control plane the first is held mid-processing by a hold fault (POST /_sim/faults) while the others are sent, so the in-progress state is met for certain.",
     async run(ctx) {
       const body = productBody(ctx, 3100);
       const key = `${body.sku}.concurrent`;
-      const replies = await Promise.all(Array.from({ length: 5 }, () => create(ctx, body, key)));
+      const replies =
+        (ctx.hasControl ? await whileHeld(ctx, body, key) : undefined) ??
+        (await Promise.all(Array.from({ length: 5 }, () => create(ctx, body, key))));
       const made = replies.filter((r) => is2xx(r) && !replayed(r));
       const replays = replies.filter((r) => is2xx(r) && replayed(r));
       const busy = replies.filter((r) => r.status === 409 && r.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS");
