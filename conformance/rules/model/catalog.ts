@@ -433,7 +433,7 @@ const TAXA: readonly Taxon[] = ["brands", "categories", "tags", "suppliers"];
 const taxonomy = fc
   .record({
     kind: fc.constantFrom(...TAXA),
-    op: fc.constantFrom("create", "create", "duplicate", "child", "get", "list", "rename", "move", "delete", "delete"),
+    op: fc.constantFrom("create", "duplicate", "child", "get", "list", "rename", "rename", "move", "delete"),
     pick: fc.nat(),
     defects: common("catalog:write", [
       fc.nat().map(
@@ -489,20 +489,20 @@ const taxonomy = fc
         }
         case "rename":
         case "move": {
-          if (!mine) {
-            // Nothing of the run's own to change yet: make one, so renames and moves are met.
+          let own = mine?.id;
+          if (own === undefined) {
+            // Nothing of the run's own to change yet: make one, so every rename and move is met.
             const made = await s.send(s.request("POST", `/${kind}`, { name: s.name(kind) }));
-            if (is2xx(made) && typeof made.json?.data?.id === "string") {
-              s.learn(kind, made.json.data, true);
-              s.ctx.track(`/${kind}/${made.json.data.id}`);
-            }
-            return;
+            if (!is2xx(made) || typeof made.json?.data?.id !== "string") return;
+            s.learn(kind, made.json.data, true);
+            s.ctx.track(`/${kind}/${made.json.data.id}`);
+            own = made.json.data.id as string;
           }
           const body =
             op === "move" && kind === "categories"
               ? { parent_id: s.pick("categories", pick + 1)?.id ?? null }
               : { name: s.name(kind) };
-          reply = await s.sendWith(s.request("PATCH", `/${kind}/${mine.id}`, body), all);
+          reply = await s.sendWith(s.request("PATCH", `/${kind}/${own}`, body), all);
           if (is2xx(reply)) s.learn(kind, reply.json?.data);
           return;
         }
@@ -522,7 +522,7 @@ export const CATALOG_COMMANDS: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: listProducts },
   { weight: 1, arbitrary: deleteProduct },
   { weight: 1, arbitrary: createVariants },
-  { weight: 3, arbitrary: taxonomy },
+  { weight: 4, arbitrary: taxonomy },
 );
 
 /**

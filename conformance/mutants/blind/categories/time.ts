@@ -213,7 +213,7 @@ export const timeMutants: readonly Mutant[] = [
     name: "blind.time.idempotency-never-lapses",
     breaks:
       'Limits: "Idempotency key | 1 to 255 printable characters without spaces; remembered 24 hours, per credential" (records never lapse: a key reused after a day still replays)',
-    caughtBy: ["model.access"],
+    caughtBy: ["model.time"],
     wrap: (next) => {
       const kept = new Map<string, { res: SimResponse; at: number }>();
       return async (req) => {
