@@ -8,6 +8,7 @@ import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcome
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
+import { apiRootOf } from "./target.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -211,7 +212,14 @@ export class RuleContext {
     ticket: number,
     divergence: Divergence | undefined,
   ): boolean {
-    const violations = judge({ method, url, status: reply.status, headers: reply.headers, body: reply.text });
+    const violations = judge({
+      method,
+      url,
+      apiRoot: apiRootOf(this.run.target.baseUrl),
+      status: reply.status,
+      headers: reply.headers,
+      body: reply.text,
+    });
     if (divergence) violations.push(modelViolation(divergence));
     const key = Object.entries(headers).find(([name]) => name.toLowerCase() === "idempotency-key")?.[1];
     const replay = this.run.idempotency.answer({

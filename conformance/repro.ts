@@ -1,3 +1,4 @@
+import { apiRootOf } from "./target.js";
 import type { Exchange } from "./types.js";
 
 // A failure's requests as a shell script a person pastes: the credentials come from the environment
@@ -157,7 +158,7 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
       ...[...captured].map(([v, name]) => [v, name] as [string, string]),
       [s.baseUrl, "RETAIL_BASE_URL"],
       ...(s.controlUrl ? [[s.controlUrl, "RETAIL_CONTROL_URL"] as [string, string]] : []),
-      [apiRoot(s.baseUrl), "RETAIL_API_ROOT"],
+      [apiRootOf(s.baseUrl), "RETAIL_API_ROOT"],
       [s.runId, "RS_RUN"],
     ];
     table.sort((a, b) => b[0].length - a[0].length);
@@ -191,5 +192,3 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
   if (needed.has("RS_RUN")) lines.push(`RS_RUN="\${RS_RUN:-r$(date +%s)}"`);
   return [...lines, ...body];
 }
-
-const apiRoot = (baseUrl: string) => baseUrl.replace(/\/[^/]+\/v1\/?$/, "");

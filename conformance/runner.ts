@@ -8,7 +8,7 @@ import { missingNeed } from "./needs.js";
 import { summarize } from "./verdict.js";
 import { startOracle } from "./model/start.js";
 import { modelSection, notStarted } from "./model/section.js";
-import type { Target } from "./target.js";
+import { apiRootOf, type Target } from "./target.js";
 import type { Report, ReportOptions, RuleResult } from "./types.js";
 import type { Rule } from "./rule.js";
 
@@ -79,7 +79,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     secrets: new Set([options.token, ...credentialSecrets(credentials)]),
     timeoutMs: options.timeoutMs ?? 30_000,
     stop,
-    idempotency: new IdempotencyMemory(now),
+    idempotency: new IdempotencyMemory(apiRootOf(target.baseUrl), now),
     clockMoved: 0,
     counter: 0,
   };

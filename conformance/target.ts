@@ -33,6 +33,32 @@ export interface Target {
   close?(): Promise<void>;
 }
 
+/**
+ * `{api_root}` of a base URL (spec, Conventions: `{base_url}` = `{api_root}/{store_prefix}/v1`): what is left
+ * without `/{store_prefix}/v1`, any path before the store prefix kept (`http://host/stg` of
+ * `http://host/stg/acme/v1`).
+ */
+export const apiRootOf = (baseUrl: string): string => baseUrl.replace(/\/+$/, "").replace(/\/[^/]+\/v1$/, "");
+
+/**
+ * The path of `url` under `apiRoot` (`/acme/v1/products`, `/oauth/token`), or undefined for a URL elsewhere
+ * (another origin, or outside the root's path): paths are read under `{api_root}`, never from the host's root.
+ */
+export function pathUnder(url: string, apiRoot: string): string | undefined {
+  let at: URL;
+  let root: URL;
+  try {
+    at = new URL(url);
+    root = new URL(apiRoot);
+  } catch {
+    return undefined;
+  }
+  if (at.origin !== root.origin) return undefined;
+  const base = root.pathname.replace(/\/+$/, "");
+  if (base !== "" && !at.pathname.startsWith(`${base}/`)) return undefined;
+  return at.pathname.slice(base.length);
+}
+
 export function inProcessTarget(sim: Simulator, label: string): Target {
   const apiRoot = "http://retail-sim.in-process";
   return {

@@ -4,6 +4,7 @@ import type { ValidateFunction } from "ajv";
 import { buildOpenApi } from "../../src/contract/openapi.js";
 import { buildOAuthOpenApi, TOKEN_PATH } from "../../src/contract/openapi-oauth.js";
 import { Router } from "../../src/contract/router.js";
+import { pathUnder } from "../target.js";
 
 // What the spec lets an operation answer, derived from the contract (the served OpenAPI document is
 // built from the operations table) and relaxed wherever the simulator made a choice the spec leaves
@@ -179,10 +180,15 @@ function build() {
   return state;
 }
 
-/** The operation a request path names: under `{base_url}` or the token endpoint; undefined for other paths. */
-export function operationOf(method: string, path: string): OperationView | "unknown" | undefined {
+/**
+ * The operation a request URL names, read under the target's `{api_root}` (any path before the store
+ * prefix included): under a `{base_url}` or the token endpoint; undefined for other URLs.
+ */
+export function operationOf(method: string, url: string, apiRoot: string): OperationView | "unknown" | undefined {
+  const path = pathUnder(url, apiRoot);
+  if (path === undefined) return undefined;
   const { router, token } = build();
-  if (path.endsWith(TOKEN_PATH) && !STORE_PATH.test(path)) return method === "POST" ? token : undefined;
+  if (path === TOKEN_PATH) return method === "POST" ? token : undefined;
   const rest = STORE_PATH.exec(path)?.[1];
   if (rest === undefined) return undefined;
   return router.match(method, rest)?.route ?? "unknown";

@@ -6,7 +6,8 @@ import { IdempotencyMemory } from "./replay.js";
 // fails naming the check; where the spec is silent (spec-choices, "what the ambient checks accept")
 // every reasonable answer passes.
 
-const BASE = "http://api.test/acme/v1";
+const ROOT = "http://api.test";
+const BASE = `${ROOT}/acme/v1`;
 const RATE = {
   "ratelimit-policy": "120;w=60",
   ratelimit: "limit=120, remaining=119, reset=60",
@@ -21,9 +22,11 @@ const answer = (
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
+  root = ROOT,
 ): JudgedExchange => ({
   method,
-  url: `${BASE}${path}`,
+  url: `${root}/acme/v1${path}`,
+  apiRoot: root,
   status,
   headers: { ...RATE, ...headers },
   body: typeof body === "string" ? body : JSON.stringify(body),
@@ -235,14 +238,63 @@ describe("Ambient checks: answers that break a sentence fail, naming the check",
       judge({
         method: "GET",
         url: "http://api.test/oauth/authorize?x=1",
+        apiRoot: ROOT,
         status: 200,
         headers: {},
         body: "<html></html>",
       }),
     ).toEqual([]);
-    expect(judge({ method: "GET", url: "http://api.test/_sim/health", status: 200, headers: {}, body: "{}" })).toEqual(
-      [],
-    );
+    expect(
+      judge({ method: "GET", url: "http://api.test/_sim/health", apiRoot: ROOT, status: 200, headers: {}, body: "{}" }),
+    ).toEqual([]);
+  });
+
+  // Spec, Conventions: "{base_url} = {api_root}/{store_prefix}/v1": an {api_root} may carry a path of its own.
+  describe("under an {api_root} with a path before the store prefix, every answer is judged the same", () => {
+    const STAGING = "http://api.test/stg/eu";
+    const sale = (completed_at: string) => ({
+      data: [
+        {
+          id: UUID,
+          status: "completed",
+          completed_at,
+          outlet_id: UUID,
+          customer_id: null,
+          parent_sale_id: null,
+          version: "1",
+          lines: [],
+          payments: [],
+        },
+      ],
+      next_cursor: null,
+      has_more: false,
+    });
+    it("a timestamp with an offset fails the schema, as at the host's root", () => {
+      const at = (root: string) => checks(answer("GET", "/sales", 200, sale("2026-01-01T00:00:00+01:00"), {}, root));
+      expect(at(STAGING)).toEqual(at(ROOT));
+      expect(at(STAGING)).toContain("ambient.schema");
+    });
+    it("missing rate-limit headers and an error without its envelope fail; the token endpoint is {api_root}/oauth/token", () => {
+      const bare = { ...answer("GET", `/brands/${UUID}`, 404, "Not Found", {}, STAGING), headers: {} };
+      expect(checks(bare)).toEqual(expect.arrayContaining(["ambient.rate-headers"]));
+      expect(checks(bare).length).toBeGreaterThan(1);
+      const token = {
+        method: "POST",
+        url: `${STAGING}/oauth/token`,
+        apiRoot: STAGING,
+        status: 200,
+        headers: RATE,
+        body: JSON.stringify({ access_token: 1 }),
+      };
+      expect(checks(token)).toContain("ambient.schema");
+    });
+    it("a URL outside the {api_root} (another path, another origin) is not judged", () => {
+      const outside = (url: string) =>
+        judge({ method: "GET", url, apiRoot: STAGING, status: 500, headers: {}, body: "<html>" });
+      expect(outside("http://api.test/acme/v1/brands")).toEqual([]);
+      expect(outside("http://other.test/stg/eu/acme/v1/brands")).toEqual([]);
+      expect(outside(`${STAGING}/acme/v1/brands`).length).toBeGreaterThan(0);
+    });
   });
 });
 
@@ -267,7 +319,7 @@ describe("Ambient replay check (Limits, Idempotency)", () => {
     });
 
   it("the first success is the key's outcome; a retry with the same body must replay it with the header, status and data", () => {
-    const m = new IdempotencyMemory(() => 0);
+    const m = new IdempotencyMemory(ROOT, () => 0);
     expect(send(m, created)).toEqual({ first: true });
     expect(send(m, { ...created, headers: { "idempotent-replayed": "true" } })).toEqual({ first: false });
     expect(send(m, created).violation?.expected).toBe("the first answer replayed (201) with Idempotent-Replayed: true");
@@ -281,7 +333,7 @@ describe("Ambient replay check (Limits, Idempotency)", () => {
   });
 
   it("another body under the key must answer 422 IDEMPOTENCY_KEY_REUSED; the same document spelled differently is not judged", () => {
-    const m = new IdempotencyMemory(() => 0);
+    const m = new IdempotencyMemory(ROOT, () => 0);
     send(m, created);
     expect(
       send(m, { status: 422, headers: {}, json: { error: { code: "IDEMPOTENCY_KEY_REUSED" } } }, '{"name":"Other"}')
@@ -294,7 +346,7 @@ describe("Ambient replay check (Limits, Idempotency)", () => {
   });
 
   it("keys are per credential, lapse after a day of the target's clock, and a 500 or a 429 is no outcome", () => {
-    const m = new IdempotencyMemory(() => 0);
+    const m = new IdempotencyMemory(ROOT, () => 0);
     expect(send(m, { status: 500, headers: {}, json: { error: { code: "INTERNAL" } } }).first).toBe(false);
     expect(send(m, created).first).toBe(true);
     expect(send(m, created, '{"name":"Acme"}', "t2").first).toBe(true);
@@ -303,7 +355,7 @@ describe("Ambient replay check (Limits, Idempotency)", () => {
   });
 
   it("a client error replays the same failure: status and code; the header is not required", () => {
-    const m = new IdempotencyMemory(() => 0);
+    const m = new IdempotencyMemory(ROOT, () => 0);
     const refused = { status: 409, headers: {}, json: { error: { code: "CONFLICT" } } };
     expect(send(m, refused).first).toBe(false);
     expect(send(m, refused).violation).toBeUndefined();

@@ -61,6 +61,8 @@ export function modelViolation(d: Divergence): AmbientViolation {
 export interface JudgedExchange {
   readonly method: string;
   readonly url: string;
+  /** The target's `{api_root}`: paths are read under it. */
+  readonly apiRoot: string;
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: string;
@@ -109,7 +111,7 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
   } catch {
     return [];
   }
-  const op = operationOf(e.method.toUpperCase(), path);
+  const op = operationOf(e.method.toUpperCase(), e.url, e.apiRoot);
   if (op === undefined) return [];
   const name = op === "unknown" ? `${e.method} ${path} (no such operation)` : op.name;
   const where = `${name} answered ${e.status}`;

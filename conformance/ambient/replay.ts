@@ -66,7 +66,11 @@ export class IdempotencyMemory {
   private tickets = 0;
   private readonly memory = new Map<string, Sent>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `apiRoot`: the target's `{api_root}`, under which request paths are read. */
+  constructor(
+    private readonly apiRoot: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** A ticket for a request about to be sent (orders requests and answers of concurrent sends). */
   sent(): number {
@@ -120,7 +124,7 @@ export class IdempotencyMemory {
       });
     };
     // Spec, Limits: "PATCH and DELETE take none" (nor do reads): a key sent there is no key.
-    const op = operationOf(a.method, path);
+    const op = operationOf(a.method, a.url, this.apiRoot);
     if (typeof op === "object" && OPERATIONS_BY_ID.get(op.operationId)?.idempotency === "none") return undefined;
     if (!fresh || before.method !== a.method || before.path !== path) {
       if (!NOT_AN_OUTCOME.has(status) && !inProgress) remember();

@@ -1,15 +1,13 @@
 import type { Snapshot } from "../../src/contract/schemas/snapshot.js";
 import { withTimeout } from "../context.js";
 import type { RunState } from "../run-state.js";
+import { apiRootOf } from "../target.js";
 import { Oracle } from "./oracle.js";
 import { seedSnapshot, type Read } from "./seed.js";
 
 // How the model starts. With a control plane: from the target's own snapshot, its clock and rate
 // limits included, knowing every row. Without one (staging): from what the API shows of the store (its
 // reference data and the run's credentials), knowing only the rows the run creates.
-
-/** `{api_root}`: the base URL without `/{prefix}/v1`. */
-export const apiRootOf = (baseUrl: string): string => baseUrl.replace(/\/[^/]+\/v1\/?$/, "");
 
 /** `read` GETs the target through the run's pacing (the seed without a control plane reads the store). */
 export async function startOracle(run: RunState, read: Read): Promise<Oracle> {

@@ -1,7 +1,9 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSimulator } from "../../../src/simulator.js";
+import { createSimulator, type Simulator, type SimulatorOptions } from "../../../src/simulator.js";
 import { conformance } from "../../run.js";
+import { BLIND_MUTANTS } from "../blind/index.js";
+import { mutantSimulator } from "../index.js";
 import { serveWithTransportChoices, type TransportServer } from "./transport.js";
 
 // An honest server that differs only in transport (latency, Connection: close, chunked bodies): the
@@ -77,4 +79,36 @@ describe("honest transport: latency, Connection: close and chunked bodies", () =
       .map((r) => `${r.id}: expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}`);
     expect(failed, `rules failed over a server with other transport choices:\n${failed.join("\n")}`).toEqual([]);
   }, 600_000);
+});
+
+// Spec, Conventions: "{base_url} = {api_root}/{store_prefix}/v1", and an {api_root} may carry a path
+// (a gateway serving the API under /stg/eu). Every check judges the same there as at the host's root.
+describe("served under a path before the store prefix, without a control plane", () => {
+  const offsets = BLIND_MUTANTS.find((m) => m.name === "blind.customer-timestamps-with-offset")!;
+  /** The failed rules of a customers.* run against `make`'s simulator served under `prefix`. */
+  const failedUnder = async (prefix: string, make: (o: SimulatorOptions) => Simulator) => {
+    const sim = make({ clock: "system", seed: 1, rateLimits: false });
+    served = await serveWithTransportChoices(sim, { latencyMs: () => 0, pathPrefix: prefix });
+    try {
+      const report = await conformance({
+        target: `${served.url}/demo/v1`,
+        token: sim.token("demo", "full"),
+        seed: 1,
+        runs: 3,
+        rules: "customers.*",
+      });
+      expect(report.summary.passed + report.summary.failed).toBeGreaterThanOrEqual(5);
+      return report.rules.filter((r) => r.status === "failed").map((r) => r.id);
+    } finally {
+      await served.close();
+      served = undefined;
+    }
+  };
+
+  it("a correct server passes, and one writing +01:00 timestamps fails the same rules as at the root", async () => {
+    expect(await failedUnder("/stg/eu", createSimulator)).toEqual([]);
+    const atRoot = await failedUnder("", mutantSimulator(offsets));
+    expect(atRoot.length).toBeGreaterThan(0);
+    expect(await failedUnder("/stg/eu", mutantSimulator(offsets))).toEqual(atRoot);
+  }, 300_000);
 });

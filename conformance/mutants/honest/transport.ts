@@ -12,10 +12,16 @@ import type { Simulator } from "../../../src/simulator.js";
 export interface TransportOptions {
   /** The delay before the n-th answer (n from 0), in milliseconds; default 2 to 20 by n. */
   readonly latencyMs?: (n: number) => number;
+  /**
+   * A path the API is served under, before the store prefix (`/stg/eu`: `{api_root}` is then
+   * `http://127.0.0.1:port/stg/eu`, spec, Conventions); other paths answer a bare 404, as a load
+   * balancer would.
+   */
+  readonly pathPrefix?: string;
 }
 
 export interface TransportServer {
-  /** `http://127.0.0.1:port`, the API root. */
+  /** `http://127.0.0.1:port` and the path prefix: the API root. */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -46,7 +52,14 @@ export function serveWithTransportChoices(sim: Simulator, options: TransportOpti
     const n = count++;
     res.sendDate = false;
     try {
-      const url = req.url ?? "/";
+      const prefix = options.pathPrefix ?? "";
+      const raw = req.url ?? "/";
+      if (!raw.startsWith(`${prefix}/`)) {
+        res.writeHead(404, { "content-type": "text/plain", connection: "close" });
+        res.end("Not Found");
+        return;
+      }
+      const url = raw.slice(prefix.length);
       const q = url.indexOf("?");
       const body = await readBody(req);
       const headers: Record<string, string> = {};
@@ -81,7 +94,7 @@ export function serveWithTransportChoices(sim: Simulator, options: TransportOpti
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;
       resolve({
-        url: `http://127.0.0.1:${port}`,
+        url: `http://127.0.0.1:${port}${options.pathPrefix ?? ""}`,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
