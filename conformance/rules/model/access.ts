@@ -8,16 +8,16 @@ import {
   keyDefect,
   made,
   scopeDefect,
+  drawn,
+  type Maker,
 } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
-import { type Command, command, type Defect, is2xx, type Session, withHeader } from "./session.js";
+import { type Command, command, is2xx, type Session, withHeader } from "./session.js";
 
 // Generated requests about who may call and when: credentials of every kind on routes of every scope,
 // keys made and revoked in the back office, store states, requests sent again under an Idempotency-Key
 // (the same body, another body, the key in another case, another credential's), paths that do not
 // exist, and the clock moved past the spec's boundaries (with a control plane).
-
-type Maker = (s: Session) => Defect | undefined;
 
 const SCOPES = [
   "catalog:read",
@@ -66,21 +66,9 @@ const tryRoute = fc
     route: fc.nat({ max: ROUTES.length - 1 }),
     who: fc.nat(),
     defects: defects(
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            credentialDefect(s, n),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            scopeDefect(s, ROUTES[n % ROUTES.length]?.scope ?? "catalog:write", n),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
+      drawn((s, n) => credentialDefect(s, n)),
+      drawn((s, n) => scopeDefect(s, ROUTES[n % ROUTES.length]?.scope ?? "catalog:write", n)),
+      drawn((s, n) => idDefect(s, n)),
       fc.nat().map(
         (n): Maker =>
           () =>
@@ -154,16 +142,8 @@ const storeState = fc
     ),
     route: fc.nat({ max: ROUTES.length - 1 }),
     defects: defects(
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            credentialDefect(s, n),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            scopeDefect(s, "catalog:write", n),
-      ),
+      drawn((s, n) => credentialDefect(s, n)),
+      drawn((s, n) => scopeDefect(s, "catalog:write", n)),
     ),
   })
   .map((c) =>

@@ -8,15 +8,15 @@ import {
   made,
   queryDefect,
   scopeDefect,
+  drawn,
+  type Maker,
 } from "./defects.js";
-import { type Command, command, type Defect, is2xx, type Row, Session } from "./session.js";
+import { type Command, command, is2xx, type Row, Session } from "./session.js";
 
 // Generated catalog requests: products (collections, variants, versions, deletes, lists) and brands,
 // categories, tags and suppliers, with edge values (SKUs that differ only in case or in non-ASCII
 // letters, collections at and past their caps, null against absent) and the defects of defects.ts.
 // Arguments are choices made when the command runs, from the rows the session has seen.
-
-type Maker = (s: Session) => Defect | undefined;
 
 const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"] as const;
 /** SKUs that differ from another only in case, or in the case of non-ASCII letters (Inventory rules 2). */
@@ -26,16 +26,8 @@ const CAPS = { codes: 10, tags: 20, suppliers: 10 } as const;
 
 const common = (scope: string, extra: fc.Arbitrary<Maker>[] = []) =>
   defects(
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          credentialDefect(s, n),
-    ),
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          scopeDefect(s, scope, n),
-    ),
+    drawn((s, n) => credentialDefect(s, n)),
+    drawn((s, n) => scopeDefect(s, scope, n)),
     ...extra,
   );
 
@@ -218,11 +210,7 @@ const updateProduct = fc
     version: fc.constantFrom("none", "current", "stale", "both-agree", "both-disagree", "expected-stale"),
     sendBack: fc.boolean(),
     defects: common("catalog:write", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
+      drawn((s, n) => idDefect(s, n)),
       fc.nat().map(
         (n): Maker =>
           () =>
@@ -267,13 +255,7 @@ const readProduct = fc
   .record({
     pick: fc.nat(),
     deleted: fc.boolean(),
-    defects: common("catalog:read", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
-    ]),
+    defects: common("catalog:read", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, deleted, defects: ds }) =>
     command(`getProduct(${deleted ? "deleted" : "live"} ${pick}, ${ds.length} defects)`, async (s) => {
@@ -332,13 +314,7 @@ const deleteProduct = fc
   .record({
     pick: fc.nat(),
     kind: fc.constantFrom("any", "component", "parent", "gift card", "deleted"),
-    defects: common("catalog:write", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
-    ]),
+    defects: common("catalog:write", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, kind, defects: ds }) =>
     command(`deleteProduct(${kind} ${pick}, ${ds.length} defects)`, async (s) => {
@@ -371,13 +347,7 @@ const createVariants = fc
     missingValue: fc.boolean(),
     named: fc.boolean(),
     key: fc.boolean(),
-    defects: common("catalog:write", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
-    ]),
+    defects: common("catalog:write", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, count, repeat, missingValue, named, key, defects: ds }) =>
     command(
@@ -436,11 +406,7 @@ const taxonomy = fc
     op: fc.constantFrom("create", "duplicate", "child", "get", "list", "rename", "rename", "move", "delete"),
     pick: fc.nat(),
     defects: common("catalog:write", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
+      drawn((s, n) => idDefect(s, n)),
       fc.nat().map(
         (n): Maker =>
           () =>

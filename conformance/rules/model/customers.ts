@@ -1,25 +1,25 @@
 import fc from "fast-check";
-import { bodyDefect, credentialDefect, defects, idDefect, made, queryDefect, scopeDefect } from "./defects.js";
-import { type Command, command, type Defect, is2xx, Session } from "./session.js";
+import {
+  bodyDefect,
+  credentialDefect,
+  defects,
+  idDefect,
+  made,
+  queryDefect,
+  scopeDefect,
+  drawn,
+  type Maker,
+} from "./defects.js";
+import { type Command, command, is2xx, Session } from "./session.js";
 
 // Generated customer and sales requests: customers made, changed, read, listed and erased (and read
 // again after); with a control plane, sales and refunds made in the back office and the sales list
 // read through every filter, at the instants its rows were completed and around them.
 
-type Maker = (s: Session) => Defect | undefined;
-
 const scoped = (scope: string, extra: fc.Arbitrary<Maker>[] = []) =>
   defects(
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          credentialDefect(s, n),
-    ),
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          scopeDefect(s, scope, n),
-    ),
+    drawn((s, n) => credentialDefect(s, n)),
+    drawn((s, n) => scopeDefect(s, scope, n)),
     ...extra,
   );
 
@@ -49,11 +49,7 @@ const customer = fc
       limit: fc.constantFrom(undefined, 1, 3, 200),
     }),
     defects: scoped("customers:write", [
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
+      drawn((s, n) => idDefect(s, n)),
       fc.nat().map(
         (n): Maker =>
           () =>

@@ -130,9 +130,18 @@ export function queryDefect(n: number): Defect {
   return defect(name, (req) => ({ ...req, url: `${req.url}${req.url.includes("?") ? "&" : "?"}${query}` }));
 }
 
-/** Zero, one or two of the defects these arbitraries make, most often none. */
+/** A defect a command makes when it runs, from the session it runs in. */
 export type Maker = (s: Session) => Defect | undefined;
 
+/** A defect made from a drawn number, when the command runs. */
+export const drawn = (make: (s: Session, n: number) => Defect | undefined): fc.Arbitrary<Maker> =>
+  fc.nat().map(
+    (n): Maker =>
+      (s) =>
+        make(s, n),
+  );
+
+/** Zero, one or two of the defects these arbitraries make, most often none. */
 export const defects = (...makers: fc.Arbitrary<Maker>[]): fc.Arbitrary<Maker[]> =>
   fc.oneof(
     { weight: 5, arbitrary: fc.constant<Maker[]>([]) },

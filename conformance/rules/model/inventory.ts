@@ -1,26 +1,26 @@
 import fc from "fast-check";
-import { bodyDefect, credentialDefect, defects, idDefect, keyDefect, made, scopeDefect } from "./defects.js";
+import {
+  bodyDefect,
+  credentialDefect,
+  defects,
+  idDefect,
+  keyDefect,
+  made,
+  scopeDefect,
+  drawn,
+  type Maker,
+} from "./defects.js";
 import type { Sent } from "../../model/translate.js";
-import { bodyOf, type Command, command, type Defect, is2xx, type Row, Session, withBody } from "./session.js";
+import { bodyOf, type Command, command, is2xx, type Row, Session, withBody } from "./session.js";
 
 // Generated stock requests: absolute sets, relative adjustments and batches, at quantities with up to 3
 // decimals, with reasons of every kind (the system one, disabled ones, either direction), products that
 // track no stock, deleted products, SKUs in another case, lines at and past the batch cap of 100.
 
-type Maker = (s: Session) => Defect | undefined;
-
 const write = (extra: fc.Arbitrary<Maker>[] = []) =>
   defects(
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          credentialDefect(s, n),
-    ),
-    fc.nat().map(
-      (n): Maker =>
-        (s) =>
-          scopeDefect(s, "inventory:write", n),
-    ),
+    drawn((s, n) => credentialDefect(s, n)),
+    drawn((s, n) => scopeDefect(s, "inventory:write", n)),
     ...extra,
   );
 
@@ -81,11 +81,7 @@ const setStock = fc
     cost: fc.constantFrom(undefined, 0, 150, 99_999),
     key: fc.constantFrom("none", "fresh", "replay"),
     defects: write([
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n, n % 2),
-      ),
+      drawn((s, n) => idDefect(s, n, n % 2)),
       fc.nat().map(
         (n): Maker =>
           () =>
@@ -298,21 +294,9 @@ const levels = fc
     pick: fc.nat(),
     reasons: fc.boolean(),
     defects: defects(
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            credentialDefect(s, n),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            scopeDefect(s, "inventory:read", n),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          (s) =>
-            idDefect(s, n),
-      ),
+      drawn((s, n) => credentialDefect(s, n)),
+      drawn((s, n) => scopeDefect(s, "inventory:read", n)),
+      drawn((s, n) => idDefect(s, n)),
     ),
   })
   .map((c) =>
