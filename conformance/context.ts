@@ -8,7 +8,6 @@ import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcome
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
-import { apiRootOf } from "./target.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -215,7 +214,7 @@ export class RuleContext {
     const violations = judge({
       method,
       url,
-      apiRoot: apiRootOf(this.run.target.baseUrl),
+      apiRoot: this.run.apiRoot,
       status: reply.status,
       headers: reply.headers,
       body: reply.text,

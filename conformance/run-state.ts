@@ -8,6 +8,8 @@ import type { Oracle } from "./model/oracle.js";
 /** State shared by every rule of one run. */
 export interface RunState {
   readonly target: Target;
+  /** The target's `{api_root}` (`apiRootOf` its base URL): request paths are read under it. */
+  readonly apiRoot: string;
   /** The main credential (--token). */
   readonly token: string;
   /** Full keys of the store a rule may run with: the main one and any --extra-token. */

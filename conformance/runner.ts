@@ -57,8 +57,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const stop = options.stop ?? { requested: false };
   let current = { rule: "preflight", index: 0 };
   const target = options.target;
+  const apiRoot = apiRootOf(target.baseUrl);
   const run: RunState = {
     target,
+    apiRoot,
     token: options.token,
     fullTokens: [options.token, ...credentials.extra],
     credentials,
@@ -79,7 +81,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     secrets: new Set([options.token, ...credentialSecrets(credentials)]),
     timeoutMs: options.timeoutMs ?? 30_000,
     stop,
-    idempotency: new IdempotencyMemory(apiRootOf(target.baseUrl), now),
+    idempotency: new IdempotencyMemory(apiRoot, now),
     clockMoved: 0,
     counter: 0,
   };

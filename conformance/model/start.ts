@@ -1,7 +1,6 @@
 import type { Snapshot } from "../../src/contract/schemas/snapshot.js";
 import { withTimeout } from "../context.js";
 import type { RunState } from "../run-state.js";
-import { apiRootOf } from "../target.js";
 import { Oracle } from "./oracle.js";
 import { seedSnapshot, type Read } from "./seed.js";
 
@@ -12,7 +11,7 @@ import { seedSnapshot, type Read } from "./seed.js";
 /** `read` GETs the target through the run's pacing (the seed without a control plane reads the store). */
 export async function startOracle(run: RunState, read: Read): Promise<Oracle> {
   const target = run.target;
-  const apiRoot = apiRootOf(target.baseUrl);
+  const apiRoot = run.apiRoot;
   const control = target.controlUrl;
   if (control) {
     const snapshot = async (): Promise<Snapshot> => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
-import { advance, is2xx, sameJson, trackCreated } from "../support/access.js";
+import { advance, apiPath, is2xx, sameJson, trackCreated } from "../support/access.js";
 import { createProduct, freshSku, productBody } from "../support/catalog.js";
 import { outletIds } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
@@ -153,7 +153,7 @@ export const recordRules: Rule[] = [
       const body = { name: sku, sku, retail_price: 5000 };
       const key = `${sku}.retry`;
       ctx.check((await bySku(ctx, sku)).length === 0, `no product with SKU ${sku} yet`, "one exists");
-      const path = `${new URL(ctx.run.target.baseUrl).pathname.replace(/\/+$/, "")}/products`;
+      const path = apiPath(ctx, "/products");
       const create = async (): Promise<Reply> => {
         const reply = await ctx.call("POST", "/products", { body, headers: { "idempotency-key": key } });
         trackCreated(ctx, reply, "/products");

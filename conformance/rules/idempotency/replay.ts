@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
-import { createKey, is2xx, sameJson, storePrefix, trackCreated } from "../support/access.js";
+import { apiPath, createKey, is2xx, sameJson, storePrefix, trackCreated } from "../support/access.js";
 
 // Limits: Idempotency, on POST /products (a create whose payload the spec shows, findable by `?sku=`).
 // Every product carries a name from ctx.name and is tracked for the run's cleanup.
@@ -39,7 +39,7 @@ async function create(ctx: RuleContext, body: unknown, key: string | undefined, 
  * certain. Undefined where the control plane has no hold faults.
  */
 async function whileHeld(ctx: RuleContext, body: unknown, key: string): Promise<Reply[] | undefined> {
-  const path = `${new URL(ctx.run.target.baseUrl).pathname.replace(/\/+$/, "")}/products`;
+  const path = apiPath(ctx, "/products");
   const fault = await ctx.control("POST", "/faults", { method: "POST", path, hold: true, times: 1 });
   const id: unknown = fault.json?.id;
   if (!is2xx(fault) || (typeof id !== "number" && typeof id !== "string")) return undefined;

@@ -9,7 +9,7 @@ import {
   made,
   scopeDefect,
   drawn,
-  type Maker,
+  accessDefects,
 } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
 import { type Command, command, is2xx, type Session, withHeader } from "./session.js";
@@ -69,11 +69,7 @@ const tryRoute = fc
       drawn((s, n) => credentialDefect(s, n)),
       drawn((s, n) => scopeDefect(s, ROUTES[n % ROUTES.length]?.scope ?? "catalog:write", n)),
       drawn((s, n) => idDefect(s, n)),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            keyDefect(n, false),
-      ),
+      drawn((_s, n) => keyDefect(n, false)),
     ),
   })
   .map((c) => {
@@ -141,10 +137,7 @@ const storeState = fc
       { status: "paused", plan: "lite" },
     ),
     route: fc.nat({ max: ROUTES.length - 1 }),
-    defects: defects(
-      drawn((s, n) => credentialDefect(s, n)),
-      drawn((s, n) => scopeDefect(s, "catalog:write", n)),
-    ),
+    defects: accessDefects("catalog:write"),
   })
   .map((c) =>
     command(`store ${JSON.stringify(c.state)}, route ${c.route}, ${c.defects.length} defects`, async (s) => {

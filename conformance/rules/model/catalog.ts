@@ -1,16 +1,5 @@
 import fc from "fast-check";
-import {
-  bodyDefect,
-  credentialDefect,
-  defects,
-  idDefect,
-  keyDefect,
-  made,
-  queryDefect,
-  scopeDefect,
-  drawn,
-  type Maker,
-} from "./defects.js";
+import { bodyDefect, idDefect, keyDefect, made, queryDefect, drawn, accessDefects } from "./defects.js";
 import { type Command, command, is2xx, type Row, Session } from "./session.js";
 
 // Generated catalog requests: products (collections, variants, versions, deletes, lists) and brands,
@@ -23,13 +12,6 @@ const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"] as const;
 const SKU_FORMS = ["plain", "non-ascii", "case-of-existing", "generated"] as const;
 /** Spec, Product: "At most 10" codes, "At most 20" tags, "At most 10" suppliers. */
 const CAPS = { codes: 10, tags: 20, suppliers: 10 } as const;
-
-const common = (scope: string, extra: fc.Arbitrary<Maker>[] = []) =>
-  defects(
-    drawn((s, n) => credentialDefect(s, n)),
-    drawn((s, n) => scopeDefect(s, scope, n)),
-    ...extra,
-  );
 
 /** A fresh SKU of the form asked (undefined: left out, so the service generates one). */
 function skuOf(s: Session, form: (typeof SKU_FORMS)[number], n: number): string | undefined {
@@ -147,17 +129,9 @@ const createProduct = fc
   .record({
     shape,
     key: fc.constantFrom("none", "fresh", "replay", "reuse"),
-    defects: common("catalog:write", [
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, PRODUCT_FIELDS),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            keyDefect(n, false),
-      ),
+    defects: accessDefects("catalog:write", [
+      drawn((_s, n) => bodyDefect(n, PRODUCT_FIELDS)),
+      drawn((_s, n) => keyDefect(n, false)),
     ]),
   })
   .map(({ shape: sh, key, defects: ds }) =>
@@ -209,13 +183,9 @@ const updateProduct = fc
     clear: fc.boolean(),
     version: fc.constantFrom("none", "current", "stale", "both-agree", "both-disagree", "expected-stale"),
     sendBack: fc.boolean(),
-    defects: common("catalog:write", [
+    defects: accessDefects("catalog:write", [
       drawn((s, n) => idDefect(s, n)),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["name", "retail_price", "active", "tags", "codes"]),
-      ),
+      drawn((_s, n) => bodyDefect(n, ["name", "retail_price", "active", "tags", "codes"])),
     ]),
   })
   .map(({ shape: sh, fields, clear, version, sendBack, defects: ds }) =>
@@ -255,7 +225,7 @@ const readProduct = fc
   .record({
     pick: fc.nat(),
     deleted: fc.boolean(),
-    defects: common("catalog:read", [drawn((s, n) => idDefect(s, n))]),
+    defects: accessDefects("catalog:read", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, deleted, defects: ds }) =>
     command(`getProduct(${deleted ? "deleted" : "live"} ${pick}, ${ds.length} defects)`, async (s) => {
@@ -276,13 +246,7 @@ const listProducts = fc
     deleted: fc.boolean(),
     more: fc.boolean(),
     pick: fc.nat(),
-    defects: common("catalog:read", [
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            queryDefect(n),
-      ),
-    ]),
+    defects: accessDefects("catalog:read", [drawn((_s, n) => queryDefect(n))]),
   })
   .map(({ sku, limit, order, deleted, more, pick, defects: ds }) =>
     command(
@@ -314,7 +278,7 @@ const deleteProduct = fc
   .record({
     pick: fc.nat(),
     kind: fc.constantFrom("any", "component", "parent", "gift card", "deleted"),
-    defects: common("catalog:write", [drawn((s, n) => idDefect(s, n))]),
+    defects: accessDefects("catalog:write", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, kind, defects: ds }) =>
     command(`deleteProduct(${kind} ${pick}, ${ds.length} defects)`, async (s) => {
@@ -347,7 +311,7 @@ const createVariants = fc
     missingValue: fc.boolean(),
     named: fc.boolean(),
     key: fc.boolean(),
-    defects: common("catalog:write", [drawn((s, n) => idDefect(s, n))]),
+    defects: accessDefects("catalog:write", [drawn((s, n) => idDefect(s, n))]),
   })
   .map(({ pick, count, repeat, missingValue, named, key, defects: ds }) =>
     command(
@@ -405,13 +369,9 @@ const taxonomy = fc
     kind: fc.constantFrom(...TAXA),
     op: fc.constantFrom("create", "duplicate", "child", "get", "list", "rename", "rename", "move", "delete"),
     pick: fc.nat(),
-    defects: common("catalog:write", [
+    defects: accessDefects("catalog:write", [
       drawn((s, n) => idDefect(s, n)),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["name"]),
-      ),
+      drawn((_s, n) => bodyDefect(n, ["name"])),
     ]),
   })
   .map(({ kind, op, pick, defects: ds }) =>
@@ -457,11 +417,10 @@ const taxonomy = fc
         case "move": {
           let own = mine?.id;
           if (own === undefined) {
-            // Nothing of the run's own to change yet: make one, so every rename and move is met.
+            // Nothing of the run's own to change yet: make one (send learns it and tracks it for
+            // clean-up), so every rename and move is met.
             const made = await s.send(s.request("POST", `/${kind}`, { name: s.name(kind) }));
             if (!is2xx(made) || typeof made.json?.data?.id !== "string") return;
-            s.learn(kind, made.json.data, true);
-            s.ctx.track(`/${kind}/${made.json.data.id}`);
             own = made.json.data.id as string;
           }
           const body =

@@ -1,27 +1,10 @@
 import fc from "fast-check";
-import {
-  bodyDefect,
-  credentialDefect,
-  defects,
-  idDefect,
-  made,
-  queryDefect,
-  scopeDefect,
-  drawn,
-  type Maker,
-} from "./defects.js";
+import { bodyDefect, idDefect, made, queryDefect, drawn, accessDefects } from "./defects.js";
 import { type Command, command, is2xx, Session } from "./session.js";
 
 // Generated customer and sales requests: customers made, changed, read, listed and erased (and read
 // again after); with a control plane, sales and refunds made in the back office and the sales list
 // read through every filter, at the instants its rows were completed and around them.
-
-const scoped = (scope: string, extra: fc.Arbitrary<Maker>[] = []) =>
-  defects(
-    drawn((s, n) => credentialDefect(s, n)),
-    drawn((s, n) => scopeDefect(s, scope, n)),
-    ...extra,
-  );
 
 const PERSONAL = {
   last_name: "Ünïcode-Ńame",
@@ -48,13 +31,9 @@ const customer = fc
       order: fc.constantFrom(undefined, "desc"),
       limit: fc.constantFrom(undefined, 1, 3, 200),
     }),
-    defects: scoped("customers:write", [
+    defects: accessDefects("customers:write", [
       drawn((s, n) => idDefect(s, n)),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["first_name", "email", "date_of_birth", "on_account_limit"]),
-      ),
+      drawn((_s, n) => bodyDefect(n, ["first_name", "email", "date_of_birth", "on_account_limit"])),
     ]),
   })
   .map((c) =>
@@ -168,13 +147,7 @@ const listSales = fc
     read: fc.boolean(),
     pick: fc.nat(),
     limit: fc.constantFrom(undefined, 1, 2, 200),
-    defects: scoped("sales:read", [
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            queryDefect(n),
-      ),
-    ]),
+    defects: accessDefects("sales:read", [drawn((_s, n) => queryDefect(n))]),
   })
   .map((c) =>
     command(

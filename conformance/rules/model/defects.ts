@@ -149,6 +149,14 @@ export const defects = (...makers: fc.Arbitrary<Maker>[]): fc.Arbitrary<Maker[]>
     { weight: 1, arbitrary: fc.tuple(fc.oneof(...makers), fc.oneof(...makers)).map((ds): Maker[] => [...ds]) },
   );
 
+/** Zero, one or two of: a credential problem, a credential without `scope`, and the command's own `extra` defects. */
+export const accessDefects = (scope: string, extra: fc.Arbitrary<Maker>[] = []): fc.Arbitrary<Maker[]> =>
+  defects(
+    drawn((s, n) => credentialDefect(s, n)),
+    drawn((s, n) => scopeDefect(s, scope, n)),
+    ...extra,
+  );
+
 /** The defects a session can make now (some need what it may not hold, such as a key without a scope). */
 export const made = (s: Session, makers: readonly Maker[]): Defect[] =>
   makers.map((m) => m(s)).filter((d): d is Defect => d !== undefined);

@@ -1,28 +1,11 @@
 import fc from "fast-check";
-import {
-  bodyDefect,
-  credentialDefect,
-  defects,
-  idDefect,
-  keyDefect,
-  made,
-  scopeDefect,
-  drawn,
-  type Maker,
-} from "./defects.js";
+import { bodyDefect, idDefect, keyDefect, made, drawn, accessDefects } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
 import { bodyOf, type Command, command, is2xx, type Row, Session, withBody } from "./session.js";
 
 // Generated stock requests: absolute sets, relative adjustments and batches, at quantities with up to 3
 // decimals, with reasons of every kind (the system one, disabled ones, either direction), products that
 // track no stock, deleted products, SKUs in another case, lines at and past the batch cap of 100.
-
-const write = (extra: fc.Arbitrary<Maker>[] = []) =>
-  defects(
-    drawn((s, n) => credentialDefect(s, n)),
-    drawn((s, n) => scopeDefect(s, "inventory:write", n)),
-    ...extra,
-  );
 
 const QUANTITIES = [0, 1, 5, 0.001, 12.345, 1_000_000, 2.5] as const;
 const DELTAS = [-1000, -1, -0.5, 0.001, 1, 7.25] as const;
@@ -80,13 +63,9 @@ const setStock = fc
     reason: reasonKind,
     cost: fc.constantFrom(undefined, 0, 150, 99_999),
     key: fc.constantFrom("none", "fresh", "replay"),
-    defects: write([
+    defects: accessDefects("inventory:write", [
       drawn((s, n) => idDefect(s, n, n % 2)),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["on_hand", "unit_cost"]),
-      ),
+      drawn((_s, n) => bodyDefect(n, ["on_hand", "unit_cost"])),
     ]),
   })
   .map((c) =>
@@ -136,17 +115,9 @@ const adjust = fc
     reason: fc.constantFrom("any", "any", "system", "unknown", "none"),
     cost: fc.constantFrom(undefined, 0, 150),
     key: fc.constantFrom("fresh", "fresh", "replay", "reuse"),
-    defects: write([
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            keyDefect(n, true),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["quantity", "reason_id", "outlet_id"]),
-      ),
+    defects: accessDefects("inventory:write", [
+      drawn((_s, n) => keyDefect(n, true)),
+      drawn((_s, n) => bodyDefect(n, ["quantity", "reason_id", "outlet_id"])),
     ]),
   })
   .map((c) =>
@@ -231,17 +202,9 @@ const batch = fc
     ),
     duplicate: fc.boolean(),
     key: fc.constantFrom("fresh", "fresh", "replay", "reuse"),
-    defects: write([
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            keyDefect(n, true),
-      ),
-      fc.nat().map(
-        (n): Maker =>
-          () =>
-            bodyDefect(n, ["lines"]),
-      ),
+    defects: accessDefects("inventory:write", [
+      drawn((_s, n) => keyDefect(n, true)),
+      drawn((_s, n) => bodyDefect(n, ["lines"])),
     ]),
   })
   .map((c) =>
@@ -293,11 +256,7 @@ const levels = fc
     kind: productKind,
     pick: fc.nat(),
     reasons: fc.boolean(),
-    defects: defects(
-      drawn((s, n) => credentialDefect(s, n)),
-      drawn((s, n) => scopeDefect(s, "inventory:read", n)),
-      drawn((s, n) => idDefect(s, n)),
-    ),
+    defects: accessDefects("inventory:read", [drawn((s, n) => idDefect(s, n))]),
   })
   .map((c) =>
     command(

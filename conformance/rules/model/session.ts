@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import type { Sent } from "../../model/translate.js";
+import { pathUnder } from "../../target.js";
 import { apiRootOf, givenKeys } from "../support/given.js";
 import { closure, prefixOfBaseUrl, secret } from "../support/access.js";
 
@@ -263,8 +264,8 @@ export class Session {
    * key space) is known and deleted at the end of the run, whichever command sent it.
    */
   private keepCreated(req: Sent, reply: Reply): void {
-    const path = new URL(req.url).pathname.slice(new URL(this.ctx.run.target.baseUrl).pathname.length);
-    const kind = req.method === "POST" ? CREATES[path] : undefined;
+    const path = pathUnder(req.url, this.ctx.run.target.baseUrl);
+    const kind = req.method === "POST" && path !== undefined ? CREATES[path] : undefined;
     const doc = reply.json?.data;
     if (kind === undefined || !is2xx(reply) || typeof doc?.id !== "string") return;
     // A replay hands back a row already known (and perhaps deleted since): only a new one is learned.

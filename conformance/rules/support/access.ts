@@ -46,6 +46,10 @@ export async function storePrefix(ctx: RuleContext): Promise<string> {
   return prefix as string;
 }
 
+/** The path of `{base_url}{rest}` as the target sees it: what a control-plane fault's `path` matches. */
+export const apiPath = (ctx: RuleContext, rest: string): string =>
+  `${new URL(ctx.run.target.baseUrl).pathname.replace(/\/+$/, "")}${rest}`;
+
 /** The store prefix from the base URL (`{api_root}/{store_prefix}/v1`), without a request. */
 export function prefixOfBaseUrl(ctx: RuleContext): string {
   const m = /\/([^/]+)\/v1$/.exec(ctx.run.target.baseUrl);

@@ -1,6 +1,5 @@
 import type { RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
-import { apiRootOf as rootOf } from "../../target.js";
 import { closure, secret, storePrefix, type Key } from "./access.js";
 
 // Credentials handed to a run on the command line (a staging run has no control plane to make them):
@@ -14,7 +13,7 @@ import { closure, secret, storePrefix, type Key } from "./access.js";
 export function apiRootOf(ctx: RuleContext): string {
   const control = ctx.run.target.controlUrl;
   if (control) return control.replace(/\/_sim\/?$/, "");
-  const root = rootOf(ctx.run.target.baseUrl);
+  const root = ctx.run.apiRoot;
   if (root === ctx.run.target.baseUrl.replace(/\/+$/, ""))
     throw new Error(`the base URL ${ctx.run.target.baseUrl} does not end in /{store_prefix}/v1`);
   return root;
