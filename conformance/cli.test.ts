@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  junitVerdict,
   ensureBuilt,
   listenSimulator,
   runCli,
@@ -25,6 +26,17 @@ const out = () => {
 };
 
 beforeAll(() => ensureBuilt(), 120_000);
+
+/** A run that could not run: exit 2 came with every report, saying why, and a JUnit no CI tool reads as passed. */
+function expectCouldNotRun(dir: string, why: RegExp): void {
+  expect(readdirSync(dir).sort()).toEqual(["junit.xml", "report.html", "report.json", "report.md"]);
+  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+  expect(report.could_not_run).toMatch(why);
+  expect(report.summary.verdict).toMatch(/^Could not run: /);
+  const junit = junitVerdict(readFileSync(join(dir, "junit.xml"), "utf8"));
+  expect(junit).toMatchObject({ errors: 1, failures: 0, passed: false });
+  expect(readFileSync(join(dir, "report.md"), "utf8").split("\n")[0]).toBe("# Conformance: could not run");
+}
 
 afterAll(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -174,7 +186,7 @@ describe("docs/interfaces.md, Command line: exit 2, the run could not be carried
     const run = await runCli(["--target", "http://127.0.0.1:9/demo/v1", "--token", "x", "--out", join(dir, "r")]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/the target http:\/\/127\.0\.0\.1:9\/demo\/v1 cannot be reached: .*ECONNREFUSED/);
-    expect(existsSync(join(dir, "r"))).toBe(false);
+    expectCouldNotRun(join(dir, "r"), /cannot be reached: .*ECONNREFUSED/);
   }, 30_000);
 
   it("a credential the target refuses exits 2, and the refused credential is not printed", async () => {
@@ -187,7 +199,9 @@ describe("docs/interfaces.md, Command line: exit 2, the run could not be carried
       `GET ${served.baseUrl}/me with the given credential answered 401 UNAUTHORIZED: the credential is refused`,
     );
     expect(run.stderr + run.stdout).not.toContain(wrong);
-    expect(existsSync(join(dir, "r"))).toBe(false);
+    expectCouldNotRun(join(dir, "r"), /the credential is refused/);
+    for (const name of ["report.json", "junit.xml", "report.md", "report.html"])
+      expect(readFileSync(join(dir, "r", name), "utf8")).not.toContain(wrong);
   }, 60_000);
 
   it("a key short of scopes stops the run before any rule with one message naming what it lacks (Identity: GET /me lists its scopes)", async () => {
@@ -205,7 +219,7 @@ describe("docs/interfaces.md, Command line: exit 2, the run could not be carried
     expect(run.stderr).toContain("Give a full-scope key to --token, and keys with fewer scopes to --key SCOPES=TOKEN.");
     expect(run.stderr.split("\n").filter((l) => /^\[\s*\d+\//.test(l))).toEqual([]);
     expect(run.stderr + run.stdout).not.toContain(read);
-    expect(existsSync(join(dir, "r"))).toBe(false);
+    expectCouldNotRun(join(dir, "r"), /lacks catalog:write/);
   }, 60_000);
 
   it("a URL that is not a store's base_url exits 2 and says so", async () => {
@@ -297,11 +311,16 @@ describe("docs/interfaces.md, Command line: exit 1 when a rule fails (a mutant s
     const printed = /- Replay: `retail-sim conformance (.+)`/.exec(md)![1]!;
     // Every option of the run is repeated (the control plane included); the credential comes from the environment.
     expect(printed).toBe(
-      `--target ${target.baseUrl} --token "$RETAIL_TOKEN" --control ${target.controlUrl} --rules pagination.each-row-once --seed ${c.seed} --runs 5 --replay ${c.path}`,
+      `--target ${target.baseUrl} --token "$RETAIL_TOKEN" --control ${target.controlUrl} --rules pagination.each-row-once --seed ${c.seed} --runs 5 --replay ${c.path} --out reports/replay-pagination.each-row-once`,
     );
+    // Its own report folder (here a temporary one in its place): the run's reports stay as they are.
     const replayDir = out();
-    const args = printed.split(" ").map((a) => (a === '"$RETAIL_TOKEN"' ? target.token : a));
-    const replay = await runCli([...args, "--out", replayDir]);
+    const args = printed
+      .split(" ")
+      .map((a) =>
+        a === '"$RETAIL_TOKEN"' ? target.token : a === "reports/replay-pagination.each-row-once" ? replayDir : a,
+      );
+    const replay = await runCli(args);
     expect(replay.code, replay.stderr).toBe(1);
     const again = JSON.parse(readFileSync(join(replayDir, "report.json"), "utf8")).rules[0];
     expect(again.counterexample).toMatchObject({

@@ -8,6 +8,7 @@ import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcome
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
+import { pathUnder, type TargetRequest, type TargetResponse } from "./target.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -64,6 +65,10 @@ export class RuleContext {
   ambientChecks = true;
   /** False for the clean-up, which runs after an interruption too. */
   interruptible = true;
+  /** The credential options (`--key catalog:read`, ...) this rule's requests carried: its replay needs only these. */
+  readonly used = new Set<string>();
+  /** True for the run's own clean-up: every request of it is safe to repeat (a 404 on a delete is taken as gone). */
+  retryable = false;
 
   constructor(
     readonly run: RunState,
@@ -106,6 +111,7 @@ export class RuleContext {
       throw new BudgetExceeded(
         `the rule to finish within ${this.budget} requests`,
         `it needed more: the target kept answering (a cursor that never ends, a list that keeps growing?)${first}`,
+        this.firstMismatch,
       );
     }
     const headers: Record<string, string> = { ...options.headers };
@@ -117,43 +123,52 @@ export class RuleContext {
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && headers["content-type"] === undefined)
       headers["content-type"] = options.contentType ?? "application/json";
+    this.noteCredentials(url, headers, body);
     const controlUrl = this.run.target.controlUrl;
     const controlCall = controlUrl !== undefined && url.startsWith(controlUrl);
     const paced = !controlCall && options.paced !== false;
-    if (paced) await this.run.pacer.before(token);
-    // A wait for a rate-limit window ends early when the run is stopped.
-    if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
     const ticket = this.run.idempotency.sent();
-    this.requests += 1;
     const oracle = this.run.oracle;
-    const turn = await oracle?.begin();
     const sent = { method, url, headers, ...(body === undefined ? {} : { body }) };
-    let res;
-    try {
-      const answer = withTimeout(this.run.target.send({ method, url, headers, body }), this.run.timeoutMs);
-      const stopped = this.interruptible ? this.run.stop.stopped : undefined;
-      res = await (stopped
-        ? Promise.race([
-            answer,
-            stopped.then((): never => {
-              throw new Interrupted("the run was interrupted");
-            }),
-          ])
-        : answer);
-    } catch (error) {
-      if (turn) await oracle?.exchange(sent, undefined, turn.concurrent);
-      if (error instanceof Interrupted) throw error;
-      this.exchanges.push({
-        method,
-        url,
-        requestHeaders: headers,
-        requestBody: body,
-        status: 0,
-        responseHeaders: {},
-        responseBody: "",
-      });
-      throw new NoAnswer(`an answer to ${method} ${url}`, `no answer: ${(error as Error)?.message ?? String(error)}`);
+    // A request safe to repeat (a read, a keyed write, the run's own clean-up) is sent again when the
+    // transport loses its answer (a dropped connection, a timeout), after a back-off: a load balancer's
+    // hiccup is not the server's failure. Each try is paced and counted like any request.
+    const safe = this.retryable || method === "GET" || method === "HEAD" || hasHeader(headers, "idempotency-key");
+    let res: TargetResponse;
+    let turn: Awaited<ReturnType<NonNullable<typeof oracle>["begin"]>> | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (paced) await this.run.pacer.before(token);
+      // A wait for a rate-limit window ends early when the run is stopped.
+      if (this.run.stop.requested && this.interruptible) throw new Interrupted("the run was interrupted");
+      this.requests += 1;
+      turn = await oracle?.begin();
+      try {
+        res = await this.answer({ method, url, headers, body });
+        break;
+      } catch (error) {
+        if (turn) await oracle?.exchange(sent, undefined, turn.concurrent);
+        if (error instanceof Interrupted) throw error;
+        const lost = lostAnswer(method, url, error);
+        if (safe && attempt < RETRIES[lost.how]) {
+          this.run.transport.retried += 1;
+          await this.run.sleep(BACK_OFF_MS * 2 ** attempt);
+          continue;
+        }
+        this.run.transport.unanswered += 1;
+        this.exchanges.push({
+          method,
+          url,
+          requestHeaders: headers,
+          requestBody: body,
+          status: 0,
+          responseHeaders: {},
+          responseBody: "",
+        });
+        throw lost;
+      }
     }
+    this.run.transport.answers += 1;
+    if (res.status >= 500) this.run.transport.server_errors += 1;
     if (paced) await this.run.pacer.after(token, res.status, res.headers);
     this.exchanges.push({
       method,
@@ -171,6 +186,9 @@ export class RuleContext {
       json = undefined;
     }
     collectSecrets(json, this.run.secrets);
+    // Whatever a create's answer is later judged to be, the row it made is the run's to delete.
+    if (!controlCall && res.status >= 200 && res.status < 300)
+      for (const path of createdPaths(method, url, this.run.apiRoot, this.run.target.baseUrl, json)) this.track(path);
     const reply: Reply = { status: res.status, headers: res.headers, text: res.body, json };
     if (controlCall) {
       const path = url.slice((controlUrl as string).length);
@@ -190,6 +208,28 @@ export class RuleContext {
       if (first && paced && !options.shadow) await this.send(method, url, { headers, raw: body, token, shadow: true });
     }
     return reply;
+  }
+
+  /** Which given credentials a request carries, in its URL, its Authorization (Basic decoded) or its body. */
+  private noteCredentials(url: string, headers: Record<string, string>, body: string | undefined): void {
+    if (this.run.given.length === 0) return;
+    const auth = headers.authorization ?? "";
+    const basic = /^Basic\s+(\S+)/i.exec(auth)?.[1];
+    const carried = `${url}\n${auth}\n${basic ? Buffer.from(basic, "base64").toString("utf8") : ""}\n${body ?? ""}`;
+    for (const g of this.run.given) if (carried.includes(g.secret)) this.used.add(g.option);
+  }
+
+  /** The target's answer within the run's timeout, or Interrupted as soon as the run is stopped. */
+  private answer(req: TargetRequest): Promise<TargetResponse> {
+    const answer = withTimeout(this.run.target.send(req), this.run.timeoutMs);
+    const stopped = this.interruptible ? this.run.stop.stopped : undefined;
+    if (!stopped) return answer;
+    return Promise.race([
+      answer,
+      stopped.then((): never => {
+        throw new Interrupted("the run was interrupted");
+      }),
+    ]);
   }
 
   /** Control calls that change what API answers mean: faults (answers not from the API) and the clock. */
@@ -306,6 +346,28 @@ export class RuleContext {
   }
 }
 
+/**
+ * Tries after the first for a request safe to repeat, by how its answer was lost (a timeout has cost
+ * the whole --timeout already), and the back-off before the first of them (doubling).
+ */
+const RETRIES = { dropped: 2, timeout: 1, refused: 0 } as const;
+const BACK_OFF_MS = 500;
+
+const hasHeader = (headers: Record<string, string>, name: string): boolean =>
+  Object.keys(headers).some((h) => h.toLowerCase() === name);
+
+/** A request the transport lost, named by how: a timeout, a refused connection, or a connection closed without an answer. */
+function lostAnswer(method: string, url: string, error: unknown): NoAnswer {
+  const message = (error as Error)?.message ?? String(error);
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const how = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN/.test(`${code} ${message}`)
+    ? "refused"
+    : /timeout|within \d+ s/i.test(`${code} ${message}`)
+      ? "timeout"
+      : "dropped";
+  return new NoAnswer(`an answer to ${method} ${url}`, `no answer: ${message}`, how);
+}
+
 /** A promise that rejects after `ms`: a target that never answers costs a failure, not a hang. */
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -320,4 +382,22 @@ function errorSummary(reply: Reply): string {
   if (typeof e === "object" && e !== null) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
   if (typeof e === "string") return ` ${e}`;
   return "";
+}
+
+/** A created row's path, from a create's answer: `/products/{id}` for a product or a variant, ... */
+function createdPaths(method: string, url: string, apiRoot: string, baseUrl: string, json: unknown): string[] {
+  if (method !== "POST") return [];
+  const path = pathUnder(url.split("?")[0] as string, apiRoot);
+  const base = pathUnder(baseUrl, apiRoot);
+  if (path === undefined || base === undefined || !path.startsWith(`${base}/`)) return [];
+  const m = /^\/(products|customers|brands|categories|tags|suppliers)(\/[^/]+\/variants)?$/.exec(
+    path.slice(base.length),
+  );
+  if (!m) return [];
+  const data = (json as { data?: unknown } | undefined)?.data;
+  const rows = Array.isArray(data) ? data : [data];
+  return rows
+    .map((row) => (row as { id?: unknown } | null)?.id)
+    .filter((id): id is string => typeof id === "string" && id !== "" && !id.includes("/"))
+    .map((id) => `/${m[1]}/${encodeURIComponent(id)}`);
 }

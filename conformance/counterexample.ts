@@ -118,16 +118,26 @@ export function buildCounterexample(run: RunState, found: Found): Counterexample
   };
 }
 
+/** What a lost answer is called in a report: one cause for each way the transport loses one. */
+export const NO_ANSWER_CAUSE = {
+  dropped: "no answer: the connection was closed without one",
+  timeout: "no answer within the time allowed (--timeout)",
+  refused: "no answer: the connection was refused",
+} as const;
+
 /**
  * The cause a failure shares with others: an ambient check and what it expected (one broken envelope
- * fails many rules, and reads as one problem), or the target not answering. A rule's own expectation
- * is its own cause (undefined).
+ * fails many rules, and reads as one problem), a server fault, or the target not answering (by how).
+ * A rule's own expectation is its own cause (undefined). A rule that ran out of requests has the cause
+ * of the first expectation it saw fail, when that one has a cause.
  */
 export function failureCause(m: Mismatch): { ambient?: string; cause?: string } {
   if (m.ambient)
     return { ambient: m.ambient.check, cause: m.ambient.cause ?? `${m.ambient.check}: expected ${m.ambient.expected}` };
-  if (m instanceof NoAnswer) return { cause: "the target did not answer" };
-  if (m instanceof BudgetExceeded)
-    return { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };
+  if (m instanceof NoAnswer) return { cause: NO_ANSWER_CAUSE[m.how] };
+  if (m instanceof BudgetExceeded) {
+    const first = m.first ? failureCause(m.first) : {};
+    return first.cause ? first : { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };
+  }
   return {};
 }

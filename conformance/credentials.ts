@@ -89,6 +89,31 @@ export function credentialSecrets(c: Credentials): string[] {
   ].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
 
+/**
+ * Each credential as the option that gave it, named without its secret (`--key catalog:read`,
+ * `--extra-token`, `--other-store-token acme`, ...), with the secret a request carries when it uses it:
+ * reports name the options a run (or one rule) used, never the secrets.
+ */
+export function credentialOptions(c: Credentials): { readonly option: string; readonly secret: string }[] {
+  return [
+    ...c.keys.map((k) => ({ option: `--key ${k.scopes.join(",") || "none"}`, secret: k.token })),
+    ...c.extra.map((t) => ({ option: "--extra-token", secret: t })),
+    ...(c.otherStore
+      ? [
+          {
+            option: `--other-store-token ${storeKeyParts(c.otherStore).prefix}`,
+            secret: storeKeyParts(c.otherStore).token,
+          },
+        ]
+      : []),
+    ...(c.revoked ? [{ option: "--revoked-token", secret: c.revoked }] : []),
+    ...(c.lite
+      ? [{ option: `--lite-token ${storeKeyParts(c.lite).prefix}`, secret: storeKeyParts(c.lite).token }]
+      : []),
+    ...(c.oauthClient ? [{ option: "--oauth-client", secret: c.oauthClient.client_secret }] : []),
+  ];
+}
+
 /** The key of a `PREFIX=TOKEN` option, and the prefix (which is no secret). */
 export const storeKeyParts = (storeKey: string): { prefix: string; token: string } => ({
   prefix: storeKey.slice(0, Math.max(0, storeKey.indexOf("="))),
@@ -107,3 +132,73 @@ export const CREDENTIAL_OPTIONS = {
 
 /** A credential option a rule may need in place of the control plane. */
 export type CredentialNeed = keyof typeof CREDENTIAL_OPTIONS;
+
+/** The credential options as given on the command line, each possibly without its secret. */
+export interface CredentialArgs {
+  readonly token?: string;
+  readonly controlToken?: string;
+  readonly key?: readonly string[];
+  readonly extraToken?: readonly string[];
+  readonly otherStoreToken?: string;
+  readonly revokedToken?: string;
+  readonly liteToken?: string;
+  readonly oauthClient?: string;
+  readonly oauthRedirectUri?: string;
+}
+
+/**
+ * The run's credentials from the command line and the environment (or a credentials file read into
+ * it), by the names the reports' scripts use: a secret left off an option, or an option left out,
+ * comes from `RETAIL_TOKEN`, `RETAIL_CONTROL_TOKEN`, `RETAIL_TOKEN_2`…, `RETAIL_KEY_<n>` (the n-th
+ * `--key SCOPES`), `RETAIL_OTHER_STORE_TOKEN`, `RETAIL_REVOKED_TOKEN`, `RETAIL_LITE_TOKEN`,
+ * `RETAIL_OAUTH_CLIENT_ID` and `RETAIL_OAUTH_CLIENT_SECRET`, so no secret need be on a command line
+ * (where `ps` shows it).
+ */
+export function resolveCredentials(
+  args: CredentialArgs,
+  env: Readonly<Record<string, string | undefined>>,
+): { token?: string; controlToken?: string; credentials: Credentials } {
+  // A value left without its secret never appears in a message: it may be the secret, given wrongly.
+  const from = (name: string, form: string): string => {
+    const v = env[name];
+    if (v === undefined || v === "") throw new Error(`${form} (or the first part alone, with ${name} set)`);
+    return v;
+  };
+  const extra: string[] = [...(args.extraToken ?? [])];
+  if (args.extraToken === undefined)
+    for (let n = 2; env[`RETAIL_TOKEN_${n}`]; n++) extra.push(env[`RETAIL_TOKEN_${n}`] as string);
+  const storeKey = (value: string | undefined, name: string, option: string) =>
+    value === undefined || value.includes("=")
+      ? value
+      : `${value}=${from(name, `${option} takes PREFIX=TOKEN, the store's prefix and a key of it`)}`;
+  const otherStore = storeKey(args.otherStoreToken, "RETAIL_OTHER_STORE_TOKEN", "--other-store-token");
+  const lite = storeKey(args.liteToken, "RETAIL_LITE_TOKEN", "--lite-token");
+  const revoked = args.revokedToken ?? (env.RETAIL_REVOKED_TOKEN || undefined);
+  const client =
+    args.oauthClient === undefined
+      ? env.RETAIL_OAUTH_CLIENT_ID && env.RETAIL_OAUTH_CLIENT_SECRET
+        ? `${env.RETAIL_OAUTH_CLIENT_ID}:${env.RETAIL_OAUTH_CLIENT_SECRET}`
+        : undefined
+      : args.oauthClient.includes(":")
+        ? args.oauthClient
+        : `${args.oauthClient}:${from("RETAIL_OAUTH_CLIENT_SECRET", "--oauth-client takes CLIENT_ID:CLIENT_SECRET")}`;
+  // `--key SCOPES` alone (every part a scope, or none) takes its key from RETAIL_KEY_<n>.
+  const key = (k: string, i: number) =>
+    k.includes("=") || !k.split(",").every((part) => part.trim() === "none" || SCOPE.test(part.trim()))
+      ? k
+      : `${k}=${from(`RETAIL_KEY_${i + 1}`, "--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…)")}`;
+  const token = args.token ?? (env.RETAIL_TOKEN || undefined);
+  const controlToken = args.controlToken ?? (env.RETAIL_CONTROL_TOKEN || undefined);
+  return {
+    ...(token ? { token } : {}),
+    ...(controlToken ? { controlToken } : {}),
+    credentials: {
+      keys: (args.key ?? []).map((k, i) => parseKeyOption(key(k, i))),
+      extra,
+      ...(otherStore ? { otherStore: (parseStoreKey(otherStore, "--other-store-token"), otherStore) } : {}),
+      ...(revoked ? { revoked } : {}),
+      ...(lite ? { lite: (parseStoreKey(lite, "--lite-token"), lite) } : {}),
+      ...(client ? { oauthClient: parseOAuthClient(client, args.oauthRedirectUri) } : {}),
+    },
+  };
+}

@@ -17,10 +17,28 @@ export class Mismatch extends Error {
 }
 
 /** The target did not answer (timeout, reset, refused connection): the rule fails with what happened. */
-export class NoAnswer extends Mismatch {}
+export class NoAnswer extends Mismatch {
+  constructor(
+    expected: string,
+    observed: string,
+    /** How the answer was lost: the report groups failures by it. */
+    readonly how: "timeout" | "refused" | "dropped",
+  ) {
+    super(expected, observed);
+  }
+}
 
 /** The rule sent as many requests as it may (a looping cursor, a server that never says "done"). */
-export class BudgetExceeded extends Mismatch {}
+export class BudgetExceeded extends Mismatch {
+  constructor(
+    expected: string,
+    observed: string,
+    /** The first expectation that failed before the budget ran out: the cause when it has one. */
+    readonly first?: Mismatch,
+  ) {
+    super(expected, observed);
+  }
+}
 
 /** The run was interrupted (SIGINT): the rule stops where it is and is reported as not run. */
 export class Interrupted extends Error {}

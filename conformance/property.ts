@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BudgetExceeded, Interrupted, Mismatch, PropertyFailure, Skip } from "./outcomes.js";
+import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, PropertyFailure, Skip } from "./outcomes.js";
 import type { RunState } from "./run-state.js";
 import type { Exchange, RuleInfo } from "./types.js";
 
@@ -31,7 +31,8 @@ export async function runProperty<T>(
       throw error;
     }
   };
-  // Skips and interruptions end the property at once; fast-check must not shrink them.
+  // Skips, interruptions and lost answers end the property at once; fast-check must not shrink them (a
+  // request the transport lost says nothing about the input: the runner runs the rule again instead).
   let halt: Error | undefined;
   // Each case is a scenario of its own (it creates what it uses, and retries with its own key), so
   // with several full keys each case takes the one with the most budget: a property larger than one
@@ -44,7 +45,7 @@ export async function runProperty<T>(
     try {
       await check(value);
     } catch (error) {
-      if (error instanceof Skip || error instanceof Interrupted) halt = error;
+      if (error instanceof Skip || error instanceof Interrupted || error instanceof NoAnswer) halt = error;
       throw error;
     }
   };

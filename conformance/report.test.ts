@@ -125,13 +125,15 @@ describe("The verdict and the reports: report.json", () => {
       "started_at",
       "duration_ms",
       "summary",
+      "flaky_policy",
       "pacing",
+      "transport",
       "model",
       "failure_groups",
       "not_checked",
       "rules",
     ]);
-    expect(s.summary).toEqual(["passed", "failed", "skipped", "covered", "catalog", "verdict"]);
+    expect(s.summary).toEqual(["passed", "failed", "flaky", "skipped", "covered", "catalog", "verdict"]);
     for (const keys of Object.values(s.rules) as string[][]) {
       expect(keys.slice(0, 3)).toEqual(["id", "title", "status"]);
       const present = [
@@ -148,6 +150,9 @@ describe("The verdict and the reports: report.json", () => {
         "ambient",
         "reproducible",
         "rerun",
+        "transport",
+        "replay",
+        "credentials",
         "duration_ms",
         "requests",
         "counterexample",
@@ -163,6 +168,8 @@ describe("The verdict and the reports: report.json", () => {
       "area",
       "leniency",
       "reproducible",
+      "replay",
+      "credentials",
       "duration_ms",
       "requests",
       "counterexample",
@@ -230,14 +237,14 @@ describe("The verdict and the reports: Markdown for a CI job summary", () => {
   it("has the totals table and each failure with its spec sentence, expectation, replay command and curl", () => {
     const md = read("report.md");
     const s = first.report.summary;
-    expect(md.split("\n")[0]).toBe(`# Conformance: ${s.failed} rule${s.failed === 1 ? "" : "s"} failed`);
+    expect(md.split("\n")[0]).toBe("# Conformance: failed");
     // The verdict: what held, what failed, and what was not checked with what would let it run.
     expect(md.split("\n")[2]).toBe(`**${s.verdict}**`);
     expect(s.verdict).toBe(
       `1 of ${s.passed + s.failed + s.skipped} rules failed; ${s.passed} held; ${s.skipped} not checked: ${s.skipped} needs --control.`,
     );
     expect(md).toContain(
-      `| passed | failed | skipped | rules covered |\n|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`,
+      `| passed | failed | flaky | skipped | rules covered |\n|---|---|---|---|---|\n| ${s.passed} | ${s.failed} | ${s.flaky} | ${s.skipped} | ${s.covered} of ${s.catalog} |`,
     );
     const failed = first.report.rules.find((r) => r.id === FAILING)!;
     const c = failed.counterexample!;
@@ -247,7 +254,7 @@ describe("The verdict and the reports: Markdown for a CI job summary", () => {
     expect(section).toContain(`- Expected: ${c.expected}`);
     expect(section).toContain(`- Observed: ${c.observed}`);
     expect(section).toContain(
-      `- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path}\``,
+      `- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path} --out reports/replay-${FAILING}\``,
     );
     expect(section).toContain("Reproducible");
     expect(section).toContain(`\`\`\`sh\n: "\${RETAIL_TOKEN:?set RETAIL_TOKEN`);
@@ -313,12 +320,13 @@ describe.skipIf(BROWSER_SKIP !== undefined)(
       page.on("request", (r) => requests.push(r.url()));
       await page.goto(`file://${join(first.dir, "report.html")}`);
       const s = first.report.summary;
-      await expect.poll(() => page.locator(".verdict").textContent()).toBe(s.verdict);
+      await expect.poll(() => page.locator(".verdict").textContent()).toBe(`FAILED: ${s.verdict}`);
       expect(s.verdict).toMatch(/^1 of \d+ rules failed; \d+ held; \d+ not checked: \d+ needs --control\.$/);
       const totals = (await page.locator(".totals > div").allInnerTexts()).map((t) => t.replace(/\s+/g, " ").trim());
       expect(totals).toEqual([
         `${s.passed} passed`,
         `${s.failed} failed`,
+        `${s.flaky} flaky`,
         `${s.skipped} skipped`,
         `${s.covered}/${s.catalog} rules covered`,
       ]);
@@ -400,7 +408,7 @@ describe.skipIf(BROWSER_SKIP !== undefined)(
         writeReports(report, dir, ["html"]);
         const page = await browser.newPage();
         await page.goto(`file://${join(dir, "report.html")}`);
-        expect(await page.locator(".verdict").textContent()).toBe("7 of 7 rules failed; 0 held.");
+        expect(await page.locator(".verdict").textContent()).toBe("FAILED: 7 of 7 rules failed; 0 held.");
         const item = page.locator(`li[data-rule="zztest.fails-3"]`);
         expect(await item.locator("details").evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
         expect(await item.locator(".brief").innerText()).toBe("expected answer 3; observed another answer 3");
@@ -422,7 +430,7 @@ describe.skipIf(BROWSER_SKIP !== undefined)(
         writeReports(report, dir, ["html"]);
         const page = await browser.newPage();
         await page.goto(`file://${join(dir, "report.html")}`);
-        expect(await page.locator(".verdict").textContent()).toMatch(/^All \d+ rules held\.$/);
+        expect(await page.locator(".verdict").textContent()).toMatch(/^PASSED: All \d+ rules held\.$/);
         expect(await page.locator(".verdict").evaluate((e) => (globalThis as any).getComputedStyle(e).color)).toBe(
           "rgb(10, 107, 45)",
         );

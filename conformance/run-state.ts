@@ -15,6 +15,8 @@ export interface RunState {
   /** Full keys of the store a rule may run with: the main one and any --extra-token. */
   readonly fullTokens: readonly string[];
   readonly credentials: Credentials;
+  /** Each given credential's option and secret (`credentialOptions`): which ones a rule used, for its replay. */
+  readonly given: readonly { readonly option: string; readonly secret: string }[];
   readonly seed: number;
   readonly runs: number;
   /** fast-check's path of a case to replay (--replay). */
@@ -39,10 +41,52 @@ export interface RunState {
   /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
   clockMoved: number;
   counter: number;
+  /** What the transport did to the run's requests: retried after no answer, and never answered. */
+  readonly transport: TransportCount;
+  /** Waits in real time (a retry's back-off); tests pass a fake. */
+  readonly sleep: (ms: number) => Promise<void>;
 }
 
-/** Stops a run (SIGINT): `requested` is read before each request; `stopped` settles when it is asked. */
+/** Requests the transport lost (a dropped connection, a timeout) and what the run did about them. */
+export interface TransportCount {
+  /** Requests sent again after no answer (reads, keyed writes, the clean-up: safe to repeat). */
+  retried: number;
+  /** Requests that had no answer in the end (after their retries, or unsafe to repeat). */
+  unanswered: number;
+  /** Rules run again because a request of theirs had no answer. */
+  rerun: number;
+  /** Answers with a 5xx status. */
+  server_errors: number;
+  /** Answers of any kind. */
+  answers: number;
+}
+
+/** Stops a run (a signal, a time budget, too many failures): `requested` is read before each request; `stopped` settles when it is asked. */
 export interface StopSwitch {
   requested: boolean;
+  /** What asked for the stop (`SIGINT`, `SIGTERM`, `--max-time 600 s`, `--max-failures 5`): the report names it. */
+  reason?: string;
   readonly stopped?: Promise<void>;
+  /** Asks for the stop, once: the first reason stays. */
+  readonly request?: (reason: string) => void;
+}
+
+/** A stop switch whose `stopped` settles when the stop is requested. */
+export function stopSwitch(): StopSwitch & { readonly request: (reason: string) => void } {
+  let settle = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  const sw = {
+    requested: false,
+    reason: undefined as string | undefined,
+    stopped,
+    request(reason: string) {
+      if (sw.requested) return;
+      sw.requested = true;
+      sw.reason = reason;
+      settle();
+    },
+  };
+  return sw;
 }

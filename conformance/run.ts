@@ -1,10 +1,10 @@
 import { createSimulator, type Simulator, type SimulatorOptions } from "../src/simulator.js";
 import { CATALOG, selectRules } from "./rules/index.js";
-import { RunAborted, runConformance, type RunOptions } from "./runner.js";
+import { runConformance, UsageError, type RunOptions } from "./runner.js";
 import { httpTarget, inProcessTarget, type Target } from "./target.js";
 import type { Report, ReportOptions } from "./types.js";
 import type { Rule } from "./rule.js";
-import { storeKeyParts, type Credentials } from "./credentials.js";
+import { credentialOptions, type Credentials } from "./credentials.js";
 
 export interface ConformanceOptions {
   /** A live deployment's base_url; left out, an in-process simulator. */
@@ -33,6 +33,9 @@ export interface ConformanceOptions {
   readonly catalog?: readonly Rule[];
   /** Compare every answer with the model (default true); false runs the rules and ambient checks only. */
   readonly model?: boolean;
+  readonly flaky?: RunOptions["flaky"];
+  readonly maxFailures?: number;
+  readonly maxTimeMs?: number;
 }
 
 /** Runs the selected rules against the target and returns the report. */
@@ -42,13 +45,14 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
   const rules = selectRules(options.rules, catalog);
   // Nothing to run is a run that cannot be carried out, found before the target is touched.
   if (rules.length === 0)
-    throw new RunAborted(
+    throw new UsageError(
       `--rules ${options.rules} selects no rule (rule ids look like ${catalog[0]?.id ?? "area.what"})`,
     );
   let target: Target;
   let token: string;
   if (options.target) {
-    if (!options.token) throw new Error("--target needs --token, a full-scope API key or access token of the target");
+    if (!options.token)
+      throw new UsageError("--target needs --token, a full-scope API key or access token of the target");
     target = httpTarget(options.target, options.control, options.controlToken);
     token = options.token;
   } else {
@@ -75,6 +79,9 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       onReport: options.onReport,
       onWait: options.onWait,
       ...(options.model === false ? { model: false } : {}),
+      ...(options.flaky ? { flaky: options.flaky } : {}),
+      ...(options.maxFailures ? { maxFailures: options.maxFailures } : {}),
+      ...(options.maxTimeMs ? { maxTimeMs: options.maxTimeMs } : {}),
       ...(!options.target && !options.simulator ? { selfCheck: true } : {}),
     });
   } finally {
@@ -84,17 +91,8 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
 
 /** What a replay command must repeat: every option of the run, credentials named but never given. */
 function reportOptions(o: ConformanceOptions): ReportOptions {
-  const c = o.credentials;
-  const credentials = c
-    ? [
-        ...c.keys.map((k) => `--key ${k.scopes.join(",") || "none"}`),
-        ...c.extra.map(() => "--extra-token"),
-        ...(c.otherStore ? [`--other-store-token ${storeKeyParts(c.otherStore).prefix}`] : []),
-        ...(c.revoked ? ["--revoked-token"] : []),
-        ...(c.lite ? [`--lite-token ${storeKeyParts(c.lite).prefix}`] : []),
-        ...(c.oauthClient ? ["--oauth-client"] : []),
-      ]
-    : [];
+  const credentials = o.credentials ? credentialOptions(o.credentials).map((c) => c.option) : [];
+  const redirect = o.credentials?.oauthClient?.redirect_uri;
   return {
     ...(o.target ? { target: o.target } : {}),
     ...(o.control ? { control: o.control } : {}),
@@ -104,5 +102,6 @@ function reportOptions(o: ConformanceOptions): ReportOptions {
     ...(o.rate ? { rate: o.rate } : {}),
     ...(o.timeoutMs ? { timeout: Math.round(o.timeoutMs / 1000) } : {}),
     credentials,
+    ...(redirect ? { oauthRedirectUri: redirect } : {}),
   };
 }

@@ -171,8 +171,10 @@ describe("Staging: rules that only needed a credential run from credentials give
       ],
       110_000,
     );
-    expect(run.code, run.stderr).toBe(0);
+    // Nothing judged is never green: exit 2, the reason first in the verdict.
+    expect(run.code, run.stderr).toBe(2);
     const r = report(dir);
+    expect(r.could_not_run).toBe("no rule could run with what the run was given (see not checked)");
     for (const x of r.rules) {
       expect(x, x.id).toMatchObject({ status: "skipped", unlock: UNLOCKED_BY[x.id], requests: 0 });
       expect(x.reason, x.id).toMatch(/^needs --[a-z-]+ .*, or the target's control plane \(--control\)$/);
@@ -190,12 +192,12 @@ describe("Staging: rules that only needed a credential run from credentials give
     // The verdict names the four largest groups (ties in catalog order) and counts the rest.
     expect(r.summary.verdict).toMatch(
       new RegExp(
-        `^0 of ${CONVERTED.length} rules held; ${CONVERTED.length} not checked: 5 needs --key; 2 needs --(other-store-token|oauth-client); 2 needs --(other-store-token|oauth-client); 1 needs --(revoked-token|lite-token); 1 for other reasons\\.$`,
+        `^Could not run: no rule could run with what the run was given \\(see not checked\\); 0 held; ${CONVERTED.length} not checked: 5 needs --key; 2 needs --(other-store-token|oauth-client); 2 needs --(other-store-token|oauth-client); 1 needs --(revoked-token|lite-token); 1 for other reasons\\.$`,
       ),
     );
     for (const group of ["5 needs --key", "2 needs --other-store-token", "2 needs --oauth-client"])
       expect(r.summary.verdict).toContain(group);
-    expect(run.stdout).toMatch(/^PASSED, WITH RULES NOT CHECKED: /);
+    expect(run.stdout).toMatch(/^COULD NOT RUN: /);
   }, 120_000);
 
   it("credentials that fall short skip the rule naming exactly what is missing: a key of no scope, another store's key", async () => {
@@ -219,7 +221,7 @@ describe("Staging: rules that only needed a credential run from credentials give
       ],
       110_000,
     );
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(2);
     const unlock = Object.fromEntries(report(dir).rules.map((x: any) => [x.id, [x.status, x.unlock]]));
     expect(unlock).toEqual({
       "scopes.scopeless-endpoints": ["skipped", "--key none=TOKEN"],

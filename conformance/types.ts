@@ -66,7 +66,8 @@ export interface Counterexample {
   readonly curl: readonly string[];
 }
 
-export type RuleStatus = "passed" | "failed" | "skipped";
+/** `flaky`: failed, then passed when run again (a live target). */
+export type RuleStatus = "passed" | "failed" | "flaky" | "skipped";
 
 export interface RuleResult {
   readonly id: string;
@@ -90,6 +91,12 @@ export interface RuleResult {
   readonly counterexample?: Counterexample;
   /** On a live target a failure is run again: true when it failed again, false when it then passed. */
   readonly reproducible?: boolean;
+  /** A rule that passed only when run again after the target lost an answer: what was lost. */
+  readonly transport?: string;
+  /** For a failure: the command that runs its case again (credentials from the environment). */
+  readonly replay?: string;
+  /** For a failure: the credential options its requests used (`--key catalog:read`, ...): all its replay needs. */
+  readonly credentials?: readonly string[];
 }
 
 /** The options of a run, as a replay command repeats them (never a secret: credentials are named, not given). */
@@ -104,11 +111,15 @@ export interface ReportOptions {
   readonly timeout?: number;
   /** The credential options given (`--key catalog:read`, `--extra-token`, ...), each once per use. */
   readonly credentials: readonly string[];
+  /** The redirect URI given with the OAuth client (--oauth-redirect-uri): no secret. */
+  readonly oauthRedirectUri?: string;
 }
 
 export interface Summary {
   readonly passed: number;
   readonly failed: number;
+  /** Failed, then passed when run again: reported apart, and failing the run only with `--flaky fail`. */
+  readonly flaky: number;
   readonly skipped: number;
   readonly covered: number;
   readonly catalog: number;
@@ -165,8 +176,23 @@ export interface Report {
   readonly started_at: string;
   readonly duration_ms: number;
   readonly summary: Summary;
-  /** True when the run was stopped (SIGINT) before every rule ran. */
+  /** True when the run was stopped before every rule ran. */
   readonly interrupted?: boolean;
+  /** What stopped it: a signal (`SIGINT`, `SIGTERM`), `--max-time` or `--max-failures`. */
+  readonly stopped_by?: string;
+  /**
+   * Why the run could not judge the target: the preflight found no API (unreachable, refused, a server
+   * fault or a gateway's page), or most answers were server faults or none (an outage). Exit code 2.
+   */
+  readonly could_not_run?: string;
+  /** `--flaky`: whether a flaky rule fails the run (`fail`) or is reported only (`warn`, the default). */
+  readonly flaky_policy?: "fail" | "warn";
+  /** What the transport did: requests retried after no answer, answers never had, rules run again, 5xx answers. */
+  readonly transport?: import("./run-state.js").TransportCount;
+  /** What the run created and could not delete (the clean-up's deletes failed): path and what the target said. */
+  readonly left_behind?: readonly { readonly path: string; readonly status: string }[];
+  /** The path before the store prefix the target was found under (`/stg/eu`), when there is one. */
+  readonly api_root?: string;
   /** How the run kept within the target's rate limits: real time spent waiting, and 429s it drew without asking. */
   readonly pacing: { readonly waited_ms: number; readonly unrequested_429: number };
   /** The model in lockstep (conformance/model/): what it compared, and which behaviours of the spec the run reached. */

@@ -29,7 +29,7 @@ const result = (id: string, status: RuleResult["status"], extra: Partial<RuleRes
 describe("The verdict", () => {
   it("every rule held: says so, with the count", () => {
     const rules = ["a", "b"].map(rule);
-    expect(summarize([result("a", "passed"), result("b", "passed")], rules, 9, false).summary.verdict).toBe(
+    expect(summarize([result("a", "passed"), result("b", "passed")], rules, 9, {}).summary.verdict).toBe(
       "All 2 rules held.",
     );
   });
@@ -46,7 +46,7 @@ describe("The verdict", () => {
       ],
       rules,
       5,
-      false,
+      {},
     );
     expect(s.summary).toMatchObject({ passed: 1, failed: 0, skipped: 4, covered: 1, catalog: 5 });
     expect(s.summary.verdict).toBe(
@@ -71,7 +71,7 @@ describe("The verdict", () => {
       ],
       rules,
       4,
-      false,
+      {},
     );
     expect(s.summary.verdict).toBe("3 of 4 rules failed (2 causes); 1 held.");
     expect(s.failure_groups).toEqual([
@@ -82,9 +82,9 @@ describe("The verdict", () => {
 
   it("an interrupted run: the rules it never reached count as not checked, and the verdict says it was interrupted", () => {
     const rules = ["a", "b", "c"].map(rule);
-    const s = summarize([result("a", "passed")], rules, 3, true);
+    const s = summarize([result("a", "passed")], rules, 3, { stoppedBy: "SIGINT" });
     expect(s.summary.skipped).toBe(2);
     expect(s.interrupted).toBe(true);
-    expect(s.summary.verdict).toBe("1 of 3 rules held; 2 not checked; the run was interrupted.");
+    expect(s.summary.verdict).toBe("1 of 3 rules held; 2 not checked; the run was interrupted (SIGINT).");
   });
 });

@@ -1,20 +1,36 @@
-import type { FailureGroup, NotChecked, RuleResult, Summary } from "./types.js";
+import type { FailureGroup, NotChecked, Report, RuleResult, Summary } from "./types.js";
 import type { Rule } from "./rule.js";
 
 // An honest verdict: what was established and what was not. A run that skipped rules never reads as
-// a bare green; the skips are grouped by what would let them run, the failures by their cause.
+// a bare green; the skips are grouped by what would let them run, the failures by their cause; flaky
+// rules, an interrupted run and one that could not run at
+// all each say so apart. The headline and the exit code of every report and of the CLI come from here.
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** How a run ended, beyond its rules: stopped early (by what), or unable to judge the target (why). */
+export interface RunEnd {
+  readonly stoppedBy?: string;
+  readonly couldNotRun?: string;
+}
 
 export function summarize(
   results: readonly RuleResult[],
   selected: readonly Rule[],
   catalog: number,
-  interrupted: boolean,
-): { summary: Summary; not_checked: NotChecked[]; failure_groups: FailureGroup[]; interrupted?: boolean } {
+  end: RunEnd = {},
+): {
+  summary: Summary;
+  not_checked: NotChecked[];
+  failure_groups: FailureGroup[];
+  interrupted?: boolean;
+  stopped_by?: string;
+  could_not_run?: string;
+} {
   const count = (s: RuleResult["status"]) => results.filter((r) => r.status === s).length;
   const passed = count("passed");
   const failed = count("failed");
+  const flaky = count("flaky");
   const skipped = count("skipped") + (selected.length - results.length);
   const byUnlock = new Map<string, string[]>();
   for (const r of results) {
@@ -27,19 +43,24 @@ export function summarize(
     .sort((a, b) => b.rules.length - a.rules.length);
   const byCause = new Map<string, string[]>();
   for (const r of results)
-    if (r.status === "failed")
-      byCause.set(r.cause ?? `rule ${r.id}`, [...(byCause.get(r.cause ?? `rule ${r.id}`) ?? []), r.id]);
+    if (r.status === "failed") {
+      const cause = r.cause ?? `rule ${r.id}`;
+      byCause.set(cause, [...(byCause.get(cause) ?? []), r.id]);
+    }
   const groups = [...byCause]
     .map(([cause, rules]) => ({ cause, rules }))
     .sort((a, b) => b.rules.length - a.rules.length);
   const total = selected.length;
   const parts: string[] = [];
-  if (failed > 0)
+  if (end.couldNotRun) parts.push(`Could not run: ${end.couldNotRun}`);
+  if (failed > 0) {
     parts.push(
       `${failed} of ${plural(total, "rule")} failed${groups.length < failed ? ` (${plural(groups.length, "cause")})` : ""}`,
     );
+  }
+  if (flaky > 0) parts.push(`${flaky} flaky (failed, then passed when run again)`);
   parts.push(
-    failed > 0
+    failed + flaky > 0 || end.couldNotRun
       ? `${passed} held`
       : passed === total
         ? `All ${plural(total, "rule")} held`
@@ -52,14 +73,46 @@ export function summarize(
       `${skipped} not checked${top.length > 0 ? `: ${top.join("; ")}${rest > 0 ? `; ${rest} for other reasons` : ""}` : ""}`,
     );
   }
-  if (interrupted) parts.push("the run was interrupted");
+  if (end.stoppedBy) parts.push(`the run was interrupted (${end.stoppedBy})`);
   const summary: Summary = {
     passed,
     failed,
+    flaky,
     skipped,
-    covered: passed + failed,
+    covered: passed + failed + flaky,
     catalog,
     verdict: `${parts.join("; ")}.`,
   };
-  return { summary, not_checked: notChecked, failure_groups: groups, ...(interrupted ? { interrupted: true } : {}) };
+  return {
+    summary,
+    not_checked: notChecked,
+    failure_groups: groups,
+    ...(end.stoppedBy ? { interrupted: true, stopped_by: end.stoppedBy } : {}),
+    ...(end.couldNotRun ? { could_not_run: end.couldNotRun } : {}),
+  };
+}
+
+/** Whether flaky rules fail the run: `--flaky fail`, or the report's own policy (warn by default). */
+const flakyFails = (report: Report): boolean => report.flaky_policy === "fail" && report.summary.flaky > 0;
+
+/**
+ * The exit code: 1 when a rule failed (or was flaky under `--flaky fail`); 2 when the run could not
+ * judge the target or was interrupted; 0 only when nothing of that
+ * happened. A run that did not run is never green.
+ */
+export function exitCode(report: Report): 0 | 1 | 2 {
+  const s = report.summary;
+  if (s.failed > 0 || flakyFails(report)) return 1;
+  if (report.could_not_run || report.interrupted) return 2;
+  return 0;
+}
+
+/** One word or phrase for the run, the same in every report and on stdout. */
+export function headline(report: Report): string {
+  const s = report.summary;
+  if (report.could_not_run) return "COULD NOT RUN";
+  if (s.failed > 0 || flakyFails(report)) return "FAILED";
+  if (report.interrupted) return `INTERRUPTED (${report.stopped_by ?? "stopped"})`;
+  if (s.flaky > 0) return "PASSED, WITH FLAKY RULES";
+  return s.skipped === 0 ? "PASSED" : "PASSED, WITH RULES NOT CHECKED";
 }

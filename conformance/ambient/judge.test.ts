@@ -152,7 +152,17 @@ describe("Ambient checks: answers that break a sentence fail, naming the check",
       answer("GET", "/nowhere", 404, "<html>Not found</html>", { "content-type": "text/html" }),
       "ambient.content-type",
     ],
-    ["a body that is not JSON", answer("GET", "/me", 500, "Internal Server Error"), "ambient.json"],
+    ["a body that is not JSON", answer("GET", "/me", 200, "Internal Server Error"), "ambient.json"],
+    [
+      "a gateway's HTML page for a 502 (a server fault, whatever else it lacks)",
+      answer("GET", "/me", 502, "<html>Bad Gateway</html>", { "content-type": "text/html" }),
+      "ambient.server-error",
+    ],
+    [
+      "a 500 with the spec's envelope (INTERNAL: a server fault)",
+      answer("POST", "/products", 500, { error: { code: "INTERNAL", message: "x" } }),
+      "ambient.server-error",
+    ],
     ["a 204 with a body", answer("DELETE", `/brands/${UUID}`, 204, "{}"), "ambient.json"],
     [
       "an envelope without message",

@@ -8,6 +8,7 @@ import type { Divergence } from "../model/oracle.js";
 // for still fails the run, named by the check that saw it.
 
 export type AmbientCheck =
+  | "ambient.server-error"
   | "ambient.status"
   | "ambient.content-type"
   | "ambient.json"
@@ -30,6 +31,7 @@ export interface AmbientViolation {
 }
 
 export const AMBIENT_QUOTES: Record<AmbientCheck, string> = {
+  "ambient.server-error": "INTERNAL | 500 | server fault; retry after a short delay",
   "ambient.status": "code is one of the values below (Errors); the statuses each operation can answer",
   "ambient.content-type": "All requests and responses are JSON.",
   "ambient.json": "All requests and responses are JSON.",
@@ -116,6 +118,28 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
   const name = op === "unknown" ? `${e.method} ${path} (no such operation)` : op.name;
   const where = `${name} answered ${e.status}`;
   const out: AmbientViolation[] = [];
+
+  // A server fault (any 5xx, a gateway's HTML page included) is the cause, whatever else the answer
+  // lacks: its missing headers or envelope are symptoms, not problems of their own.
+  if (e.status >= 500) {
+    const page = /^text\/html\b/i.test(e.headers["content-type"] ?? "")
+      ? " (an HTML page: a gateway or proxy answered)"
+      : "";
+    return [
+      {
+        ...v("ambient.server-error", "an answer, not a server fault", `${where}${page}`),
+        cause: `a server fault: ${e.status}${page}`,
+      },
+    ];
+  }
+  // An HTML page where the API answers JSON: a proxy's or framework's error page, one cause whatever the route.
+  if (/^text\/html\b/i.test(e.headers["content-type"] ?? ""))
+    return [
+      {
+        ...v("ambient.content-type", "the API's JSON", `${where} with an HTML page`),
+        cause: `an HTML page instead of the API's JSON (status ${e.status})`,
+      },
+    ];
 
   // Limits: the rate-limit headers on every response, and Retry-After on a 429.
   const policy = e.headers["ratelimit-policy"];

@@ -1,11 +1,18 @@
 // The credential options of a replay command, each reading the environment variable the
 // reproduction script uses for it (conformance/counterexample.ts, reproEnv).
 
-export function reproEnvName(options: readonly string[]): string[] {
+export function reproEnvName(options: readonly string[], used?: readonly string[]): string[] {
   const out: string[] = [];
   let extra = 1;
   let key = 0;
+  // Numbered as in the run (RETAIL_KEY_3 is the run's third --key), whichever of them a replay needs.
+  const keep = (o: string) => used === undefined || used.includes(o);
   for (const o of options) {
+    if (!keep(o)) {
+      if (o.startsWith("--key ")) key++;
+      else if (o === "--extra-token") extra++;
+      continue;
+    }
     if (o.startsWith("--key ")) out.push("--key", `"${o.slice(6)}=$RETAIL_KEY_${++key}"`);
     else if (o === "--extra-token") out.push("--extra-token", `"$RETAIL_TOKEN_${++extra}"`);
     else if (o.startsWith("--other-store-token "))

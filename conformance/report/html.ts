@@ -1,6 +1,8 @@
 import type { Report, RuleResult } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
+import { runNotes } from "./run-notes.js";
+import { headline } from "../verdict.js";
 
 /** Text made safe for HTML, in content and in quoted attribute values. */
 export const esc = (text: string) =>
@@ -11,7 +13,10 @@ export const esc = (text: string) =>
 
 const clip = (text: string, max = 90) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
-const MARK = { passed: "✔", failed: "✘", skipped: "–" } as const;
+const MARK = { passed: "✔", failed: "✘", flaky: "≈", skipped: "–" } as const;
+
+/** Rules shown with their expected, observed and replay: failures and flaky ones. */
+const shown = (r: RuleResult): boolean => r.status === "failed" || r.status === "flaky";
 
 /** Up to this many failures are shown unfolded; more start folded so the page stays a summary. */
 const OPEN_FAILURES = 5;
@@ -41,10 +46,10 @@ function modelSection(report: Report): string {
 
 function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false): string {
   const head = `<span class="mark ${r.status}" aria-hidden="true">${MARK[r.status]}</span><code class="id">${esc(r.id)}</code> <span class="title">${esc(r.title)}</span> <span class="sr">${r.status}</span>`;
-  if (r.status === "failed" && !inGroup) {
+  if (shown(r) && !inGroup) {
     return `<li class="rule failed" data-rule-ref="${esc(r.id)}">${head} <a href="#fail-${esc(r.id)}">see the failure</a></li>`;
   }
-  if (r.status !== "failed") {
+  if (!shown(r)) {
     const note = r.status === "skipped" ? r.reason : r.leniency;
     const noteHtml = note
       ? `<div class="note">${r.status === "skipped" ? "Skipped: " : "Accepted where the spec is silent: "}${esc(note)}</div>`
@@ -74,7 +79,7 @@ function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false)
 <dt>Difference</dt><dd>${diff(c?.expected ?? "", c?.observed ?? "")}</dd>
 ${ambient}
 ${c?.input ? `<dt>Minimal input</dt><dd><code>${esc(c.input)}</code></dd>` : ""}
-<dt>Replay</dt><dd><code>${esc(replayCommand(report, r))}</code></dd>
+<dt>Replay</dt><dd><code>${esc(r.replay ?? replayCommand(report, r))}</code></dd>
 ${again}${rerun}
 </dl>
 ${curl}
@@ -83,7 +88,7 @@ ${curl}
 }
 
 function counts(rules: readonly RuleResult[]): string {
-  const parts = (["passed", "failed", "skipped"] as const)
+  const parts = (["passed", "failed", "flaky", "skipped"] as const)
     .map((s) => [s, rules.filter((r) => r.status === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `<span class="count ${s}">${n} ${s}</span>`);
@@ -97,15 +102,21 @@ export function toHtml(report: Report): string {
   const areas = [...new Set(report.rules.map((r) => r.area))];
   const sections = areas.map((area) => {
     const rules = report.rules.filter((r) => r.area === area);
-    const worst = rules.some((r) => r.status === "failed")
-      ? "failed"
-      : rules.every((r) => r.status === "skipped")
-        ? "skipped"
-        : "passed";
+    const worst = rules.some(shown) ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
     return `<section class="area ${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
-  const verdict = s.verdict;
-  const tone = s.failed > 0 ? "bad" : s.skipped > 0 ? "partial" : "ok";
+  const verdict = `${headline(report)}: ${s.verdict}`;
+  const tone = headline(report).startsWith("PASSED") ? (s.skipped > 0 || s.flaky > 0 ? "partial" : "ok") : "bad";
+  const notes = runNotes(report);
+  const notesHtml =
+    notes.length > 0
+      ? `<ul class="notes">${notes.map((n) => `<li>${esc(n).replace(/`([^`]*)`/g, "<code>$1</code>")}</li>`).join("")}</ul>`
+      : "";
+  const flaky = report.rules.filter((r) => r.status === "flaky");
+  const flakyHtml =
+    flaky.length > 0
+      ? `<section class="failures flaky"><h2>Flaky (failed, then passed when run again)</h2><ul>${flaky.map((r) => ruleItem(report, r, open, true)).join("\n")}</ul></section>`
+      : "";
   const byId = new Map(report.rules.map((r) => [r.id, r]));
   const groups = report.failure_groups.map((g) => {
     const title = g.cause.startsWith("rule ")
@@ -123,7 +134,7 @@ export function toHtml(report: Report): string {
       : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance report · ${esc(report.target)}</title>
+<title>Conformance report (${esc(headline(report).toLowerCase())}) · ${esc(report.target)}</title>
 <style>
 :root{--ok:#0a6b2d;--bad:#a00000;--skip:#6b6b6b;--line:#d8d8d8}
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#1b1b1b}
@@ -139,6 +150,7 @@ h3.cause{font-size:1rem;margin:1rem 0 .25rem;display:flex;gap:.6rem;align-items:
 section{margin:1.25rem 0}
 h2{font-size:1.1rem;border-bottom:1px solid var(--line);padding-bottom:.25rem;margin:0 0 .25rem;display:flex;gap:.6rem;align-items:baseline;flex-wrap:wrap}
 .count{font-size:.8rem;font-weight:600;border-radius:999px;padding:.05rem .55rem}
+.count.flaky{background:#fdf0d5;color:#8a5a00}.totals .flaky{border-top-color:#c98a00}.mark.flaky{color:#8a5a00}
 .count.passed{background:#e3f3e8;color:var(--ok)}.count.failed{background:#fbe3e3;color:var(--bad)}.count.skipped{background:#eee;color:#444}
 ul{list-style:none;padding:0;margin:0}
 li.rule{padding:.3rem 0 .3rem .9rem;border-bottom:1px dotted #eee}li.rule.failed{padding-left:0}
@@ -164,9 +176,11 @@ pre{background:#f4f4f4;border:1px solid #e4e4e4;border-radius:4px;padding:.6rem;
 </style></head><body><main>
 <h1>Conformance report</h1>
 <p class="verdict ${tone}">${esc(verdict)}</p>
+${notesHtml}
 <p class="meta">Target <code>${esc(report.target)}</code> · seed ${report.seed} · ${report.runs} runs per property · ${(report.duration_ms / 1000).toFixed(1)} s · ${esc(report.started_at)} · ${esc(report.tool.name)} ${esc(report.tool.version)}</p>
-<div class="totals"><div class="passed"><b>${s.passed}</b>passed</div><div class="failed"><b>${s.failed}</b>failed</div><div class="skipped"><b>${s.skipped}</b>skipped</div><div class="covered"><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
+<div class="totals"><div class="passed"><b>${s.passed}</b>passed</div><div class="failed"><b>${s.failed}</b>failed</div><div class="flaky"><b>${s.flaky}</b>flaky</div><div class="skipped"><b>${s.skipped}</b>skipped</div><div class="covered"><b>${s.covered}/${s.catalog}</b>rules covered</div></div>
 ${failures}
+${flakyHtml}
 ${notChecked}
 ${modelSection(report)}
 <h2 class="all">Every rule, by area</h2>

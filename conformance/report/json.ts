@@ -13,15 +13,21 @@ const REPORT_KEYS = [
   "started_at",
   "duration_ms",
   "summary",
+  "could_not_run",
   "interrupted",
+  "stopped_by",
+  "flaky_policy",
+  "api_root",
   "pacing",
+  "transport",
+  "left_behind",
   "model",
   "failure_groups",
   "not_checked",
   "rules",
 ] as const;
 const TOOL_KEYS = ["name", "version"] as const;
-const SUMMARY_KEYS = ["passed", "failed", "skipped", "covered", "catalog", "verdict"] as const;
+const SUMMARY_KEYS = ["passed", "failed", "flaky", "skipped", "covered", "catalog", "verdict"] as const;
 const RULE_KEYS = [
   "id",
   "title",
@@ -36,6 +42,9 @@ const RULE_KEYS = [
   "ambient",
   "reproducible",
   "rerun",
+  "transport",
+  "replay",
+  "credentials",
   "duration_ms",
   "requests",
   "counterexample",

@@ -1,6 +1,8 @@
 import type { Report } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
+import { runNotes } from "./run-notes.js";
+import { headline } from "../verdict.js";
 
 /** The model's account: what it compared and what the run reached of the spec. */
 function modelLines(report: Report): string[] {
@@ -21,18 +23,20 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 export function toMarkdown(report: Report): string {
   const s = report.summary;
   const lines = [
-    `# Conformance: ${s.failed === 0 ? (s.skipped === 0 ? "passed" : "passed, with rules not checked") : `${s.failed} rule${s.failed === 1 ? "" : "s"} failed`}`,
+    `# Conformance: ${headline(report).toLowerCase()}`,
     "",
     `**${s.verdict}**`,
     "",
+    ...runNotes(report).flatMap((n) => [`- ${n}`]),
+    ...(runNotes(report).length > 0 ? [""] : []),
     `Target \`${report.target}\`, seed ${report.seed}, ${report.runs} runs per property, ${(report.duration_ms / 1000).toFixed(1)} s.`,
     "",
-    `| passed | failed | skipped | rules covered |`,
-    `|---|---|---|---|`,
-    `| ${s.passed} | ${s.failed} | ${s.skipped} | ${s.covered} of ${s.catalog} |`,
+    `| passed | failed | flaky | skipped | rules covered |`,
+    `|---|---|---|---|---|`,
+    `| ${s.passed} | ${s.failed} | ${s.flaky} | ${s.skipped} | ${s.covered} of ${s.catalog} |`,
     "",
   ];
-  const failed = report.rules.filter((r) => r.status === "failed");
+  const failed = report.rules.filter((r) => r.status === "failed" || r.status === "flaky");
   const shared = report.failure_groups.filter((g) => g.rules.length > 1 || !g.cause.startsWith("rule "));
   if (shared.length > 0) {
     lines.push("## Failures by cause", "");
@@ -53,7 +57,7 @@ export function toMarkdown(report: Report): string {
     for (const r of failed) {
       const c = r.counterexample;
       lines.push(
-        `### \`${r.id}\` ${r.title}`,
+        `### \`${r.id}\` ${r.title}${r.status === "failed" ? "" : " (flaky)"}`,
         "",
         `> ${r.spec_quote} (${r.spec_ref})`,
         "",
@@ -61,7 +65,7 @@ export function toMarkdown(report: Report): string {
         `- Observed: ${c?.observed}`,
       );
       if (c?.input) lines.push(`- Minimal input: \`${c.input}\``);
-      lines.push(`- Replay: \`${replayCommand(report, r)}\``);
+      lines.push(`- Replay: \`${r.replay ?? replayCommand(report, r)}\``);
       if (r.ambient)
         lines.push(
           `- Seen by the ambient check \`${r.ambient}\` (every response is judged against the contract, whatever rule runs)`,

@@ -4,8 +4,9 @@ import { reproEnvName } from "./env-names.js";
 const shell = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /**
- * The command that runs a failed rule's case again: every option the run used (target, control plane,
- * runs, rate, timeout, the credential options), the same seed (which also rebuilds the same in-process
+ * The command that runs a failed rule's case again: the options the run used (target, control plane,
+ * runs, rate, timeout, and of the credential options those the rule's requests carried, with the OAuth
+ * client's redirect URI), its own report folder, the same seed (which also rebuilds the same in-process
  * simulator) and, for a property, fast-check's path of the minimal case. Credentials come from the
  * environment variables the reproduction script names, never from the report.
  */
@@ -17,7 +18,9 @@ export function replayCommand(report: Report, r: RuleResult): string {
   if (target) parts.push("--target", shell(target), "--token", '"$RETAIL_TOKEN"');
   if (o?.control) parts.push("--control", shell(o.control));
   if (o?.controlToken) parts.push("--control-token", '"$RETAIL_CONTROL_TOKEN"');
-  if (o?.credentials) parts.push(...reproEnvName(o.credentials));
+  if (o?.credentials) parts.push(...reproEnvName(o.credentials, r.credentials));
+  if (o?.oauthRedirectUri && (r.credentials ?? o.credentials).includes("--oauth-client"))
+    parts.push("--oauth-redirect-uri", shell(o.oauthRedirectUri));
   if (o?.model === false) parts.push("--no-model");
   if (o?.rate) parts.push("--rate", String(o.rate));
   if (o?.timeout) parts.push("--timeout", String(o.timeout));
@@ -30,5 +33,7 @@ export function replayCommand(report: Report, r: RuleResult): string {
     String(o?.runs ?? report.runs),
   );
   if (c?.path) parts.push("--replay", shell(c.path));
+  // Its own folder: a replay never overwrites the run's reports.
+  parts.push("--out", shell(`reports/replay-${r.id}`));
   return parts.join(" ");
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
-import { parseKeyOption, parseOAuthClient, parseStoreKey, type Credentials } from "../../conformance/credentials.js";
+import { parseEnv } from "node:util";
+import { parseOAuthClient, parseStoreKey, resolveCredentials } from "../../conformance/credentials.js";
 // The suite (fast-check, undici, every rule) loads only when this command runs, so `serve` starts fast.
 const FORMATS = ["json", "junit", "html", "md"] as const;
 type Format = (typeof FORMATS)[number];
@@ -25,6 +26,40 @@ interface ConformanceArgs {
   "oauth-client"?: string;
   "oauth-redirect-uri"?: string;
   timeout: number;
+  credentials?: string;
+  "max-time"?: number;
+  "max-failures"?: number;
+  flaky: string;
+}
+
+/** The environment the credentials come from: the process's, over a credentials file's (NAME=VALUE lines). */
+function credentialEnv(file: string | undefined): Record<string, string | undefined> {
+  if (file === undefined) return process.env;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`--credentials ${file} cannot be read: ${(error as Error).message}`);
+  }
+  return { ...parseEnv(text), ...process.env };
+}
+
+/** The run's credentials from the options, the environment and the credentials file. */
+function credentialsOf(a: ConformanceArgs) {
+  return resolveCredentials(
+    {
+      token: a.token,
+      controlToken: a["control-token"],
+      key: a.key,
+      extraToken: a["extra-token"],
+      otherStoreToken: a["other-store-token"],
+      revokedToken: a["revoked-token"],
+      liteToken: a["lite-token"],
+      oauthClient: a["oauth-client"],
+      oauthRedirectUri: a["oauth-redirect-uri"],
+    },
+    credentialEnv(a.credentials),
+  );
 }
 
 function version(): string {
@@ -38,7 +73,7 @@ function version(): string {
   return "0.0.0";
 }
 
-const MARK = { passed: "\u2714", failed: "\u2718", skipped: "-" } as const;
+const MARK = { passed: "\u2714", failed: "\u2718", flaky: "~", skipped: "-" } as const;
 
 export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
   command: "conformance",
@@ -91,6 +126,24 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         default: 30,
         describe: "seconds a request may take before it counts as unanswered",
       })
+      .option("credentials", {
+        type: "string",
+        describe:
+          "a file of NAME=VALUE lines (RETAIL_TOKEN, RETAIL_KEY_1, ...) the credentials come from; the environment's variables win",
+      })
+      .option("max-time", {
+        type: "number",
+        describe:
+          "seconds the run may take: then it stops starting rules, cleans up and reports (exit 2 unless a rule failed)",
+      })
+      .option("max-failures", { type: "number", describe: "stop after this many failed rules (fail fast)" })
+      .option("flaky", {
+        type: "string",
+        default: "warn",
+        choices: ["warn", "fail"],
+        describe:
+          "whether a rule that failed, then passed when run again, fails the run (fail) or is reported only (warn)",
+      })
       .check((a) => {
         if (a.replay !== undefined && !/^\d+(:\d+)*$/.test(a.replay))
           throw new Error(
@@ -99,11 +152,17 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         if (a.replay !== undefined && a.rules === undefined)
           throw new Error("--replay goes with --rules naming the rule it replays");
         if (!(a.timeout > 0)) throw new Error("--timeout must be a positive number of seconds");
-        for (const k of a.key ?? []) parseKeyOption(k);
-        if (a["other-store-token"] !== undefined) parseStoreKey(a["other-store-token"], "--other-store-token");
-        if (a["lite-token"] !== undefined) parseStoreKey(a["lite-token"], "--lite-token");
-        if (a["oauth-client"] !== undefined) parseOAuthClient(a["oauth-client"]);
-        if (a.target !== undefined && a.token === undefined) throw new Error("--target needs --token");
+        if (a["max-time"] !== undefined && !(a["max-time"] > 0))
+          throw new Error("--max-time must be a positive number of seconds");
+        if (a["max-failures"] !== undefined && !(Number.isInteger(a["max-failures"]) && a["max-failures"] > 0))
+          throw new Error("--max-failures must be a positive integer");
+        const given = credentialsOf(a);
+        const c = given.credentials;
+        if (c.otherStore !== undefined) parseStoreKey(c.otherStore, "--other-store-token");
+        if (c.lite !== undefined) parseStoreKey(c.lite, "--lite-token");
+        if (c.oauthClient !== undefined) parseOAuthClient(`${c.oauthClient.client_id}:${c.oauthClient.client_secret}`);
+        if (a.target !== undefined && given.token === undefined)
+          throw new Error("--target needs --token, or RETAIL_TOKEN in the environment or the --credentials file");
         for (const [name, url] of [
           ["--target", a.target],
           ["--control", a.control],
@@ -121,22 +180,23 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         return true;
       }),
   handler: async (args) => {
-    const [{ conformance }, { RunAborted }, { writeReports }] = await Promise.all([
+    const [
+      { conformance },
+      { RunAborted, UsageError, abortedReport },
+      { writeReports },
+      { exitCode, headline },
+      { runNotes },
+      { stopSwitch },
+    ] = await Promise.all([
       import("../../conformance/run.js"),
       import("../../conformance/runner.js"),
       import("../../conformance/report/write.js"),
+      import("../../conformance/verdict.js"),
+      import("../../conformance/report/run-notes.js"),
+      import("../../conformance/run-state.js"),
     ]);
     const formats = args.format.split(",") as Format[];
-    const credentials: Credentials = {
-      keys: (args.key ?? []).map(parseKeyOption),
-      extra: args["extra-token"] ?? [],
-      ...(args["other-store-token"] ? { otherStore: args["other-store-token"] } : {}),
-      ...(args["revoked-token"] ? { revoked: args["revoked-token"] } : {}),
-      ...(args["lite-token"] ? { lite: args["lite-token"] } : {}),
-      ...(args["oauth-client"]
-        ? { oauthClient: parseOAuthClient(args["oauth-client"], args["oauth-redirect-uri"]) }
-        : {}),
-    };
+    const { token, controlToken, credentials } = credentialsOf(args);
     // The reports are written after every rule, so a run that is stopped, or dies, still leaves them.
     let latest: import("../../conformance/types.js").Report | undefined;
     let written: string[] = [];
@@ -150,18 +210,17 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         );
       }
     };
-    // SIGINT: the rule running stops at its next request, the report says what was done; a second SIGINT ends at once.
-    let stopNow = () => {};
-    const stop = { requested: false, stopped: new Promise<void>((resolve) => (stopNow = resolve)) };
-    const onSignal = () => {
+    // A signal: the rule running stops at its next request, the report says what was done and which
+    // signal stopped it; a second one ends at once.
+    const stop = stopSwitch();
+    const onSignal = (signal: NodeJS.Signals) => {
       if (stop.requested) {
         save();
         process.exit(130);
       }
-      stop.requested = true;
-      stopNow();
+      stop.request(signal);
       process.stderr.write(
-        "retail-sim conformance: interrupted; finishing the clean-up and writing the reports (Ctrl-C again to stop now)\n",
+        `retail-sim conformance: interrupted (${signal}); finishing the clean-up and writing the reports (again to stop now)\n`,
       );
     };
     process.on("SIGINT", onSignal);
@@ -174,9 +233,9 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
     try {
       report = await conformance({
         target: args.target,
-        token: args.token,
+        token,
         control: args.control,
-        controlToken: args["control-token"],
+        controlToken,
         seed: args.seed,
         runs: args.runs,
         rules: args.rules,
@@ -186,6 +245,9 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         ...(args.model ? {} : { model: false }),
         // The default is left out of the report's options, so a replay command repeats only what was chosen.
         timeoutMs: args.timeout === 30 ? undefined : args.timeout * 1000,
+        flaky: args.flaky === "fail" ? "fail" : "warn",
+        ...(args["max-time"] ? { maxTimeMs: args["max-time"] * 1000 } : {}),
+        ...(args["max-failures"] ? { maxFailures: args["max-failures"] } : {}),
         stop,
         version: version(),
         onRule: (r, i, total) => {
@@ -198,11 +260,13 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
                 ? " [failed again when re-run: reproducible]"
                 : " [passed when re-run: flaky]";
           const note =
-            r.status === "failed"
+            r.status === "failed" || r.status === "flaky"
               ? ` — expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}${again}`
-              : r.status === "skipped"
-                ? ` (${r.reason})`
-                : "";
+              : r.transport
+                ? ` (${r.transport})`
+                : r.status === "skipped"
+                  ? ` (${r.reason})`
+                  : "";
           process.stderr.write(
             `[${String(i + 1).padStart(String(total).length)}/${total}] ${MARK[r.status]} ${r.id}${note}\n`,
           );
@@ -222,18 +286,22 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         },
       });
     } catch (error) {
-      process.stderr.write(
-        `retail-sim conformance: ${error instanceof RunAborted ? error.message : `the run stopped: ${(error as Error)?.stack ?? String(error)}`}\n`,
-      );
+      const reason =
+        error instanceof RunAborted ? error.message : `the run stopped: ${(error as Error)?.stack ?? String(error)}`;
+      process.stderr.write(`retail-sim conformance: ${reason}\n`);
+      // Every run that was asked for leaves reports that say why it ended: a JUnit no CI parser reads as passed.
+      if (!(error instanceof UsageError))
+        latest ??= abortedReport(reason.split("\n")[0] as string, {
+          target: args.target ?? `in-process simulator (seed ${args.seed})`,
+          seed: args.seed,
+          runs: args.runs,
+          version: version(),
+        });
       save();
       process.exit(2);
     } finally {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
-    }
-    if (report.rules.length === 0) {
-      process.stderr.write(`retail-sim conformance: --rules ${args.rules} selects no rule\n`);
-      process.exit(2);
     }
     latest = report;
     save();
@@ -245,10 +313,9 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
           ? `Model: ${model.note}\n`
           : `Model: compared ${model.compared} answers; reached rule branches ${model.coverage.branches.percent}%, error codes ${model.coverage.error_codes.percent}%.${model.note ? ` ${model.note}` : ""}\n`,
       );
-    process.stdout.write(
-      `${s.failed === 0 ? (s.skipped === 0 ? "PASSED" : "PASSED, WITH RULES NOT CHECKED") : "FAILED"}: ${s.verdict} Reports: ${written.join(", ")}\n`,
-    );
+    for (const note of runNotes(report)) process.stderr.write(`${note.replace(/`/g, "")}\n`);
+    process.stdout.write(`${headline(report)}: ${s.verdict} Reports: ${written.join(", ")}\n`);
     // A target that never answered may still hold a socket open: the run is over, so the process ends.
-    process.exit(s.failed > 0 ? 1 : report.interrupted ? 2 : 0);
+    process.exit(exitCode(report));
   },
 };

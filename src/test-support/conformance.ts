@@ -1,6 +1,7 @@
 // Helpers for the conformance suite's own tests: a (possibly mutated) simulator on a socket, the
 // `retail-sim serve` child process, the built CLI, and a few rules written for the tests.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { XMLParser } from "fast-xml-parser";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -260,3 +261,17 @@ export const leakyRule: Rule = {
     ctx.check(false, "a failure to report", `the key ${key.text} and the run's token ${ctx.run.token}`);
   },
 };
+
+/** A JUnit file as a CI tool reads it: the totals of `<testsuites>`, and whether that reads as passed. */
+export function junitVerdict(text: string): {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  passed: boolean;
+} {
+  const root = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(text).testsuites;
+  const n = (k: string) => Number(root?.[k] ?? Number.NaN);
+  const totals = { tests: n("tests"), failures: n("failures"), errors: n("errors"), skipped: n("skipped") };
+  return { ...totals, passed: totals.tests > 0 && totals.failures === 0 && totals.errors === 0 };
+}
