@@ -8,7 +8,8 @@ import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcome
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
-import { pathUnder, type TargetRequest, type TargetResponse } from "./target.js";
+import type { TargetRequest, TargetResponse } from "./target.js";
+import { createdPaths } from "./created.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -382,22 +383,4 @@ function errorSummary(reply: Reply): string {
   if (typeof e === "object" && e !== null) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
   if (typeof e === "string") return ` ${e}`;
   return "";
-}
-
-/** A created row's path, from a create's answer: `/products/{id}` for a product or a variant, ... */
-function createdPaths(method: string, url: string, apiRoot: string, baseUrl: string, json: unknown): string[] {
-  if (method !== "POST") return [];
-  const path = pathUnder(url.split("?")[0] as string, apiRoot);
-  const base = pathUnder(baseUrl, apiRoot);
-  if (path === undefined || base === undefined || !path.startsWith(`${base}/`)) return [];
-  const m = /^\/(products|customers|brands|categories|tags|suppliers)(\/[^/]+\/variants)?$/.exec(
-    path.slice(base.length),
-  );
-  if (!m) return [];
-  const data = (json as { data?: unknown } | undefined)?.data;
-  const rows = Array.isArray(data) ? data : [data];
-  return rows
-    .map((row) => (row as { id?: unknown } | null)?.id)
-    .filter((id): id is string => typeof id === "string" && id !== "" && !id.includes("/"))
-    .map((id) => `/${m[1]}/${encodeURIComponent(id)}`);
 }

@@ -1,3 +1,4 @@
+import { createdPaths } from "./created.js";
 import { apiRootOf } from "./target.js";
 import type { Exchange } from "./types.js";
 
@@ -145,12 +146,28 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
   const known: [string, string][] = [];
   for (const [name, value] of s.env) if (value) known.push([value, name]);
   const captured = new Map<string, string>();
+  // What the script creates, deleted at its end with the credential that created it: a paste leaves nothing behind.
+  const cleanup: { id: string; path: string; auth?: string }[] = [];
   chosen.forEach((i, n) => {
     const e = exchanges[i] as Exchange;
-    // Values later chosen requests use, captured from this answer.
+    const made =
+      e.status >= 200 && e.status < 300
+        ? createdPaths(e.method, e.url, apiRootOf(s.baseUrl), s.baseUrl, parse(e.responseBody))
+        : [];
+    const ids = new Set(made.map((path) => decodeURIComponent(path.slice(path.lastIndexOf("/") + 1))));
+    for (const path of made)
+      cleanup.push({
+        id: decodeURIComponent(path.slice(path.lastIndexOf("/") + 1)),
+        path: path.slice(0, path.lastIndexOf("/") + 1),
+        auth: e.requestHeaders.authorization,
+      });
+    // Values later chosen requests use, and the ids of rows it made, captured from this answer.
     const later = chosen.slice(n + 1).map((k) => requestText(exchanges[k] as Exchange));
     const captures = (produced[i] ?? []).filter(
-      (p) => !captured.has(p.value) && !known.some(([v]) => v === p.value) && later.some((t) => t.includes(p.value)),
+      (p) =>
+        !captured.has(p.value) &&
+        !known.some(([v]) => v === p.value) &&
+        (later.some((t) => t.includes(p.value)) || ids.has(p.value)),
     );
     const uniq = captures.filter((p, k) => captures.findIndex((q) => q.value === p.value) === k);
     const table: [string, string][] = [
@@ -184,6 +201,18 @@ export function reproScript(exchanges: readonly Exchange[], s: ReproSetting): st
       );
     }
   });
+  const table: [string, string][] = [...known, [s.baseUrl, "RETAIL_BASE_URL"]];
+  for (const c of cleanup) {
+    const name = captured.get(c.id);
+    if (!name) continue;
+    const parts = substitute(`${s.baseUrl}${c.path}`, table);
+    const auth = c.auth === undefined ? [] : substitute(`authorization: ${c.auth}`, table);
+    for (const p of [...parts, ...auth]) if (typeof p !== "string") needed.add(p.v);
+    const word = (ps: Part[]) => shellWord(ps.map((p) => (typeof p === "string" ? s.scrub(p) : p)));
+    body.push(
+      `curl -sS -o /dev/null -w 'clean-up: DELETE %{http_code}\\n' -X DELETE ${word([...parts, { v: name }])}${auth.length > 0 ? ` -H ${word(auth)}` : ""}`,
+    );
+  }
   for (const [name, , what] of s.env) if (needed.has(name)) lines.push(`: "\${${name}:?set ${name} to ${what}}"`);
   lines.push(`RETAIL_BASE_URL="\${RETAIL_BASE_URL:-${s.defaultBaseUrl}}"`);
   if (needed.has("RETAIL_API_ROOT")) lines.push(`RETAIL_API_ROOT="\${RETAIL_API_ROOT:-\${RETAIL_BASE_URL%/*/v1}}"`);

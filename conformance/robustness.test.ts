@@ -6,6 +6,7 @@ import type { SimRequest, SimResponse } from "../src/http/types.js";
 import {
   ensureBuilt,
   listenSimulator,
+  productNames,
   runCli,
   tempDirs,
   type Listening,
@@ -345,6 +346,10 @@ describe("Reproductions run as printed: the script of a failing rule, pasted int
       const last = c.requests.at(-1)!;
       expect(statuses.at(-1)).toBe(last.status);
       expect(run.stdout.slice(run.stdout.lastIndexOf("HTTP/1.1 "))).toMatch(failure);
+      // The script deletes what it created, and the store is left as the run left it.
+      const deletes = c.curl.filter((l) => l.startsWith("curl -sS -o /dev/null -w 'clean-up: DELETE"));
+      expect([...run.stdout.matchAll(/clean-up: DELETE (\d{3})/g)].map((m) => m[1])).toEqual(deletes.map(() => "204"));
+      expect((await productNames(target.baseUrl, target.token)).filter((n) => n.startsWith("rsconf-"))).toEqual([]);
     },
     60_000,
   );
