@@ -139,13 +139,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     const byPace = current.index > 0 ? ((now() - started) / 1000 / current.index) * rest.length : 0;
     return Math.round(Math.max(waiting + requests / perSecond + requests * waitPerRequest, byPace));
   };
+  // --max-time: no rule starts after it, and the rule running then stops at its next request.
+  const overTime = `--max-time ${Math.round((options.maxTimeMs ?? 0) / 1000)} s`;
   const deadline =
-    options.maxTimeMs === undefined
-      ? undefined
-      : setTimeout(
-          () => requestStop(`--max-time ${Math.round((options.maxTimeMs as number) / 1000)} s`),
-          options.maxTimeMs,
-        );
+    options.maxTimeMs === undefined ? undefined : setTimeout(() => requestStop(overTime), options.maxTimeMs);
   const results: RuleResult[] = [];
   let couldNotRun: string | undefined;
   let leftBehind: { path: string; status: string }[] = [];
@@ -184,6 +181,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     if (options.model !== false) run.oracle = await startModel(run);
     for (const [index, rule] of options.rules.entries()) {
       current = { rule: rule.id, index };
+      if (options.maxTimeMs !== undefined && now() - started >= options.maxTimeMs) requestStop(overTime);
       let result: RuleResult;
       if (stop.requested)
         result = notRun(rule, `not run: the run was interrupted (${stop.reason ?? "SIGINT"}) before this rule`);

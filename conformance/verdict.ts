@@ -96,15 +96,15 @@ export function summarize(
 const flakyFails = (report: Report): boolean => report.flaky_policy === "fail" && report.summary.flaky > 0;
 
 /**
- * The exit code: 1 when a rule failed (or was flaky under `--flaky fail`); 2 when the run could not
- * judge the target or was interrupted; 0 only when nothing of that
- * happened. A run that did not run is never green.
+ * The exit code: 2 when the run could not judge the target (an outage's failures are not the
+ * server's verdict); 1 when a rule failed (or was flaky under `--flaky fail`); 2 when it was
+ * interrupted before anything failed; 0 only when nothing of that happened. A run that did not run is never green.
  */
 export function exitCode(report: Report): 0 | 1 | 2 {
   const s = report.summary;
+  if (report.could_not_run) return 2;
   if (s.failed > 0 || flakyFails(report)) return 1;
-  if (report.could_not_run || report.interrupted) return 2;
-  return 0;
+  return report.interrupted ? 2 : 0;
 }
 
 /** One word or phrase for the run, the same in every report and on stdout. */
