@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimRequest, SimResponse } from "../src/http/types.js";
 import {
   ensureBuilt,
+  junitVerdict,
   listenSimulator,
   productNames,
   runCli,
@@ -172,62 +173,68 @@ describe("Spec, Errors and Limits, judged on every answer: a broken server costs
     expect(report.rules.find((r: { id: string }) => r.id === "catalog.create-minimal").status).toBe("passed");
   }, 120_000);
 
-  it("SIGINT: the rule running stops at once, the clean-up runs, the reports say the run was interrupted; exit 2 when nothing failed", async () => {
-    const target = await listenSimulator(hangs);
-    served.push(target);
-    const dir = out();
-    let sent = false;
-    const started = Date.now();
-    const run = await runCli(
-      [
-        "--target",
-        target.baseUrl,
-        "--token",
-        target.token,
-        "--control",
-        target.controlUrl,
-        "--rules",
-        "envelope.success-data,catalog.create-minimal,pagination.*",
-        "--runs",
-        "3",
-        "--timeout",
-        "60",
-        "--out",
-        dir,
-      ],
-      60_000,
-      (_stderr, child) => {
-        // The first rule (envelope.success-data) waits on the route that never answers.
-        if (!sent) {
-          sent = true;
-          setTimeout(() => child.kill("SIGINT"), 2_000);
-        }
-      },
-    );
-    expect(run.code, run.stderr).toBe(2);
-    // Well before the request's 60 s timeout: the request in flight is abandoned.
-    expect(Date.now() - started).toBeLessThan(30_000);
-    expect(run.stderr).toContain("interrupted (SIGINT); finishing the clean-up and writing the reports");
-    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
-    expect(report.interrupted).toBe(true);
-    expect(report.stopped_by).toBe("SIGINT");
-    expect(report.rules[0]).toMatchObject({
-      id: "envelope.success-data",
-      status: "skipped",
-      reason: "not finished: the run was interrupted (SIGINT) during this rule",
-    });
-    expect(report.rules.length).toBeGreaterThan(1);
-    expect(
-      report.rules
-        .slice(1)
-        .every(
-          (r: { status: string; reason: string }) =>
-            r.status === "skipped" && r.reason.startsWith("not run: the run was interrupted"),
-        ),
-    ).toBe(true);
-    expect(report.summary.verdict).toMatch(/the run was interrupted \(SIGINT\)\.$/);
-    expect(readdirSync(dir).sort()).toEqual(FILES);
-  }, 90_000);
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "%s: the rule running stops at once, the clean-up runs, the reports say the run was interrupted by it, JUnit reads as not passed; exit 2 when nothing failed",
+    async (signal) => {
+      const target = await listenSimulator(hangs);
+      served.push(target);
+      const dir = out();
+      let sent = false;
+      const started = Date.now();
+      const run = await runCli(
+        [
+          "--target",
+          target.baseUrl,
+          "--token",
+          target.token,
+          "--control",
+          target.controlUrl,
+          "--rules",
+          "envelope.success-data,catalog.create-minimal,pagination.*",
+          "--runs",
+          "3",
+          "--timeout",
+          "60",
+          "--out",
+          dir,
+        ],
+        60_000,
+        (_stderr, child) => {
+          // The first rule (envelope.success-data) waits on the route that never answers.
+          if (!sent) {
+            sent = true;
+            setTimeout(() => child.kill(signal), 2_000);
+          }
+        },
+      );
+      expect(run.code, run.stderr).toBe(2);
+      // Well before the request's 60 s timeout: the request in flight is abandoned.
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(run.stderr).toContain(`interrupted (${signal}); finishing the clean-up and writing the reports`);
+      const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+      expect(report.interrupted).toBe(true);
+      expect(report.stopped_by).toBe(signal);
+      expect(run.stdout).toMatch(new RegExp(`^INTERRUPTED \\(${signal}\\): `));
+      expect(junitVerdict(readFileSync(join(dir, "junit.xml"), "utf8"))).toMatchObject({ errors: 1, passed: false });
+      expect(report.rules[0]).toMatchObject({
+        id: "envelope.success-data",
+        status: "skipped",
+        reason: `not finished: the run was interrupted (${signal}) during this rule`,
+      });
+      expect(report.rules.length).toBeGreaterThan(1);
+      expect(
+        report.rules
+          .slice(1)
+          .every(
+            (r: { status: string; reason: string }) =>
+              r.status === "skipped" && r.reason.startsWith("not run: the run was interrupted"),
+          ),
+      ).toBe(true);
+      expect(report.summary.verdict).toContain(`the run was interrupted (${signal}).`);
+      expect(readdirSync(dir).sort()).toEqual(FILES);
+    },
+    90_000,
+  );
 });
 
 describe("Each rule bounds its requests: a server that never stops paging costs a failure, not hours", () => {
