@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -229,6 +229,44 @@ describe("Staging: rules that only needed a credential run from credentials give
       "stores.foreign-credential": ["skipped", "--other-store-token"],
       "isolation.foreign-ids": ["skipped", "--other-store-token"],
     });
+  }, 120_000);
+
+  it("credentials from the environment and a --credentials file: no secret on the command line, the run the same", async () => {
+    served = await startServe();
+    const f = await fixture(served);
+    const dir = out();
+    const file = join(dir, "staging.env");
+    writeFileSync(
+      file,
+      `# the back office's keys\nRETAIL_TOKEN=${served.token}\nRETAIL_KEY_1="${keyOf(f, "demo", "catalog:read").token}"\n`,
+    );
+    const run = await runCli(
+      [
+        "--target",
+        served.baseUrl,
+        "--credentials",
+        file,
+        "--key",
+        "catalog:read",
+        "--other-store-token",
+        "other",
+        "--rules",
+        "scopes.me-lists-scopes,isolation.foreign-ids",
+        "--runs",
+        "2",
+        "--out",
+        join(dir, "r"),
+      ],
+      110_000,
+      undefined,
+      { RETAIL_OTHER_STORE_TOKEN: keyOf(f, "other", "full").token },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(report(join(dir, "r")).rules.map((x: { id: string; status: string }) => [x.id, x.status])).toEqual([
+      ["scopes.me-lists-scopes", "passed"],
+      ["isolation.foreign-ids", "passed"],
+    ]);
+    expect(report(join(dir, "r")).options.credentials).toEqual(["--key catalog:read", "--other-store-token other"]);
   }, 120_000);
 
   it("another store's key without its prefix is refused before the run: the key alone does not say which {base_url} it belongs to (exit 2)", async () => {

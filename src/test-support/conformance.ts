@@ -141,10 +141,14 @@ export function runCli(
   args: string[],
   timeoutMs = 90_000,
   onStderr?: (stderr: string, child: ChildProcess) => void,
+  /** Variables to set; the credential variables (RETAIL_*) of the shell running the tests never reach the CLI. */
+  env: Record<string, string> = {},
 ): Promise<CliRun> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("RETAIL_")));
   const child = spawn(process.execPath, [BIN, "conformance", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...inherited, ...env },
   });
   let stdout = "";
   let stderr = "";
