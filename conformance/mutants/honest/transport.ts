@@ -8,6 +8,9 @@ import type { Simulator } from "../../../src/simulator.js";
 // service is a JSON-over-HTTP API"; nothing in it fixes latency, connection reuse or message framing,
 // which HTTP/1.1 leaves to the server (RFC 9112 6.1 and 9.6). Status and every other header are the
 // simulator's.
+//
+// Two options, off by default, make it the front of a staging stand-in (mutants/staging/stand-in.ts):
+// paths under the prefix it does not route, and requests it drops without an answer.
 
 export interface TransportOptions {
   /** The delay before the n-th answer (n from 0), in milliseconds; default 2 to 20 by n. */
@@ -18,6 +21,17 @@ export interface TransportOptions {
    * balancer would.
    */
   readonly pathPrefix?: string;
+  /**
+   * Paths under the prefix (the part after it, e.g. `/_sim/clock`) that the front does not route: they
+   * answer the same bare 404 as paths outside the prefix, without reaching the simulator. Default: none.
+   */
+  readonly unrouted?: (path: string) => boolean;
+  /**
+   * Called once per routed request, after it was read and before the simulator sees it: `true` closes
+   * the connection without an answer (a load balancer dropping it), so the simulator never carries the
+   * request out. Default: no request is dropped.
+   */
+  readonly drop?: (req: SimRequest) => boolean;
 }
 
 export interface TransportServer {
@@ -61,6 +75,11 @@ export function serveWithTransportChoices(sim: Simulator, options: TransportOpti
       }
       const url = raw.slice(prefix.length);
       const q = url.indexOf("?");
+      if (options.unrouted?.(q === -1 ? url : url.slice(0, q))) {
+        res.writeHead(404, { "content-type": "text/plain", connection: "close" });
+        res.end("Not Found");
+        return;
+      }
       const body = await readBody(req);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers))
@@ -75,6 +94,10 @@ export function serveWithTransportChoices(sim: Simulator, options: TransportOpti
         remoteAddress: req.socket.remoteAddress ?? "unknown",
         origin: `http://${req.headers.host ?? `127.0.0.1:${(server.address() as AddressInfo).port}`}`,
       };
+      if (options.drop?.(simReq)) {
+        req.socket.destroy();
+        return;
+      }
       const out = await sim.handle(simReq);
       await new Promise((resolve) => setTimeout(resolve, latency(n)));
       const { "content-length": _length, connection: _connection, ...kept } = out.headers;
