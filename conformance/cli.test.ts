@@ -285,7 +285,7 @@ describe("docs/interfaces.md, Command line: exit 1 when a rule fails (a mutant s
     expect(lines).toHaveLength(ids.length);
     const failed = lines.find((l) => l.includes("pagination.each-row-once"))!;
     expect(failed).toMatch(
-      /^\[\s*\d+\/\d+\] \u2718 pagination\.each-row-once — expected .+; observed .+ \[failed again when re-run: reproducible\]$/,
+      /^\[\s*\d+\/\d+\] \u2718 pagination\.each-row-once — expected .+; observed .+ \[failed again when run once more: reproducible\]$/,
     );
     expect(run.stdout + run.stderr).not.toContain(target.token);
 

@@ -92,6 +92,19 @@ export function summarize(
   };
 }
 
+/**
+ * What running a failure again showed, in words every report and the command line use: reproducible,
+ * flaky, a server fault that did not come back (still a failure), or why it could not run again.
+ */
+export function rerunNote(r: RuleResult): string | undefined {
+  if (r.reproducible === true) return "failed again when run once more: reproducible";
+  if (r.reproducible === false)
+    return r.status === "flaky"
+      ? "passed when run once more: flaky"
+      : "passed when run once more: an intermittent server fault, a failure however rare";
+  return r.rerun;
+}
+
 /** Whether flaky rules fail the run: `--flaky fail`, or the report's own policy (warn by default). */
 const flakyFails = (report: Report): boolean => report.flaky_policy === "fail" && report.summary.flaky > 0;
 

@@ -290,9 +290,16 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
           (x) =>
             `${x.instancePath || "(body)"} ${x.message}${x.params && "missingProperty" in x.params ? ` ${x.params.missingProperty}` : ""}`,
         );
-      out.push(
-        v("ambient.schema", `the body the spec gives ${op.name} for ${e.status}`, `${where}: ${errors.join("; ")}`),
-      );
+      // One problem (a timestamp format, a field missing) is one cause, whichever operations show it.
+      const first = validate.errors?.[0];
+      out.push({
+        ...v("ambient.schema", `the body the spec gives ${op.name} for ${e.status}`, `${where}: ${errors.join("; ")}`),
+        ...(first
+          ? {
+              cause: `ambient.schema: ${first.instancePath ? "a field" : "the body"} ${first.message ?? "does not fit the spec"}`,
+            }
+          : {}),
+      });
     }
   }
   return out;

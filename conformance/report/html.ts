@@ -2,7 +2,7 @@ import type { Report, RuleResult } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
 import { runNotes } from "./run-notes.js";
-import { headline } from "../verdict.js";
+import { headline, rerunNote } from "../verdict.js";
 
 /** Text made safe for HTML, in content and in quoted attribute values. */
 export const esc = (text: string) =>
@@ -57,10 +57,8 @@ function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false)
     return `<li class="rule ${r.status}" data-rule="${esc(r.id)}">${head}${noteHtml}</li>`;
   }
   const c = r.counterexample;
-  const again =
-    r.reproducible === undefined
-      ? ""
-      : `<dt>Run again</dt><dd>${r.reproducible ? "failed again: reproducible" : "passed: flaky"}</dd>`;
+  const note = rerunNote(r);
+  const again = note ? `<dt>Run again</dt><dd>${esc(note)}</dd>` : "";
   const curl =
     c && c.curl.length > 0
       ? `<h3>Reproduce <small>(a shell script: set RETAIL_TOKEN first)</small></h3><pre>${esc(c.curl.join("\n"))}</pre>`
@@ -68,7 +66,6 @@ function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false)
   const ambient = r.ambient
     ? `<dt>Seen by</dt><dd>the ambient check <code>${esc(r.ambient)}</code>: every response is judged against the contract, whatever rule runs</dd>`
     : "";
-  const rerun = r.rerun ? `<dt>Run again</dt><dd>${esc(r.rerun)}</dd>` : "";
   const brief = `expected ${clip(c?.expected ?? "")}; observed ${clip(c?.observed ?? "")}`;
   return `<li class="rule failed" id="fail-${esc(r.id)}" data-rule="${esc(r.id)}"><details${open ? " open" : ""}><summary>${head}<div class="brief">${esc(brief)}</div></summary>
 <div class="body">
@@ -80,7 +77,7 @@ function ruleItem(report: Report, r: RuleResult, open: boolean, inGroup = false)
 ${ambient}
 ${c?.input ? `<dt>Minimal input</dt><dd><code>${esc(c.input)}</code></dd>` : ""}
 <dt>Replay</dt><dd><code>${esc(r.replay ?? replayCommand(report, r))}</code></dd>
-${again}${rerun}
+${again}
 </dl>
 ${curl}
 </div>

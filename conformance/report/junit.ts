@@ -1,6 +1,7 @@
 import type { Report, RuleResult } from "../types.js";
 import { replayCommand } from "./replay.js";
 import { runNotes } from "./run-notes.js";
+import { rerunNote } from "../verdict.js";
 
 const xml = (text: string) =>
   text
@@ -15,9 +16,7 @@ function detail(report: Report, r: RuleResult): string {
     `Expected: ${c?.expected}`,
     `Observed: ${c?.observed}`,
     `Replay: ${r.replay ?? replayCommand(report, r)}`,
-    ...(r.reproducible === undefined
-      ? []
-      : [r.reproducible ? "Run again: failed again (reproducible)" : "Run again: passed (flaky)"]),
+    ...(rerunNote(r) ? [`Run again: ${rerunNote(r)}`] : []),
     ...(c?.curl ?? []),
   ].join("\n");
 }

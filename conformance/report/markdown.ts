@@ -2,7 +2,7 @@ import type { Report } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
 import { runNotes } from "./run-notes.js";
-import { headline } from "../verdict.js";
+import { headline, rerunNote } from "../verdict.js";
 
 /** The model's account: what it compared and what the run reached of the spec. */
 function modelLines(report: Report): string[] {
@@ -70,11 +70,8 @@ export function toMarkdown(report: Report): string {
         lines.push(
           `- Seen by the ambient check \`${r.ambient}\` (every response is judged against the contract, whatever rule runs)`,
         );
-      if (r.reproducible !== undefined)
-        lines.push(
-          `- ${r.reproducible ? "Reproducible: failed again when run once more" : "Flaky: passed when run once more"}`,
-        );
-      if (r.rerun) lines.push(`- Run again: ${r.rerun}`);
+      const again = rerunNote(r);
+      if (again) lines.push(`- Run again: ${again}`);
       if (c && c.curl.length > 0)
         lines.push("", "Reproduce (set `RETAIL_TOKEN` first):", "", "```sh", ...c.curl, "```");
       lines.push("");

@@ -184,7 +184,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       { conformance },
       { RunAborted, UsageError, abortedReport },
       { writeReports },
-      { exitCode, headline },
+      { exitCode, headline, rerunNote },
       { runNotes },
       { stopSwitch },
     ] = await Promise.all([
@@ -251,14 +251,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         stop,
         version: version(),
         onRule: (r, i, total) => {
-          const again =
-            r.reproducible === undefined
-              ? r.rerun
-                ? ` [${r.rerun}]`
-                : ""
-              : r.reproducible
-                ? " [failed again when re-run: reproducible]"
-                : " [passed when re-run: flaky]";
+          const again = rerunNote(r) ? ` [${rerunNote(r)}]` : "";
           const note =
             r.status === "failed" || r.status === "flaky"
               ? ` — expected ${r.counterexample?.expected}; observed ${r.counterexample?.observed}${again}`
