@@ -256,7 +256,7 @@ describe("The verdict and the reports: Markdown for a CI job summary", () => {
     expect(section).toContain(
       `- Replay: \`retail-sim conformance --target ${first.report.target} --token "$RETAIL_TOKEN" --rules ${FAILING} --seed ${c.seed} --runs 5 --replay ${c.path} --out reports/replay-${FAILING}\``,
     );
-    expect(section).toContain("Reproducible");
+    expect(section).toContain("- Run again: failed again when run once more: reproducible");
     expect(section).toContain(`\`\`\`sh\n: "\${RETAIL_TOKEN:?set RETAIL_TOKEN`);
     expect(section).toContain(`curl -i -X GET "$RETAIL_BASE_URL"`);
     // Every rule in the table, skips with their reason.
