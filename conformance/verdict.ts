@@ -120,6 +120,11 @@ export function exitCode(report: Report): 0 | 1 | 2 {
   return report.interrupted ? 2 : 0;
 }
 
+/** The headline and the verdict in one line (stdout, the HTML report), the reason said once. */
+export function verdictLine(report: Report): string {
+  return `${headline(report)}: ${report.summary.verdict.replace(/^Could not run: /, "")}`;
+}
+
 /** One word or phrase for the run, the same in every report and on stdout. */
 export function headline(report: Report): string {
   const s = report.summary;

@@ -56,7 +56,10 @@ export function modelViolation(d: Divergence): AmbientViolation {
     quote: `${d.spec.section}: ${d.spec.quote}`,
     expected: `${d.operation}: ${d.what}: ${d.predicted} (the model's prediction)`,
     observed: d.observed,
-    cause: `ambient.model: ${d.operation}: ${d.what.replace(/\[\d+\]/g, "[]")}`,
+    // A header the target gets wrong is one problem on every route; a body's field is one per operation.
+    cause: /^[A-Z][A-Za-z-]*$/.test(d.what)
+      ? `ambient.model: the ${d.what} header`
+      : `ambient.model: ${d.operation}: ${d.what.replace(/\[\d+\]/g, "[]")}`,
   };
 }
 

@@ -207,10 +207,15 @@ export class Oracle {
     return true;
   }
 
-  /** The model may have lost the target's state: start again, or (without a control plane) set the rows aside. */
+  /**
+   * The model may have lost the target's state: start again, or (without a control plane) set the rows
+   * aside. Only rows the run created can have changed: a request names reference rows too (an outlet, a
+   * reason) that no API write changes, and setting those aside would stop the model at every later
+   * write that names them.
+   */
   private lose(ids: readonly string[]): void {
     if (this.options.snapshot) this.stale = true;
-    for (const id of ids) this.tainted.add(id);
+    for (const id of ids) if (this.created.has(this.opaque.model(id) ?? "")) this.tainted.add(id);
   }
 
   /**
@@ -292,9 +297,16 @@ export class Oracle {
     // Without a control plane the target's limits are its own (other credentials, real time): not followed.
     if (res.status === 429 && !this.options.wholeStore) return this.skip("rate limited");
     if (this.stale) return this.skip("the model lost the target's state");
-    if (ids.some((id) => this.tainted.has(id))) return this.skip("rows the model could not follow");
-    if (!this.options.wholeStore && ids.some((id) => this.seen.has(id) && this.opaque.model(id) === undefined))
+    // A write the model does not follow leaves every row it names unknown to the model too: a stock
+    // write at an outlet the model lost still made a level for the product it names.
+    if (ids.some((id) => this.tainted.has(id))) {
+      if (write) this.lose(ids);
+      return this.skip("rows the model could not follow");
+    }
+    if (!this.options.wholeStore && ids.some((id) => this.seen.has(id) && this.opaque.model(id) === undefined)) {
+      if (write) this.lose(ids);
       return this.skip("other people's rows");
+    }
     this.model.catchUp(instantOf(res));
     const kind = /^\/[^/]+\/v1\/([^/?]+)/.exec(sent.url.slice(apiRoot.length))?.[1] ?? "";
     const strip = new Set(
@@ -313,11 +325,17 @@ export class Oracle {
     const answer = await this.model.send({ ...mapped.request, path: mapped.request.path });
     this.stats.compared += 1;
     const judged = await this.judge(route, sent, mapped, res, answer, asked);
-    if (judged.undo || judged.divergence) {
+    // A divergence in an answer both sides gave as a success (a header, a field) leaves the write made on
+    // both: the model keeps it, and sets the rows it names aside.
+    const bothDid = judged.divergence !== undefined && is2xx(answer.status) && is2xx(res.status);
+    const kept = !(judged.undo || judged.divergence) || bothDid;
+    if (kept && write && is2xx(answer.status)) for (const id of modelIdsCreated(answer.json)) this.created.add(id);
+    if (!kept) {
       if (before) this.model.restore(before);
       else if (this.options.snapshot) this.stale = true;
-      if (judged.divergence && !this.options.snapshot) for (const id of ids) this.tainted.add(id);
-    } else if (write && is2xx(answer.status)) for (const id of modelIdsCreated(answer.json)) this.created.add(id);
+    } else if (bothDid && this.options.snapshot) this.stale = true;
+    if (judged.divergence && !this.options.snapshot)
+      this.lose([...ids, ...(res.body.match(UUID) ?? []).map((id) => id.toLowerCase())]);
     return judged.divergence;
   }
 

@@ -2,7 +2,7 @@ import type { Report, RuleResult } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
 import { runNotes } from "./run-notes.js";
-import { headline, rerunNote } from "../verdict.js";
+import { headline, rerunNote, verdictLine } from "../verdict.js";
 
 /** Text made safe for HTML, in content and in quoted attribute values. */
 export const esc = (text: string) =>
@@ -102,7 +102,7 @@ export function toHtml(report: Report): string {
     const worst = rules.some(shown) ? "failed" : rules.every((r) => r.status === "skipped") ? "skipped" : "passed";
     return `<section class="area ${worst}"><h2>${esc(area)} ${counts(rules)}</h2><ul>${rules.map((r) => ruleItem(report, r, open)).join("\n")}</ul></section>`;
   });
-  const verdict = `${headline(report)}: ${s.verdict}`;
+  const verdict = verdictLine(report);
   const tone = headline(report).startsWith("PASSED") ? (s.skipped > 0 || s.flaky > 0 ? "partial" : "ok") : "bad";
   const notes = runNotes(report);
   const notesHtml =

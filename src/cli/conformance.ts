@@ -184,7 +184,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       { conformance },
       { RunAborted, UsageError, abortedReport },
       { writeReports },
-      { exitCode, headline, rerunNote },
+      { exitCode, verdictLine, rerunNote },
       { runNotes },
       { stopSwitch },
     ] = await Promise.all([
@@ -298,7 +298,6 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
     }
     latest = report;
     save();
-    const s = report.summary;
     const model = report.model;
     if (model)
       process.stderr.write(
@@ -307,7 +306,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
           : `Model: compared ${model.compared} answers; reached rule branches ${model.coverage.branches.percent}%, error codes ${model.coverage.error_codes.percent}%.${model.note ? ` ${model.note}` : ""}\n`,
       );
     for (const note of runNotes(report)) process.stderr.write(`${note.replace(/`/g, "")}\n`);
-    process.stdout.write(`${headline(report)}: ${s.verdict} Reports: ${written.join(", ")}\n`);
+    process.stdout.write(`${verdictLine(report)} Reports: ${written.join(", ")}\n`);
     // A target that never answered may still hold a socket open: the run is over, so the process ends.
     process.exit(exitCode(report));
   },
