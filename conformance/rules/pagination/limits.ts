@@ -91,7 +91,7 @@ async function trackChildren(ctx: RuleContext, parentId: string): Promise<void> 
  * Where the product feed ends now: a cursor and the number of rows that follow it (rows after the
  * last cursor the feed gave, when its last page came without one, as spec-choices accepts).
  */
-async function feedEnd(ctx: RuleContext): Promise<{ cursor: string | null; after: number }> {
+async function feedEnd(ctx: RuleContext): Promise<{ cursor: string | null; after: number; ids: Set<string> }> {
   let cursor = (await Poller.atEnd(ctx, false)).cursor;
   for (let tries = 0; tries < 5; tries++) {
     const page = await listPage(ctx, `/products?limit=200${cursor ? `&cursor=${enc(cursor)}` : ""}`);
@@ -100,8 +100,8 @@ async function feedEnd(ctx: RuleContext): Promise<{ cursor: string | null; after
       cursor = page.next_cursor;
       continue;
     }
-    if (typeof page.next_cursor === "string") return { cursor: page.next_cursor, after: 0 };
-    return { cursor, after: page.data.length };
+    if (typeof page.next_cursor === "string") return { cursor: page.next_cursor, after: 0, ids: new Set() };
+    return { cursor, after: page.data.length, ids: new Set(page.data.map((p) => String(p?.id).toLowerCase())) };
   }
   throw new Skip("the product feed kept growing while the rule looked for its end (other writers)");
 }
@@ -140,8 +140,9 @@ export const pagingLimitRules: Rule[] = [
       "The rows are the store's products; only when it has 50 or fewer does the rule add its own (one variant parent with children, or one by one). Row order and next_cursor are not judged here.",
     async run(ctx) {
       let whole = await listPage(ctx, "/products?limit=200");
-      if (whole.data.length <= 50 && !whole.has_more) {
-        await addProducts(ctx, 51 - whole.data.length);
+      // A few more than 51, and again if needed: another writer may delete some of the store's products meanwhile.
+      for (let tries = 0; whole.data.length <= 50 && !whole.has_more && tries < 3; tries++) {
+        await addProducts(ctx, 56 - whole.data.length);
         whole = await listPage(ctx, "/products?limit=200");
       }
       // More than 50 rows exist now: a page of 200 holds them all, or 200 of them when more follow.
@@ -192,16 +193,34 @@ export const pagingLimitRules: Rule[] = [
       await expectLastPage(ctx, lookup, one, `GET ${lookup}, one product for a limit of 1`);
 
       // The product feed from its end, then three rows of ours: a page of exactly the rows left is last.
-      const end = await feedEnd(ctx);
-      const made: string[] = [];
-      for (let i = 0; i < 3; i++) made.push((await createProduct(ctx)).id.toLowerCase());
-      const rows = end.after + made.length;
-      if (rows > 200)
-        throw new Skip(
-          `the feed's last page came without a cursor and holds ${end.after} rows: too many to page exactly`,
-        );
+      // On a shared store another writer may change rows in between: the page then holds rows that were
+      // not there at the end, or lacks some that were; the rule tries again, and skips when it never
+      // finds the list still.
+      let end: Awaited<ReturnType<typeof feedEnd>>;
+      let made: string[];
+      let full: Page;
+      let rows: number;
+      let tries = 0;
       const at = (limit: number) => `/products?limit=${limit}${end.cursor ? `&cursor=${enc(end.cursor)}` : ""}`;
-      const full = await listPage(ctx, at(rows));
+      for (;;) {
+        end = await feedEnd(ctx);
+        made = [];
+        for (let i = 0; i < 3; i++) made.push((await createProduct(ctx)).id.toLowerCase());
+        rows = end.after + made.length;
+        if (rows > 200)
+          throw new Skip(
+            `the feed's last page came without a cursor and holds ${end.after} rows: too many to page exactly`,
+          );
+        full = await listPage(ctx, at(rows));
+        const mine = new Set(made);
+        const others = full.data.map((p) => String(p?.id).toLowerCase()).filter((id) => !mine.has(id));
+        const still = others.length === end.ids.size && others.every((id) => end.ids.has(id));
+        if (still || !full.data.some((p) => mine.has(String(p?.id).toLowerCase()))) break;
+        if (++tries === 3)
+          throw new Skip(
+            "another writer kept changing the product list while the rule read it (3 tries): the rows after the feed's end were never the same twice",
+          );
+      }
       const ids = new Set(made);
       ctx.check(
         full.data.length === rows && ours(full.data.slice(-made.length), ids).length === made.length,
