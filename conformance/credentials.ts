@@ -26,6 +26,13 @@ export interface Credentials {
   /** A key of a store on a plan without API access (Lite), as `PREFIX=TOKEN`. */
   readonly lite?: string;
   readonly oauthClient?: OAuthClient;
+  /** A merchant user of the store who may consent, for a headless sign-in at the consent screen. */
+  readonly oauthUser?: OAuthUser;
+}
+
+export interface OAuthUser {
+  readonly email: string;
+  readonly password: string;
 }
 
 export const NO_CREDENTIALS: Credentials = { keys: [], extra: [] };
@@ -60,6 +67,14 @@ export function parseOAuthClient(text: string, redirectUri?: string): OAuthClien
   };
 }
 
+/** `EMAIL:PASSWORD` (the password may hold colons; the email holds none). */
+export function parseOAuthUser(text: string): OAuthUser {
+  const at = text.indexOf(":");
+  if (at <= 0 || at === text.length - 1 || !text.slice(0, at).includes("@"))
+    throw new Error("--oauth-user takes EMAIL:PASSWORD, a merchant user of the store who may consent");
+  return { email: text.slice(0, at), password: text.slice(at + 1) };
+}
+
 /** `PREFIX=TOKEN` of another store's key (--other-store-token, --lite-token). */
 export function parseStoreKey(text: string, option: string): { prefix: string; token: string } {
   const at = text.indexOf("=");
@@ -86,6 +101,9 @@ export function credentialSecrets(c: Credentials): string[] {
     tokenOf(c.lite),
     c.lite,
     c.oauthClient?.client_secret,
+    c.oauthUser?.password,
+    // As a sign-in form carries it.
+    c.oauthUser ? new URLSearchParams({ p: c.oauthUser.password }).toString().slice(2) : undefined,
   ].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
 
@@ -103,6 +121,7 @@ export const CREDENTIAL_OPTIONS = {
   revoked: "--revoked-token TOKEN (a revoked key of the store)",
   lite: "--lite-token PREFIX=TOKEN (a key of a store on the Lite plan, with its prefix)",
   oauthClient: "--oauth-client ID:SECRET (an OAuth client's credentials)",
+  oauthUser: "--oauth-user EMAIL:PASSWORD (a merchant user of the store who may consent)",
 } as const;
 
 /** A credential option a rule may need in place of the control plane. */
