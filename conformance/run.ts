@@ -33,6 +33,11 @@ export interface ConformanceOptions {
   readonly catalog?: readonly Rule[];
   /** Compare every answer with the model (default true); false runs the rules and ambient checks only. */
   readonly model?: boolean;
+  /** --patient MINUTES: without a control plane, rules whose clock moves wait in real time within this budget. */
+  readonly patient?: number;
+  /** The run's time and sleep (tests pass fakes: a patient rule then waits without real waiting). */
+  readonly now?: RunOptions["now"];
+  readonly sleep?: RunOptions["sleep"];
 }
 
 /** Runs the selected rules against the target and returns the report. */
@@ -75,6 +80,9 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       onReport: options.onReport,
       onWait: options.onWait,
       ...(options.model === false ? { model: false } : {}),
+      ...(options.patient !== undefined ? { patientMinutes: options.patient } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
       ...(!options.target && !options.simulator ? { selfCheck: true } : {}),
     });
   } finally {
@@ -93,6 +101,7 @@ function reportOptions(o: ConformanceOptions): ReportOptions {
         ...(c.revoked ? ["--revoked-token"] : []),
         ...(c.lite ? [`--lite-token ${storeKeyParts(c.lite).prefix}`] : []),
         ...(c.oauthClient ? ["--oauth-client"] : []),
+        ...(c.oauthUser ? ["--oauth-user"] : []),
       ]
     : [];
   return {
@@ -103,6 +112,7 @@ function reportOptions(o: ConformanceOptions): ReportOptions {
     ...(o.model === false ? { model: false } : {}),
     ...(o.rate ? { rate: o.rate } : {}),
     ...(o.timeoutMs ? { timeout: Math.round(o.timeoutMs / 1000) } : {}),
+    ...(o.patient !== undefined ? { patient: o.patient } : {}),
     credentials,
   };
 }

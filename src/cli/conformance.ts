@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { CommandModule } from "yargs";
-import { parseKeyOption, parseOAuthClient, parseStoreKey, type Credentials } from "../../conformance/credentials.js";
+import {
+  parseKeyOption,
+  parseOAuthClient,
+  parseOAuthUser,
+  parseStoreKey,
+  type Credentials,
+} from "../../conformance/credentials.js";
 // The suite (fast-check, undici, every rule) loads only when this command runs, so `serve` starts fast.
 const FORMATS = ["json", "junit", "html", "md"] as const;
 type Format = (typeof FORMATS)[number];
@@ -24,6 +30,8 @@ interface ConformanceArgs {
   "lite-token"?: string;
   "oauth-client"?: string;
   "oauth-redirect-uri"?: string;
+  "oauth-user"?: string;
+  patient?: number;
   timeout: number;
 }
 
@@ -80,6 +88,15 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("lite-token", { type: "string", describe: "a key of a store on the Lite plan, as PREFIX=TOKEN" })
       .option("oauth-client", { type: "string", describe: "an OAuth client's CLIENT_ID:CLIENT_SECRET" })
       .option("oauth-redirect-uri", { type: "string", describe: "a redirect URI registered for --oauth-client" })
+      .option("oauth-user", {
+        type: "string",
+        describe: "a merchant user of the store who may consent, as EMAIL:PASSWORD: signs in at the consent screen",
+      })
+      .option("patient", {
+        type: "number",
+        describe:
+          "without --control: minutes the whole run may take; rules whose clock moves by minutes wait in real time within them",
+      })
       .option("model", {
         type: "boolean",
         default: true,
@@ -103,6 +120,9 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         if (a["other-store-token"] !== undefined) parseStoreKey(a["other-store-token"], "--other-store-token");
         if (a["lite-token"] !== undefined) parseStoreKey(a["lite-token"], "--lite-token");
         if (a["oauth-client"] !== undefined) parseOAuthClient(a["oauth-client"]);
+        if (a["oauth-user"] !== undefined) parseOAuthUser(a["oauth-user"]);
+        if (a.patient !== undefined && !(a.patient > 0))
+          throw new Error("--patient takes a positive number of minutes");
         if (a.target !== undefined && a.token === undefined) throw new Error("--target needs --token");
         for (const [name, url] of [
           ["--target", a.target],
@@ -136,6 +156,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       ...(args["oauth-client"]
         ? { oauthClient: parseOAuthClient(args["oauth-client"], args["oauth-redirect-uri"]) }
         : {}),
+      ...(args["oauth-user"] ? { oauthUser: parseOAuthUser(args["oauth-user"]) } : {}),
     };
     // The reports are written after every rule, so a run that is stopped, or dies, still leaves them.
     let latest: import("../../conformance/types.js").Report | undefined;
@@ -184,6 +205,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         replay: args.replay,
         credentials,
         ...(args.model ? {} : { model: false }),
+        ...(args.patient !== undefined ? { patient: args.patient } : {}),
         // The default is left out of the report's options, so a replay command repeats only what was chosen.
         timeoutMs: args.timeout === 30 ? undefined : args.timeout * 1000,
         stop,
