@@ -68,6 +68,8 @@ function lacking(run: RunState, rule: RuleInfo): Missing | undefined {
     }
     return { reason: "needs the target's control plane (--control)", unlock: "--control" };
   }
+  // Credentials in place of the control plane stand for all it gave the rule, shared data included.
+  if (n.control && alt.length > 0 && !n.waits) return undefined;
   if (n.waits && !run.patience)
     return {
       reason: `needs to move the target's clock by ${minutes(n.waits.seconds)} in all (${n.waits.for}): --patient MINUTES waits that long in real time, or the target's control plane (--control) moves it`,
