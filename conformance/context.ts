@@ -119,6 +119,7 @@ export class RuleContext {
     const token = this.tokenOf(options);
     if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
     if (token !== null && token.length >= 8) this.run.secrets.add(token);
+    this.run.patience?.used(token);
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) body = JSON.stringify(options.body);

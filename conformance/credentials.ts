@@ -26,6 +26,13 @@ export interface Credentials {
   /** A key of a store on a plan without API access (Lite), as `PREFIX=TOKEN`. */
   readonly lite?: string;
   readonly oauthClient?: OAuthClient;
+  /** A merchant user of the store who may consent, for a headless sign-in at the consent screen. */
+  readonly oauthUser?: OAuthUser;
+}
+
+export interface OAuthUser {
+  readonly email: string;
+  readonly password: string;
 }
 
 export const NO_CREDENTIALS: Credentials = { keys: [], extra: [] };
@@ -60,6 +67,14 @@ export function parseOAuthClient(text: string, redirectUri?: string): OAuthClien
   };
 }
 
+/** `EMAIL:PASSWORD` (the password may hold colons; the email holds none). */
+export function parseOAuthUser(text: string): OAuthUser {
+  const at = text.indexOf(":");
+  if (at <= 0 || at === text.length - 1 || !text.slice(0, at).includes("@"))
+    throw new Error("--oauth-user takes EMAIL:PASSWORD, a merchant user of the store who may consent");
+  return { email: text.slice(0, at), password: text.slice(at + 1) };
+}
+
 /** `PREFIX=TOKEN` of another store's key (--other-store-token, --lite-token). */
 export function parseStoreKey(text: string, option: string): { prefix: string; token: string } {
   const at = text.indexOf("=");
@@ -86,6 +101,9 @@ export function credentialSecrets(c: Credentials): string[] {
     tokenOf(c.lite),
     c.lite,
     c.oauthClient?.client_secret,
+    c.oauthUser?.password,
+    // As a sign-in form carries it.
+    c.oauthUser ? new URLSearchParams({ p: c.oauthUser.password }).toString().slice(2) : undefined,
   ].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
 
@@ -111,6 +129,7 @@ export function credentialOptions(c: Credentials): { readonly option: string; re
       ? [{ option: `--lite-token ${storeKeyParts(c.lite).prefix}`, secret: storeKeyParts(c.lite).token }]
       : []),
     ...(c.oauthClient ? [{ option: "--oauth-client", secret: c.oauthClient.client_secret }] : []),
+    ...(c.oauthUser ? [{ option: "--oauth-user", secret: c.oauthUser.password }] : []),
   ];
 }
 
@@ -128,6 +147,7 @@ export const CREDENTIAL_OPTIONS = {
   revoked: "--revoked-token TOKEN (a revoked key of the store)",
   lite: "--lite-token PREFIX=TOKEN (a key of a store on the Lite plan, with its prefix)",
   oauthClient: "--oauth-client ID:SECRET (an OAuth client's credentials)",
+  oauthUser: "--oauth-user EMAIL:PASSWORD (a merchant user of the store who may consent)",
 } as const;
 
 /** A credential option a rule may need in place of the control plane. */
@@ -144,6 +164,7 @@ export interface CredentialArgs {
   readonly liteToken?: string;
   readonly oauthClient?: string;
   readonly oauthRedirectUri?: string;
+  readonly oauthUser?: string;
 }
 
 /**
@@ -151,7 +172,8 @@ export interface CredentialArgs {
  * it), by the names the reports' scripts use: a secret left off an option, or an option left out,
  * comes from `RETAIL_TOKEN`, `RETAIL_CONTROL_TOKEN`, `RETAIL_TOKEN_2`…, `RETAIL_KEY_<n>` (the n-th
  * `--key SCOPES`), `RETAIL_OTHER_STORE_TOKEN`, `RETAIL_REVOKED_TOKEN`, `RETAIL_LITE_TOKEN`,
- * `RETAIL_OAUTH_CLIENT_ID` and `RETAIL_OAUTH_CLIENT_SECRET`, so no secret need be on a command line
+ * `RETAIL_OAUTH_CLIENT_ID` and `RETAIL_OAUTH_CLIENT_SECRET`, `RETAIL_OAUTH_USER_EMAIL` and
+ * `RETAIL_OAUTH_USER_PASSWORD`, so no secret need be on a command line
  * (where `ps` shows it).
  */
 export function resolveCredentials(
@@ -187,6 +209,14 @@ export function resolveCredentials(
     k.includes("=") || !k.split(",").every((part) => part.trim() === "none" || SCOPE.test(part.trim()))
       ? k
       : `${k}=${from(`RETAIL_KEY_${i + 1}`, "--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…)")}`;
+  const user =
+    args.oauthUser === undefined
+      ? env.RETAIL_OAUTH_USER_EMAIL && env.RETAIL_OAUTH_USER_PASSWORD
+        ? `${env.RETAIL_OAUTH_USER_EMAIL}:${env.RETAIL_OAUTH_USER_PASSWORD}`
+        : undefined
+      : args.oauthUser.includes(":")
+        ? args.oauthUser
+        : `${args.oauthUser}:${from("RETAIL_OAUTH_USER_PASSWORD", "--oauth-user takes EMAIL:PASSWORD")}`;
   const token = args.token ?? (env.RETAIL_TOKEN || undefined);
   const controlToken = args.controlToken ?? (env.RETAIL_CONTROL_TOKEN || undefined);
   return {
@@ -199,6 +229,7 @@ export function resolveCredentials(
       ...(revoked ? { revoked } : {}),
       ...(lite ? { lite: (parseStoreKey(lite, "--lite-token"), lite) } : {}),
       ...(client ? { oauthClient: parseOAuthClient(client, args.oauthRedirectUri) } : {}),
+      ...(user ? { oauthUser: parseOAuthUser(user) } : {}),
     },
   };
 }

@@ -88,7 +88,11 @@ describe("docs/conformance.md, Run it: against `retail-sim serve` over HTTP", ()
 
   it("without --control the rules that need it are skipped with the reason, and the run still exits 0", async () => {
     served = await startServe();
-    const declared = CATALOG.filter((r) => needsControl(r) && !r.needs?.orCredentials?.length).map((r) => r.id);
+    const declared = CATALOG.filter((r) => needsControl(r) && !r.needs?.orCredentials?.length && !r.needs?.waits).map(
+      (r) => r.id,
+    );
+    // Rules whose clock moves by minutes: skipped naming --patient, which waits in real time instead.
+    const waiting = CATALOG.filter((r) => r.needs?.waits && !r.needs.orCredentials?.length).map((r) => r.id);
     // Rules that given credentials let run instead (conformance/staging.test.ts): skipped naming the option.
     const byCredentials = CATALOG.filter(
       (r) => needsControl(r) && !r.needs?.clock && Boolean(r.needs?.orCredentials?.length),
@@ -103,7 +107,7 @@ describe("docs/conformance.md, Run it: against `retail-sim serve` over HTTP", ()
         "--token",
         served.token,
         "--rules",
-        [...plain, ...declared, ...byCredentials, ...destructive].join(","),
+        [...plain, ...declared, ...waiting, ...byCredentials, ...destructive].join(","),
         "--runs",
         "3",
         "--out",
@@ -121,11 +125,18 @@ describe("docs/conformance.md, Run it: against `retail-sim serve` over HTTP", ()
           unlock: "--control",
           requests: 0,
         });
+      else if (waiting.includes(r.id))
+        expect(r, r.id).toMatchObject({
+          status: "skipped",
+          reason: expect.stringContaining("--patient MINUTES waits that long in real time"),
+          unlock: "--control or --patient",
+          requests: 0,
+        });
       else if (byCredentials.includes(r.id))
         expect(r, r.id).toMatchObject({
           status: "skipped",
           reason: expect.stringMatching(/, or the target's control plane \(--control\)$/),
-          unlock: expect.stringMatching(/^--[a-z-]+$/),
+          unlock: expect.stringMatching(/^--[a-z-]+( and --[a-z-]+)*$/),
           requests: 0,
         });
       else if (destructive.includes(r.id))

@@ -2,6 +2,7 @@
 import type { IdempotencyMemory } from "./ambient/replay.js";
 import type { Credentials } from "./credentials.js";
 import type { Pacer } from "./pacer.js";
+import type { Patience } from "./patience.js";
 import type { Target } from "./target.js";
 import type { Oracle } from "./model/oracle.js";
 
@@ -24,6 +25,8 @@ export interface RunState {
   /** Tags everything the run creates, so it only ever touches its own data. */
   readonly runId: string;
   readonly pacer: Pacer;
+  /** --patient: the rules whose clock moves wait in real time within a budget (no control plane). */
+  readonly patience?: Patience;
   /** Paths of resources the run created, deleted (and checked gone) at the end. */
   readonly cleanup: string[];
   /** Every credential the run sends or receives (the run's token, tokens rules use or are handed): reports redact them. */

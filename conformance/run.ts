@@ -36,6 +36,11 @@ export interface ConformanceOptions {
   readonly flaky?: RunOptions["flaky"];
   readonly maxFailures?: number;
   readonly maxTimeMs?: number;
+  /** --patient MINUTES: without a control plane, rules whose clock moves wait in real time within this budget. */
+  readonly patient?: number;
+  /** The run's time and sleep (tests pass fakes: a patient rule then waits without real waiting). */
+  readonly now?: RunOptions["now"];
+  readonly sleep?: RunOptions["sleep"];
 }
 
 /** Runs the selected rules against the target and returns the report. */
@@ -82,6 +87,9 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       ...(options.flaky ? { flaky: options.flaky } : {}),
       ...(options.maxFailures ? { maxFailures: options.maxFailures } : {}),
       ...(options.maxTimeMs ? { maxTimeMs: options.maxTimeMs } : {}),
+      ...(options.patient !== undefined ? { patientMinutes: options.patient } : {}),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
       ...(!options.target && !options.simulator ? { selfCheck: true } : {}),
     });
   } finally {
@@ -101,6 +109,7 @@ function reportOptions(o: ConformanceOptions): ReportOptions {
     ...(o.model === false ? { model: false } : {}),
     ...(o.rate ? { rate: o.rate } : {}),
     ...(o.timeoutMs ? { timeout: Math.round(o.timeoutMs / 1000) } : {}),
+    ...(o.patient !== undefined ? { patient: o.patient } : {}),
     credentials,
     ...(redirect ? { oauthRedirectUri: redirect } : {}),
   };

@@ -5,7 +5,8 @@ import { NO_CREDENTIALS, credentialOptions, credentialSecrets, type Credentials 
 import { Pacer, type WaitNotice } from "./pacer.js";
 import { IdempotencyMemory } from "./ambient/replay.js";
 import { buildCounterexample, failureCause, NO_ANSWER_CAUSE } from "./counterexample.js";
-import { missingNeed } from "./needs.js";
+import { missingNeed, plannedAs } from "./needs.js";
+import { Patience } from "./patience.js";
 import { summarize } from "./verdict.js";
 import { startOracle } from "./model/start.js";
 import { modelSection, notStarted } from "./model/section.js";
@@ -43,6 +44,8 @@ export interface RunOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** Compare every answer with the model's (conformance/model/); default true. */
   readonly model?: boolean;
+  /** --patient: minutes the whole run may take, the rules whose clock moves waiting in real time (no control plane). */
+  readonly patientMinutes?: number;
   /** The target is the simulator itself: the model's comparisons prove nothing (the report says so). */
   readonly selfCheck?: boolean;
   /** Whether a flaky rule (failed, then passed when run again) fails the run: `warn` (default) reports it only. */
@@ -93,6 +96,15 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const apiRoot = apiRootOf(target.baseUrl);
   const sleep = (ms: number) =>
     Promise.race([(options.sleep ?? realSleep)(ms), ...(stop.stopped ? [stop.stopped] : [])]);
+  const pacer = new Pacer({
+    perMinute: target.live ? options.rate : undefined,
+    // A stop (SIGINT) cuts a wait for a window short.
+    sleep,
+    now,
+    advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
+    onWait: (n) =>
+      options.onWait?.({ ...n, ...current, total: options.rules.length, left_seconds: timeLeft(n.seconds) }),
+  });
   const run: RunState = {
     target,
     apiRoot,
@@ -104,15 +116,22 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     runs: options.runs,
     replay: options.replay,
     runId: (options.seed >>> 0).toString(36) + Math.floor(started / 1000).toString(36),
-    pacer: new Pacer({
-      perMinute: target.live ? options.rate : undefined,
-      // A stop (SIGINT) cuts a wait for a window short.
-      sleep,
-      now,
-      advance: target.controlUrl ? (seconds) => advanceClock(run, seconds) : undefined,
-      onWait: (n) =>
-        options.onWait?.({ ...n, ...current, total: options.rules.length, left_seconds: timeLeft(n.seconds) }),
-    }),
+    pacer,
+    ...(options.patientMinutes !== undefined && !target.controlUrl
+      ? {
+          patience: new Patience({
+            budgetMs: options.patientMinutes * 60_000,
+            started,
+            now,
+            rules: options.rules,
+            plannedAs: (rule) => plannedAs(run, rule),
+            // What the keys' windows allow (110 of 120 a minute each); an in-process target does not pace.
+            perSecond: target.live ? ((1 + credentials.extra.length) * 110) / 60 : Number.POSITIVE_INFINITY,
+            pacer,
+            stop,
+          }),
+        }
+      : {}),
     cleanup: [],
     secrets: new Set([options.token, ...credentialSecrets(credentials)]),
     timeoutMs: options.timeoutMs ?? 30_000,

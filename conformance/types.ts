@@ -26,6 +26,21 @@ export interface RuleNeeds {
   readonly destructive?: boolean;
   /** With `control`: credentials that let the rule run without a control plane (staging), all of them. */
   readonly orCredentials?: readonly import("./credentials.js").CredentialNeed[];
+  /**
+   * With `clock`: how long the rule moves the clock in all when it waits in real time instead
+   * (`--patient`, no control plane), and for which of the spec's time limits. Without it the moves are
+   * too long to wait for (days) and only a control plane can make them. The rule's `control` is then
+   * only its clock and the credentials in `orCredentials`.
+   */
+  readonly waits?: Waits;
+}
+
+/** Real time a rule waits when it cannot move the clock (conformance/patience.ts). */
+export interface Waits {
+  /** Seconds in all, the longest the target may ask for (a Retry-After) included. */
+  readonly seconds: number;
+  /** The spec's time limit waited for: a short budget checks each limit once before any twice. */
+  readonly for: string;
 }
 
 /** A rule as the run plans, paces and reports it (`Rule` in rule.ts adds what it does). */
@@ -109,6 +124,8 @@ export interface ReportOptions {
   readonly model?: false;
   readonly rate?: number;
   readonly timeout?: number;
+  /** --patient MINUTES: the budget within which rules whose clock moves waited in real time. */
+  readonly patient?: number;
   /** The credential options given (`--key catalog:read`, `--extra-token`, ...), each once per use. */
   readonly credentials: readonly string[];
   /** The redirect URI given with the OAuth client (--oauth-redirect-uri): no secret. */

@@ -90,6 +90,8 @@ export interface OracleOptions {
   readonly wholeStore: boolean;
   /** Milliseconds date-times may differ. */
   readonly toleranceMs: number;
+  /** The model knows the user who signs in at the consent screen (--oauth-user): it goes through the screen too. */
+  readonly consents?: boolean;
   /** Takes the target's snapshot (control plane), for a fresh start; undefined without a control plane. */
   readonly snapshot?: () => Promise<Snapshot>;
 }
@@ -359,7 +361,7 @@ export class Oracle {
     if (path === "/oauth/token") return method === "POST" ? TOKEN : undefined;
     // The consent screen is a page for a person: the model goes through it too (with a control plane,
     // where it knows the users), and only where it sends the browser is compared.
-    if (path === "/oauth/authorize") return this.options.wholeStore ? AUTHORIZE : undefined;
+    if (path === "/oauth/authorize") return this.options.wholeStore || this.options.consents ? AUTHORIZE : undefined;
     const m = /^\/[^/]+\/v1(\/.*)$/.exec(path);
     if (!m) return undefined;
     return (
@@ -391,7 +393,10 @@ export class Oracle {
         { ...res, status: res.status >= 300 && res.status < 400 ? 200 : res.status },
         location(res.headers),
       );
-      return page ? { divergence: { ...page, operation: route.name } } : {};
+      if (page) return { divergence: { ...page, operation: route.name } };
+      // The code the screen sends the browser to the app with is the server's: paired like any opaque value.
+      learnPairs(this.opaque, answer.headers.location ?? null, res.headers.location ?? null);
+      return {};
     }
     const tJson = parse(res.body);
     const m = outcome(answer.status, answer.json);

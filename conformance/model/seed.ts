@@ -244,10 +244,24 @@ export async function seedSnapshot(run: RunState, read: Read): Promise<Snapshot>
     clock: { mode: "manual", now: Number.isFinite(now) ? now : template.clock.now },
     stores,
     credentials: credentials.map((k) => ({ ...k, digest: sha256(k.token) })),
-    // The template's users, under ids of their own (the template's come from a seed a target may share).
-    users: template.users
-      .filter((u) => u.store_prefix === "demo")
-      .map((u, i) => ({ ...u, id: made(300 + i), store_prefix: prefix })),
+    // The user given to --oauth-user (an admin of the store, who may consent), and the template's users,
+    // under ids of their own (the template's come from a seed a target may share).
+    users: [
+      ...(c.oauthUser
+        ? [
+            {
+              id: made(299),
+              email: c.oauthUser.email,
+              password: c.oauthUser.password,
+              store_prefix: prefix,
+              role: "admin" as const,
+            },
+          ]
+        : []),
+      ...template.users
+        .filter((u) => u.store_prefix === "demo" && u.email !== c.oauthUser?.email)
+        .map((u, i) => ({ ...u, id: made(300 + i), store_prefix: prefix })),
+    ],
     oauth: {
       ...template.oauth,
       clients: c.oauthClient

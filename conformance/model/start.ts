@@ -28,5 +28,14 @@ export async function startOracle(run: RunState, read: Read): Promise<Oracle> {
     };
     return Oracle.start(await snapshot(), { apiRoot, wholeStore: true, toleranceMs: 2000, snapshot }, true);
   }
-  return Oracle.start(await seedSnapshot(run, read), { apiRoot, wholeStore: false, toleranceMs: 5000 }, false);
+  return Oracle.start(
+    await seedSnapshot(run, read),
+    {
+      apiRoot,
+      wholeStore: false,
+      toleranceMs: 5000,
+      consents: run.credentials.oauthUser !== undefined,
+    },
+    false,
+  );
 }

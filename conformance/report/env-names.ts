@@ -20,6 +20,7 @@ export function reproEnvName(options: readonly string[], used?: readonly string[
     else if (o === "--revoked-token") out.push(o, '"$RETAIL_REVOKED_TOKEN"');
     else if (o.startsWith("--lite-token ")) out.push("--lite-token", `"${o.slice(13)}=$RETAIL_LITE_TOKEN"`);
     else if (o === "--oauth-client") out.push(o, '"$RETAIL_OAUTH_CLIENT_ID:$RETAIL_OAUTH_CLIENT_SECRET"');
+    else if (o === "--oauth-user") out.push(o, '"$RETAIL_OAUTH_USER_EMAIL:$RETAIL_OAUTH_USER_PASSWORD"');
   }
   return out;
 }

@@ -24,6 +24,7 @@ export function replayCommand(report: Report, r: RuleResult): string {
   if (o?.model === false) parts.push("--no-model");
   if (o?.rate) parts.push("--rate", String(o.rate));
   if (o?.timeout) parts.push("--timeout", String(o.timeout));
+  if (o?.patient) parts.push("--patient", String(o.patient));
   parts.push(
     "--rules",
     shell(r.id),

@@ -25,6 +25,8 @@ interface ConformanceArgs {
   "lite-token"?: string;
   "oauth-client"?: string;
   "oauth-redirect-uri"?: string;
+  "oauth-user"?: string;
+  patient?: number;
   timeout: number;
   credentials?: string;
   "max-time"?: number;
@@ -57,6 +59,7 @@ function credentialsOf(a: ConformanceArgs) {
       liteToken: a["lite-token"],
       oauthClient: a["oauth-client"],
       oauthRedirectUri: a["oauth-redirect-uri"],
+      oauthUser: a["oauth-user"],
     },
     credentialEnv(a.credentials),
   );
@@ -115,6 +118,15 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
       .option("lite-token", { type: "string", describe: "a key of a store on the Lite plan, as PREFIX=TOKEN" })
       .option("oauth-client", { type: "string", describe: "an OAuth client's CLIENT_ID:CLIENT_SECRET" })
       .option("oauth-redirect-uri", { type: "string", describe: "a redirect URI registered for --oauth-client" })
+      .option("oauth-user", {
+        type: "string",
+        describe: "a merchant user of the store who may consent, as EMAIL:PASSWORD: signs in at the consent screen",
+      })
+      .option("patient", {
+        type: "number",
+        describe:
+          "without --control: minutes the whole run may take; rules whose clock moves by minutes wait in real time within them",
+      })
       .option("model", {
         type: "boolean",
         default: true,
@@ -163,6 +175,8 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         if (c.oauthClient !== undefined) parseOAuthClient(`${c.oauthClient.client_id}:${c.oauthClient.client_secret}`);
         if (a.target !== undefined && given.token === undefined)
           throw new Error("--target needs --token, or RETAIL_TOKEN in the environment or the --credentials file");
+        if (a.patient !== undefined && !(a.patient > 0))
+          throw new Error("--patient takes a positive number of minutes");
         for (const [name, url] of [
           ["--target", a.target],
           ["--control", a.control],
@@ -243,6 +257,7 @@ export const conformanceCommand: CommandModule<object, ConformanceArgs> = {
         replay: args.replay,
         credentials,
         ...(args.model ? {} : { model: false }),
+        ...(args.patient !== undefined ? { patient: args.patient } : {}),
         // The default is left out of the report's options, so a replay command repeats only what was chosen.
         timeoutMs: args.timeout === 30 ? undefined : args.timeout * 1000,
         flaky: args.flaky === "fail" ? "fail" : "warn",

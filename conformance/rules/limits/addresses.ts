@@ -1,14 +1,18 @@
 import type { RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
-import { advance, oauthError, retryAfter, sendUnpaced } from "../support/access.js";
+import { advance, oauthError, retryAfter, sendUnpaced, WAITS_FOR } from "../support/access.js";
 import { expectError } from "../support/catalog.js";
-import { INVALID_GRANT_STATUSES, oauthClient, token } from "../support/oauth.js";
+import { givenOAuthClient, INVALID_GRANT_STATUSES, oauthClient, token } from "../support/oauth.js";
 
 // Spec, Limits: the failure limits per network address, of authentication (300 per 5 minutes, each
 // attempt with another credential) and of the OAuth token endpoint (30 per 5 minutes). Both move the
 // clock to open a window of their own and to close it after.
 
-const setup = (ctx: RuleContext) => oauthClient(ctx);
+/** The control plane's client, or the one given to --oauth-client (no code is needed: only failures). */
+const setup = async (ctx: RuleContext) => (ctx.hasControl ? oauthClient(ctx) : givenOAuthClient(ctx));
+
+/** Waiting in real time: a window of its own, then one for the lockout to lift. */
+const TWO_WINDOWS = { seconds: 602, for: WAITS_FOR.fiveMinutes };
 
 export const addressLimitRules = [
   rule({
@@ -17,7 +21,7 @@ export const addressLimitRules = [
     title:
       "After 300 failed authentications from one network address in 5 minutes (each with another credential), the next answers 429 RATE_LIMITED",
     spec: { section: SPEC.limits, quote: "Failed authentication, per network address | 300 per 5 minutes" },
-    needs: { control: true, clock: true },
+    needs: { control: true, clock: true, waits: TWO_WINDOWS },
     cost: 310,
     leniency:
       "Each attempt uses a credential of its own, so the limit per address and credential (30) is never reached; the window is opened and closed by moving the clock.",
@@ -60,7 +64,7 @@ export const addressLimitRules = [
       quote:
         "Token endpoint failures, per network address | 30 per 5 minutes; answered in the OAuth shape with error value invalid_request",
     },
-    needs: { control: true, clock: true },
+    needs: { control: true, clock: true, orCredentials: ["oauthClient"], waits: TWO_WINDOWS },
     cost: 35,
     leniency: "The refusal may be 400 or 429 (with Retry-After when 429).",
     async run(ctx) {

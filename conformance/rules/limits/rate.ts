@@ -1,7 +1,15 @@
 import type { Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
-import { advance, createKey, retryAfter, sendUnpaced, storePrefix } from "../support/access.js";
+import {
+  advance,
+  createKey,
+  KEY_AND_RETRY_S,
+  retryAfter,
+  sendUnpaced,
+  storePrefix,
+  WAITS_FOR,
+} from "../support/access.js";
 
 // Spec, Limits: the rate-limit headers, the general limit and failed authentications per address and
 // credential. The probes that exhaust a limit need the control plane and its clock: they never run
@@ -66,7 +74,13 @@ export const rateRules = [
     area: "Limits",
     title: "The 121st request of a credential within a minute answers 429 RATE_LIMITED with Retry-After",
     spec: { section: SPEC.limits, quote: "Requests per credential | 120 per minute" },
-    needs: { control: true, clock: true },
+    // Waiting in real time: a given key's window, Retry-After, then `reset`.
+    needs: {
+      control: true,
+      clock: true,
+      orCredentials: ["key"],
+      waits: { seconds: KEY_AND_RETRY_S + 60, for: WAITS_FOR.minute },
+    },
     cost: 125,
     leniency:
       "After Retry-After seconds the credential is accepted again; nothing is assumed about the kind of window.",
@@ -124,11 +138,15 @@ export const rateRules = [
       section: SPEC.limits,
       quote: "Failed authentication (responses 401, 402, 403), per network address and credential | 30 per 5 minutes",
     },
-    needs: { control: true, clock: true },
+    // Waiting in real time: Retry-After, at most the five minutes of the window.
+    needs: { control: true, clock: true, waits: { seconds: 300, for: WAITS_FOR.fiveMinutes } },
     cost: 34,
+    leniency: "Once Retry-After seconds have passed, the credential is answered 401 again.",
     async run(ctx) {
-      // A window of its own: failures of earlier rules from this address end first, and the lockout is lifted after.
-      await advance(ctx, 301);
+      // A window of its own: failures of earlier rules from this address end first. Moving the clock
+      // costs nothing; in real time the rule's made-up credential is a window of its own, and the
+      // address's limit (300) is far off.
+      if (ctx.hasControl) await advance(ctx, 301);
       const token = ctx.name("made-up-token");
       const url = `${ctx.run.target.baseUrl}/me`;
       for (let i = 1; i <= 30; i++) {
@@ -141,8 +159,8 @@ export const rateRules = [
       }
       const over = await sendUnpaced(ctx, "GET", url, { token });
       ctx.error(over, 429, "RATE_LIMITED");
-      retryAfter(ctx, over);
-      await advance(ctx, 301);
+      // The lockout is lifted after Retry-After (spec, Limits: "A 429 carries Retry-After (seconds)").
+      await advance(ctx, retryAfter(ctx, over));
       ctx.error(await sendUnpaced(ctx, "GET", url, { token }), 401, "UNAUTHORIZED");
     },
   }),

@@ -12,14 +12,18 @@ import {
   token,
   type OAuthClient,
 } from "../support/oauth.js";
-import { advance, oauthError, prefixOfBaseUrl } from "../support/access.js";
+import { advance, oauthError, prefixOfBaseUrl, WAITS_FOR } from "../support/access.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
-// (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials),
+// (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials) or
+// without one by a sign-in at the consent screen (--oauth-client, --oauth-redirect-uri, --oauth-user),
 // and the token endpoint at {api_root}/oauth/token with form bodies (helpers in ../support/oauth.ts).
 
 /** The client, and the store prefix its token answers' api_base_url ends in. */
 type OAuth = OAuthClient & { readonly prefix: string };
+
+/** Without a control plane, a code comes from a sign-in at the consent screen. */
+const SIGN_IN = ["oauthClient", "oauthUser"] as const;
 
 const setup = (ctx: RuleContext): Promise<OAuth> => oauthClient(ctx);
 
@@ -81,7 +85,7 @@ export const flowRules = [
       quote:
         "Token response fields: access_token, refresh_token, token_type (Bearer), expires_in (3600), scope (space separated), store_name, api_base_url.",
     },
-    needs: { control: true },
+    needs: { control: true, orCredentials: SIGN_IN },
     cost: 9,
     leniency:
       "token_type in any letter case (RFC 6749 7.1); scope may list read scopes implied by write ones; api_base_url may end in a slash.",
@@ -109,7 +113,7 @@ export const flowRules = [
     area: "OAuth",
     title: "A cancelled authorization redirects with error=access_denied and the echoed state",
     spec: { section: SPEC.auth, quote: "the redirect carries code and the echoed state, or error=access_denied." },
-    needs: { control: true },
+    needs: { control: true, orCredentials: SIGN_IN },
     cost: 2,
     async run(ctx) {
       const o = await setup(ctx);
@@ -127,7 +131,7 @@ export const flowRules = [
     area: "OAuth",
     title: "A code works once: a second exchange answers invalid_grant",
     spec: { section: SPEC.auth, quote: "A code is valid for 10 minutes and works once." },
-    needs: { control: true },
+    needs: { control: true, orCredentials: SIGN_IN },
     cost: 4,
     leniency: "invalid_grant with status 400 (RFC 6749 5.2) or 401.",
     async run(ctx) {
@@ -142,7 +146,7 @@ export const flowRules = [
     area: "OAuth",
     title: "PKCE S256: the matching code_verifier exchanges the code; another verifier, or none, answers invalid_grant",
     spec: { section: SPEC.auth, quote: "optionally code_challenge with code_challenge_method=S256 for PKCE" },
-    needs: { control: true },
+    needs: { control: true, orCredentials: SIGN_IN },
     cost: 23,
     leniency:
       "A missing verifier may answer invalid_request or invalid_grant; each attempt uses a code of its own, so a server that burns a code on a failed attempt passes.",
@@ -221,7 +225,7 @@ export const flowRules = [
       section: SPEC.auth,
       quote: "Refresh with grant_type=refresh_token and refresh_token. The refresh token does not rotate.",
     },
-    needs: { control: true },
+    needs: { control: true, orCredentials: SIGN_IN },
     cost: 7,
     leniency: "A refresh answer may leave refresh_token out (RFC 6749 6); when present it is the same token.",
     async run(ctx) {
@@ -246,7 +250,7 @@ export const flowRules = [
     area: "OAuth",
     title: "A code older than 10 minutes answers invalid_grant",
     spec: { section: SPEC.auth, quote: "A code is valid for 10 minutes and works once." },
-    needs: { control: true, clock: true },
+    needs: { control: true, clock: true, orCredentials: SIGN_IN, waits: { seconds: 601, for: WAITS_FOR.code } },
     cost: 4,
     async run(ctx) {
       const o = await setup(ctx);
@@ -263,7 +267,7 @@ export const flowRules = [
       section: SPEC.auth,
       quote: "An access token lasts 1 hour. Refresh with grant_type=refresh_token and refresh_token.",
     },
-    needs: { control: true, clock: true },
+    needs: { control: true, clock: true, orCredentials: SIGN_IN, waits: { seconds: 3601, for: WAITS_FOR.token } },
     cost: 8,
     async run(ctx) {
       const o = await setup(ctx);

@@ -153,7 +153,7 @@ export const tokenAnswerRules = [
       quote:
         "Token response fields: access_token, refresh_token, token_type (Bearer), expires_in (3600), scope (space separated), store_name, api_base_url.",
     },
-    needs: { control: true },
+    needs: { control: true, orCredentials: ["oauthClient", "oauthUser"] },
     cost: 25,
     leniency:
       "scope may also list the read scopes implied by granted write scopes, in any order; api_base_url may end in a slash; a refresh answer may leave refresh_token out (RFC 6749 6), and when present it is the same token.",
@@ -196,7 +196,7 @@ export const tokenAnswerRules = [
     leniency:
       "The spec does not say how both at once are refused: 400 invalid_request (RFC 6749 2.3.1: one method per request) or 401 invalid_client, in the OAuth error shape and without tokens. WWW-Authenticate on a refused Basic attempt is not checked. Without a control plane (no code without a browser) the client given to --oauth-client is checked on a made-up refresh token: each way alone answers invalid_grant (400 or 401), not invalid_client; both at once and a wrong secret are refused as above; that an exchange and a refresh succeed each way needs the control plane.",
     async run(ctx) {
-      if (!ctx.hasControl) return withoutCode(ctx);
+      if (!ctx.hasControl && !ctx.run.credentials.oauthUser) return withoutCode(ctx);
       const c = await oauthClient(ctx);
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);

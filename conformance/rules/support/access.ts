@@ -25,6 +25,17 @@ export const closure = (scopes: readonly string[]): string[] =>
 
 export const DAY_S = 86_400;
 
+/** The spec's time limits a rule may wait for in real time (`needs.waits.for`, conformance/patience.ts). */
+export const WAITS_FOR = {
+  minute: "the one-minute rate-limit windows",
+  fiveMinutes: "the five-minute failure windows",
+  code: "an authorization code's 10-minute lifetime",
+  token: "an access token's 1-hour lifetime",
+} as const;
+
+/** A given key's minute windows waited out (KEY_WINDOW_S in patience.ts), then a Retry-After of a minute at most. */
+export const KEY_AND_RETRY_S = 61 + 60;
+
 /** Remembers values that must not reach a report (OAuth codes, tokens handed over outside ctx.send): the runner redacts them. */
 export function secret(ctx: RuleContext, ...values: unknown[]): void {
   for (const v of values) if (typeof v === "string" && v.length >= 8) ctx.run.secrets.add(v);
@@ -78,7 +89,12 @@ export interface Key {
 export async function createKey(ctx: RuleContext, prefix: string, scopes: readonly string[]): Promise<Key> {
   const want = closure(scopes).join(",");
   const given = ctx.run.credentials.keys.find((k) => closure(k.scopes).join(",") === want);
-  if (given) return { id: "", token: given.token, scopes };
+  if (given) {
+    // A rule that counts a given key's requests against its windows, waiting in real time (--patient):
+    // they must first have passed since the run last used the key.
+    if (!ctx.hasControl && ctx.rule.needs?.waits) await ctx.run.patience?.windowsPassed(ctx.rule, given.token);
+    return { id: "", token: given.token, scopes };
+  }
   if (!ctx.hasControl) {
     const label = scopes.length === 0 ? "none" : scopes.join(",");
     throw new Skip(
@@ -96,8 +112,12 @@ export async function createKey(ctx: RuleContext, prefix: string, scopes: readon
   return { id: made.json.id, token: made.json.token, scopes };
 }
 
-/** Moves the target's clock forward (control: POST /_sim/clock). */
+/**
+ * Moves the target's clock forward (control: POST /_sim/clock); without a control plane under
+ * --patient, lets the time pass in real time (the rule declares its waits in `needs.waits`).
+ */
 export async function advance(ctx: RuleContext, seconds: number): Promise<void> {
+  if (!ctx.hasControl && ctx.run.patience) return ctx.run.patience.wait(ctx.rule, seconds);
   const moved = await ctx.control("POST", "/clock", { advance_seconds: seconds });
   if (moved.status !== 200)
     throw new Error(`the control plane did not move the clock: status ${moved.status} ${moved.text.slice(0, 200)}`);

@@ -1,12 +1,14 @@
 import type { Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
+import type { OAuthUser } from "../../credentials.js";
 import { givenClient } from "./given.js";
+import { consentByPage } from "./sign-in.js";
 import { apiRoot, controlOk, prefixOfBaseUrl, secret, sendUnpaced } from "./access.js";
 
 // Shared helpers of the OAuth rules (rules/oauth/ and limits.token-failures in rules/limits/addresses.ts).
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
-// (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials),
-// and the token endpoint at {api_root}/oauth/token with form bodies.
+// (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials), or
+// without one a sign-in at the consent screen (--oauth-user, ./sign-in.ts), and the token endpoint at {api_root}/oauth/token with form bodies.
 
 /** An OAuth client, and the store's admin user who consents (empty for a client given on the command line). */
 export interface OAuthClient {
@@ -15,10 +17,13 @@ export interface OAuthClient {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly redirectUri: string;
+  /** Without a control plane: the merchant who signs in at the consent screen (--oauth-user). */
+  readonly user?: OAuthUser;
 }
 
 /** The store's admin user (on growth) and an OAuth client with a redirect URI, from GET /_sim/credentials. */
 export async function oauthClient(ctx: RuleContext): Promise<OAuthClient & { readonly prefix: string }> {
+  if (!ctx.hasControl) return signInClient(ctx);
   const credentials = await controlOk(ctx, "GET", "/credentials");
   const prefix = prefixOfBaseUrl(ctx);
   const user = (credentials?.users ?? []).find(
@@ -55,6 +60,26 @@ export function givenOAuthClient(ctx: RuleContext): OAuthClient {
   };
 }
 
+/**
+ * Without a control plane: the client given to --oauth-client (with --oauth-redirect-uri) and the
+ * merchant given to --oauth-user, who signs in at the consent screen ({auth_url}/oauth/authorize).
+ */
+export function signInClient(ctx: RuleContext): OAuthClient & { readonly prefix: string } {
+  const user = ctx.run.credentials.oauthUser;
+  if (!user)
+    throw new Skip(
+      "needs a merchant user of the store who may consent: --oauth-user EMAIL:PASSWORD, or the target's control plane (--control)",
+      "--oauth-user",
+    );
+  const c = givenOAuthClient(ctx);
+  if (!c.redirectUri)
+    throw new Skip(
+      "needs a redirect URI registered for the client given to --oauth-client: --oauth-redirect-uri URI",
+      "--oauth-redirect-uri",
+    );
+  return { ...c, prefix: prefixOfBaseUrl(ctx), user };
+}
+
 export interface ConsentOptions {
   readonly scope?: string;
   readonly state?: string;
@@ -82,11 +107,21 @@ export async function consent(ctx: RuleContext, o: OAuthClient, options: Consent
     decision: options.decision ?? "allow",
     ...(options.challenge ? { code_challenge: options.challenge, code_challenge_method: "S256" } : {}),
   };
-  const answer = await controlOk(ctx, "POST", "/oauth/authorize", body);
-  const params = new URL(answer.redirect_to).searchParams;
+  const redirectTo = o.user
+    ? await consentByPage(ctx, o.user, {
+        apiRoot: o.apiRoot,
+        clientId: o.clientId,
+        redirectUri: o.redirectUri,
+        scope: body.scope,
+        state: body.state,
+        challenge: options.challenge,
+        decision: body.decision,
+      })
+    : (await controlOk(ctx, "POST", "/oauth/authorize", body)).redirect_to;
+  const params = new URL(redirectTo).searchParams;
   const code = params.get("code");
   secret(ctx, code);
-  return { code, params, state: body.state, redirectTo: answer.redirect_to };
+  return { code, params, state: body.state, redirectTo };
 }
 
 /** {@link consent}; when the merchant allows, the redirect carries a code and echoes the state (spec, Authentication 4). */
