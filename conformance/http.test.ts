@@ -203,6 +203,34 @@ describe("docs/conformance.md, Run it: against `retail-sim serve` over HTTP", ()
   }, 60_000);
 });
 
+describe("docs/conformance.md, Run it: a run leaves the target as it found it (inventory.outlet-deleted)", () => {
+  it("two runs of inventory.outlet-deleted in a row against one `retail-sim serve` both pass, and GET /outlets lists the same live outlets before and after each", async () => {
+    served = await startServe();
+    const { baseUrl, token } = served;
+    const live = async () => {
+      const res = await fetch(`${baseUrl}/outlets?limit=200`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: unknown[] }).data;
+    };
+    const before = await live();
+    expect(before).toHaveLength(2);
+    for (const round of [1, 2]) {
+      const report = await conformance({
+        target: baseUrl,
+        token,
+        control: served.controlUrl,
+        runs: 2,
+        rules: "inventory.outlet-deleted",
+      });
+      expect(
+        report.rules.map((r) => [r.id, r.status, r.reason]),
+        `run ${round}`,
+      ).toEqual([["inventory.outlet-deleted", "passed", undefined]]);
+      expect(await live(), `after run ${round}`).toEqual(before);
+    }
+  }, 60_000);
+});
+
 describe("docs/interfaces.md, Control plane: a protected control plane (serve --control-token) is used with --control-token", () => {
   const secret = "conformance-control-0123456789";
 

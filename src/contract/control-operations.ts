@@ -7,6 +7,7 @@ import {
   FaultBody,
   ImageBody,
   KeyBody,
+  OutletBody,
   ReasonPatchBody,
   RefundBody,
   ResetBody,
@@ -96,6 +97,14 @@ export const CONTROL_OPERATIONS = [
     path: "/stores/{prefix}",
     body: StorePatchBody,
     summary: "Set a store's plan, status or product limit",
+  }),
+  controlOp({
+    id: "createOutlet",
+    method: "POST",
+    path: "/stores/{prefix}/outlets",
+    body: OutletBody,
+    successStatus: 201,
+    summary: "A new outlet, as GET /outlets shows it (at most 100 live outlets per store)",
   }),
   controlOp({
     id: "deleteOutlet",

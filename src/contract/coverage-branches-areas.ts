@@ -164,7 +164,7 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
       section: IR,
       quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
     },
-    provoke: "DELETE {control_url}/stores/{prefix}/outlets/{id}, then set stock there",
+    provoke: "POST {control_url}/stores/{prefix}/outlets, DELETE that outlet, then set stock there",
   },
   {
     id: "inventory.batch-replay",

@@ -68,6 +68,7 @@ export const CONTROL_HANDLERS = {
   createKey: ({ world }, { params, body }) => control.createKey(world, params.prefix, body),
   revokeKey: ({ world }, { params }) => control.revokeKey(world, params.id),
   patchStore: ({ world }, { params, body }) => control.patchStore(world, params.prefix, body),
+  createOutlet: ({ world }, { params, body }) => control.createOutlet(world, params.prefix, body),
   deleteOutlet: ({ world }, { params }) => control.deleteOutlet(world, params.prefix, params.id),
   setReasonEnabled: ({ world }, { params, body }) =>
     control.setReasonEnabled(world, params.prefix, params.id, body.enabled),

@@ -1,4 +1,4 @@
-import { iso, parseUtcDateTime } from "../kernel/clock.js";
+import { isTimeZone, iso, parseUtcDateTime } from "../kernel/clock.js";
 import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
@@ -9,21 +9,23 @@ import type {
   FaultBody,
   ImageBody,
   KeyBody,
+  OutletBody,
   RefundBody,
   SaleBody,
   StorePatchBody,
 } from "../contract/schemas/control.js";
 import type { Customer } from "../contract/schemas/customers.js";
+import type { Outlet } from "../contract/schemas/account.js";
 import type { Sale } from "../contract/schemas/sales.js";
 import { customerView } from "./customers/operations.js";
 import { createSale, refundSale, voidSale } from "./sales/operations.js";
 import { saleView } from "./sales/views.js";
-import { reasonView } from "./account/views.js";
+import { outletView, reasonView } from "./account/views.js";
 import { stateAt, type Connection, type Credential } from "./auth/credentials.js";
 import { checkAuthorize, decide, userRefusal } from "./auth/oauth.js";
 import { MAX_FAULTS, type Fault } from "./faults.js";
 import { MAX_IMAGE_OUTCOMES } from "./catalog/images.js";
-import type { StoreState } from "./store.js";
+import { MAX_OUTLETS, type StoreState } from "./store.js";
 import type { OAuthClientRecord, World } from "./world.js";
 
 // Control operations (docs/interfaces.md, Control plane): states the public API cannot create. The handlers of
@@ -214,6 +216,48 @@ export function setImageOutcome(world: World, body: ImageBody): Result<ImageBody
     );
   }
   return ok({ url: body.url, outcome: body.outcome });
+}
+
+/**
+ * docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/outlets, a new active outlet, answered as
+ * GET /outlets shows it. Its id draws from the world's id stream (the same seed and calls give the same
+ * id); its timezone and default tax default to the store's zone and first tax. A store keeps at most
+ * MAX_OUTLETS live outlets.
+ */
+export function createOutlet(world: World, prefix: string, body: OutletBody): Result<Outlet, ApiError> {
+  const found = findStore(world, prefix);
+  if (!found.ok) return found;
+  const store = found.value;
+  const timezone = body.timezone ?? store.settings.timezone;
+  if (!isTimeZone(timezone)) return fail(invalid("timezone", "is not an IANA time zone name (America/Chicago)"));
+  const taxId =
+    body.default_tax_id === undefined
+      ? [...store.taxes.all()].find((r) => r.deletedAt === null)?.id
+      : store.taxes.live(body.default_tax_id)?.id;
+  if (taxId === undefined)
+    return fail(
+      invalid(
+        "default_tax_id",
+        body.default_tax_id === undefined ? "is required: the store has no tax" : "is not a tax of this store",
+      ),
+    );
+  let live = 0;
+  for (const row of store.outlets.all()) if (row.deletedAt === null) live += 1;
+  if (live >= MAX_OUTLETS)
+    return fail(
+      apiError(
+        "CONFLICT",
+        `A store has at most ${MAX_OUTLETS} live outlets: delete one (DELETE /_sim/stores/${prefix}/outlets/{id}) first.`,
+      ),
+    );
+  const id = world.env.ids.uuid();
+  const row = store.outlets.put(id, { id, name: body.name, timezone, status: "active", default_tax_id: taxId });
+  // GET /store names the first outlet made as the default; its version moves when that changes.
+  if (store.settings.defaultOutletId === null) {
+    store.settings.defaultOutletId = id;
+    store.settingsSeq = store.nextSeq();
+  }
+  return ok(outletView(row));
 }
 
 /** docs/interfaces.md, Control plane: DELETE /_sim/stores/{prefix}/outlets/{id}. Spec: a deleted outlet rejects stock writes. */

@@ -23,6 +23,9 @@ export interface StoreSettings {
   defaultOutletId: string | null;
 }
 
+/** Live outlets of one store the control plane lets exist (docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/outlets). */
+export const MAX_OUTLETS = 100;
+
 export interface OutletRecord {
   readonly id: string;
   name: string;

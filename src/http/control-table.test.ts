@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CONTROL_OPERATIONS, type ControlOperationId } from "../contract/control-operations.js";
 import { ControlError, type Simulator } from "../simulator.js";
@@ -112,6 +113,11 @@ describe("README, Control plane: the table of control operations", () => {
       status: 204,
       value: undefined,
     });
+    const outletMade = await both({ id: "createOutlet", params: { prefix: "demo" }, body: { name: "Table Kiosk" } });
+    expect(outletMade).toMatchObject({ status: 201, value: { name: "Table Kiosk", status: "active" } });
+    const badZone = { name: "X", timezone: "Mars/Olympus" };
+    expect((await both({ id: "createOutlet", params: { prefix: "demo" }, body: badZone })).status).toBe(400);
+    expect((await both({ id: "createOutlet", params: { prefix: "nope" }, body: { name: "X" } })).status).toBe(404);
     const authorize = {
       user_id: user.id,
       client_id: client.client_id,
@@ -150,6 +156,16 @@ describe("README, Control plane: the table of control operations", () => {
     await both({ id: "credentials" });
 
     expect([...seen].sort()).toEqual(CONTROL_OPERATIONS.map((o) => o.id).sort());
+  });
+
+  it("docs/interfaces.md lists every operation of the table under control.<id>, each once", () => {
+    const doc = readFileSync(new URL("../../docs/interfaces.md", import.meta.url), "utf8");
+    const row = doc.split("\n").find((line) => line.startsWith("| `control.<id>("));
+    const listed = /by id: (.*?); `params`/
+      .exec(row ?? "")?.[1]
+      ?.split(", ")
+      .map((id) => id.replace(/`/g, ""));
+    expect(listed?.sort()).toEqual(CONTROL_OPERATIONS.map((o) => o.id).sort());
   });
 
   it("the library's methods of the control plane are the table's operations", () => {

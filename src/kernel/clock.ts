@@ -103,3 +103,17 @@ export const isUtcDateTime = (text: string): boolean => parseUtcDateTime(text) !
 /** Real-time sleep; injected so tests can replace it with a controlled one. */
 export type Sleep = (ms: number) => Promise<void>;
 export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * An IANA time zone name this runtime's Intl knows (`America/Chicago`, `UTC`); never an offset such as
+ * `+01:00`, which some runtimes accept as a zone.
+ */
+export function isTimeZone(name: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}

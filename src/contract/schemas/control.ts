@@ -103,6 +103,25 @@ export const ImageBody = Type.Object(
 );
 export type ImageBody = Static<typeof ImageBody>;
 
+/** `POST /_sim/stores/{prefix}/outlets`: a new outlet; the engine checks the zone and the tax (engine/control.ts). */
+export const OutletBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "An IANA time zone name (America/Chicago). Left out: the store's time zone.",
+      }),
+    ),
+    default_tax_id: Type.Optional(
+      Type.String({ format: "uuid", description: "One of the store's taxes. Left out: the store's first tax." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OutletBody = Static<typeof OutletBody>;
+
 export const ReasonPatchBody = Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false });
 export type ReasonPatchBody = Static<typeof ReasonPatchBody>;
 
