@@ -115,7 +115,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     seed: options.seed,
     runs: options.runs,
     replay: options.replay,
-    runId: (options.seed >>> 0).toString(36) + Math.floor(started / 1000).toString(36),
+    runId: runIdOf(options.seed, started),
     pacer,
     ...(options.patientMinutes !== undefined && !target.controlUrl
       ? {
@@ -279,6 +279,20 @@ const internalRule = (id: string): Rule => ({
   cost: 1000,
   run: async () => {},
 });
+
+/** Runs this process started: two runs in the same millisecond still get ids of their own. */
+let runsStarted = 0;
+
+/**
+ * The tag in every name and Idempotency-Key a run writes (`rsconf-<run id>-`): the seed, the start to
+ * the millisecond and, after the first, the process's count of runs. Two runs one after the other
+ * against the same target (the same seed, within a second) never share a key, which the target would
+ * refuse as IDEMPOTENCY_KEY_REUSED for a different body.
+ */
+function runIdOf(seed: number, started: number): string {
+  const n = runsStarted++;
+  return `${(seed >>> 0).toString(36)}${Math.floor(started).toString(36)}${n === 0 ? "" : n.toString(36)}`;
+}
 
 /** The model, started from the target's snapshot or (without a control plane) from what the API shows. */
 async function startModel(run: RunState) {
