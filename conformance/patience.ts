@@ -1,6 +1,5 @@
 import { Interrupted, Skip } from "./outcomes.js";
 import type { Pacer } from "./pacer.js";
-import type { StopSwitch } from "./run-state.js";
 import type { RuleInfo } from "./types.js";
 
 // --patient MINUTES: without a control plane, the rules whose clock moves are short enough to wait for
@@ -29,7 +28,8 @@ export interface PatienceOptions {
   readonly perSecond: number;
   /** The run's pacer: its waits are the run's sleep (interruptible), announced and counted. */
   readonly pacer: Pacer;
-  readonly stop: StopSwitch;
+  /** The run's stop switch (run-state.ts): a wait ends when a stop is requested. */
+  readonly stop: { readonly requested: boolean };
 }
 
 /** Kept back at the end of the budget: the clean-up and the reports. */

@@ -1,6 +1,7 @@
 // What every rule of one run shares: the target, the credentials, the pacer, what to clean up.
 import type { IdempotencyMemory } from "./ambient/replay.js";
 import type { Credentials } from "./credentials.js";
+import type { TransportCount } from "./types.js";
 import type { Pacer } from "./pacer.js";
 import type { Patience } from "./patience.js";
 import type { Target } from "./target.js";
@@ -48,20 +49,6 @@ export interface RunState {
   readonly transport: TransportCount;
   /** Waits in real time (a retry's back-off); tests pass a fake. */
   readonly sleep: (ms: number) => Promise<void>;
-}
-
-/** Requests the transport lost (a dropped connection, a timeout) and what the run did about them. */
-export interface TransportCount {
-  /** Requests sent again after no answer (reads, keyed writes, the clean-up: safe to repeat). */
-  retried: number;
-  /** Requests that had no answer in the end (after their retries, or unsafe to repeat). */
-  unanswered: number;
-  /** Rules run again because a request of theirs had no answer. */
-  rerun: number;
-  /** Answers with a 5xx status. */
-  server_errors: number;
-  /** Answers of any kind. */
-  answers: number;
 }
 
 /** Stops a run (a signal, a time budget, too many failures): `requested` is read before each request; `stopped` settles when it is asked. */

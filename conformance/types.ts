@@ -205,7 +205,7 @@ export interface Report {
   /** `--flaky`: whether a flaky rule fails the run (`fail`) or is reported only (`warn`, the default). */
   readonly flaky_policy?: "fail" | "warn";
   /** What the transport did: requests retried after no answer, answers never had, rules run again, 5xx answers. */
-  readonly transport?: import("./run-state.js").TransportCount;
+  readonly transport?: TransportCount;
   /** What the run created and could not delete (the clean-up's deletes failed): path and what the target said. */
   readonly left_behind?: readonly { readonly path: string; readonly status: string }[];
   /** The path before the store prefix the target was found under (`/stg/eu`), when there is one. */
@@ -217,4 +217,18 @@ export interface Report {
   readonly not_checked: readonly NotChecked[];
   readonly failure_groups: readonly FailureGroup[];
   readonly rules: readonly RuleResult[];
+}
+
+/** Requests the transport lost (a dropped connection, a timeout) and what the run did about them. */
+export interface TransportCount {
+  /** Requests sent again after no answer (reads, keyed writes, the clean-up: safe to repeat). */
+  retried: number;
+  /** Requests that had no answer in the end (after their retries, or unsafe to repeat). */
+  unanswered: number;
+  /** Rules run again because a request of theirs had no answer. */
+  rerun: number;
+  /** Answers with a 5xx status. */
+  server_errors: number;
+  /** Answers of any kind. */
+  answers: number;
 }
