@@ -196,27 +196,32 @@ export function resolveCredentials(
   const otherStore = storeKey(args.otherStoreToken, "RETAIL_OTHER_STORE_TOKEN", "--other-store-token");
   const lite = storeKey(args.liteToken, "RETAIL_LITE_TOKEN", "--lite-token");
   const revoked = args.revokedToken ?? (env.RETAIL_REVOKED_TOKEN || undefined);
-  const client =
-    args.oauthClient === undefined
-      ? env.RETAIL_OAUTH_CLIENT_ID && env.RETAIL_OAUTH_CLIENT_SECRET
-        ? `${env.RETAIL_OAUTH_CLIENT_ID}:${env.RETAIL_OAUTH_CLIENT_SECRET}`
+  // `ID:SECRET` given whole, `ID` alone with its secret from the environment, or both from it.
+  const pair = (value: string | undefined, idName: string, secretName: string, form: string) =>
+    value === undefined
+      ? env[idName] && env[secretName]
+        ? `${env[idName]}:${env[secretName]}`
         : undefined
-      : args.oauthClient.includes(":")
-        ? args.oauthClient
-        : `${args.oauthClient}:${from("RETAIL_OAUTH_CLIENT_SECRET", "--oauth-client takes CLIENT_ID:CLIENT_SECRET")}`;
+      : value.includes(":")
+        ? value
+        : `${value}:${from(secretName, form)}`;
+  const client = pair(
+    args.oauthClient,
+    "RETAIL_OAUTH_CLIENT_ID",
+    "RETAIL_OAUTH_CLIENT_SECRET",
+    "--oauth-client takes CLIENT_ID:CLIENT_SECRET",
+  );
   // `--key SCOPES` alone (every part a scope, or none) takes its key from RETAIL_KEY_<n>.
   const key = (k: string, i: number) =>
     k.includes("=") || !k.split(",").every((part) => part.trim() === "none" || SCOPE.test(part.trim()))
       ? k
       : `${k}=${from(`RETAIL_KEY_${i + 1}`, "--key takes SCOPES=TOKEN (for example catalog:read=rsk_…, or none=rsk_…)")}`;
-  const user =
-    args.oauthUser === undefined
-      ? env.RETAIL_OAUTH_USER_EMAIL && env.RETAIL_OAUTH_USER_PASSWORD
-        ? `${env.RETAIL_OAUTH_USER_EMAIL}:${env.RETAIL_OAUTH_USER_PASSWORD}`
-        : undefined
-      : args.oauthUser.includes(":")
-        ? args.oauthUser
-        : `${args.oauthUser}:${from("RETAIL_OAUTH_USER_PASSWORD", "--oauth-user takes EMAIL:PASSWORD")}`;
+  const user = pair(
+    args.oauthUser,
+    "RETAIL_OAUTH_USER_EMAIL",
+    "RETAIL_OAUTH_USER_PASSWORD",
+    "--oauth-user takes EMAIL:PASSWORD",
+  );
   const token = args.token ?? (env.RETAIL_TOKEN || undefined);
   const controlToken = args.controlToken ?? (env.RETAIL_CONTROL_TOKEN || undefined);
   return {

@@ -447,7 +447,8 @@ async function runRule(run: RunState, rule: Rule, now: () => number): Promise<Ru
   }
 }
 
-const lostAnswer = (r: RuleResult): boolean => (Object.values(NO_ANSWER_CAUSE) as string[]).includes(r.cause ?? "");
+const failedForLostAnswer = (r: RuleResult): boolean =>
+  (Object.values(NO_ANSWER_CAUSE) as string[]).includes(r.cause ?? "");
 const serverFault = (r: RuleResult): boolean => r.ambient === "ambient.server-error";
 
 /**
@@ -460,11 +461,11 @@ const serverFault = (r: RuleResult): boolean => r.ambient === "ambient.server-er
  */
 async function runAgain(run: RunState, rule: Rule, now: () => number, first: RuleResult): Promise<RuleResult> {
   if (first.status !== "failed") return first;
-  if (lostAnswer(first)) {
+  if (failedForLostAnswer(first)) {
     run.transport.rerun += 1;
     const again = await runRule(run, rule, now);
     if (again.status === "passed") return { ...again, transport: `passed when run again: first ${first.cause}` };
-    if (again.status === "failed" && !lostAnswer(again)) return again;
+    if (again.status === "failed" && !failedForLostAnswer(again)) return again;
     return again.status === "failed" ? { ...first, reproducible: true } : first;
   }
   const again = await runRule(run, rule, now);
