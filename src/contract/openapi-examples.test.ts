@@ -138,6 +138,32 @@ describe("docs/sdk-authors.md, Examples: the simulator answers each example requ
   });
 });
 
+describe("docs/sdk-authors.md, Examples: a sandbox's demo store serves examples that work on it", () => {
+  it("every example request of demo-sb1's own document answers its documented status on a fresh sandbox (its cursors name demo-sb1's lists)", async () => {
+    const sim = exampleSimulator();
+    const sb = sim.sandbox();
+    const prefix = `demo-${sb.id}`;
+    const auth = { authorization: `Bearer ${sb.token(prefix, "full")}` };
+    const doc = await (await sim.fetch(`${EXAMPLE_ORIGIN}/${prefix}/v1/openapi.json`, { headers: auth })).json();
+    const answered: string[] = [];
+    const expected: string[] = [];
+    for (const { path, method, operation } of documentOperations(doc)) {
+      const { request, status } = documentedExample(doc, operation);
+      sb.reset();
+      const filled = path.replace(/\{(\w+)\}/g, (_whole, name: string) => String(request.path?.[name]));
+      const query = new URLSearchParams(Object.entries(request.query ?? {}).map(([k, v]) => [k, String(v)]));
+      const url = `${EXAMPLE_ORIGIN}/${prefix}/v1${filled}${query.size > 0 ? `?${query}` : ""}`;
+      const headers = { ...auth, ...request.header, "content-type": "application/json" };
+      const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+      const res = await sim.fetch(url, { method: method.toUpperCase(), headers, body });
+      answered.push(`${operation.operationId} ${res.status}`);
+      expected.push(`${operation.operationId} ${status}`);
+    }
+    expect(answered).toEqual(expected);
+    expect(answered).toHaveLength(46);
+  });
+});
+
 describe("docs/interfaces.md, --public-url: the examples name the API root of the document that shows them", () => {
   it("served at another origin, image URLs and the token's api_base_url name that origin, never the one they were generated on", async () => {
     const sim = exampleSimulator({ publicUrl: "https://retail.example" });

@@ -1,3 +1,4 @@
+import { cursorForStore } from "../kernel/cursor.js";
 import data from "./openapi-examples.json" with { type: "json" };
 
 // Examples of every operation for the OpenAPI documents (docs/sdk-authors.md, Examples): one request per
@@ -65,27 +66,43 @@ const NONE: OperationExamples = {
   response: () => undefined,
 };
 
+/** The store prefix the examples were generated on (`demo`). */
+const EXAMPLE_PREFIX = new URL(OPENAPI_EXAMPLES.server).pathname.slice(1, -"/v1".length);
+
 /**
  * A value with every URL on the origin the examples were generated on moved to `apiRoot`, so that a document
  * names its own API root in its examples (image URLs, a token's `api_base_url`), as every URL the simulator
- * writes does (docs/interfaces.md, `--public-url`).
+ * writes does (docs/interfaces.md, `--public-url`); and with every cursor (`next_cursor`) moved to the store
+ * `prefix` the document describes, since a cursor names its store's list.
  */
-function rebased(value: unknown, apiRoot: string): unknown {
+function rebased(value: unknown, apiRoot: string, prefix: string | undefined): unknown {
   const from = new URL(OPENAPI_EXAMPLES.server).origin;
-  if (apiRoot === from) return value;
-  return JSON.parse(JSON.stringify(value), (_key, v) =>
-    typeof v === "string" && (v === from || v.startsWith(`${from}/`)) ? `${apiRoot}${v.slice(from.length)}` : v,
-  );
+  if (apiRoot === from && (prefix === undefined || prefix === EXAMPLE_PREFIX)) return value;
+  return JSON.parse(JSON.stringify(value), (key, v) => {
+    if (typeof v !== "string") return v;
+    if (key === "next_cursor" && prefix !== undefined) return cursorForStore(v, EXAMPLE_PREFIX, prefix);
+    return v === from || v.startsWith(`${from}/`) ? `${apiRoot}${v.slice(from.length)}` : v;
+  });
 }
 
-/** The examples of an operation (by its operationId) in a document served at `apiRoot`; none if the data lacks it. */
-export function operationExamples(operationId: string, apiRoot: string): OperationExamples {
+/**
+ * The examples of an operation (by its operationId) in a document served at `apiRoot`, for the store `prefix`
+ * (none for the token endpoint's document); none if the data lacks it. Each example request works on a fresh
+ * demo store of that prefix: a sandbox's `demo-sb1` as well as `demo`.
+ */
+export function operationExamples(operationId: string, apiRoot: string, prefix?: string): OperationExamples {
   const examples = OPENAPI_EXAMPLES.operations;
   const ex = Object.hasOwn(examples, operationId) ? examples[operationId] : undefined;
   if (!ex) return NONE;
-  const example = (summary: string, value: unknown) => ({ summary, value: rebased(value, apiRoot) });
+  const example = (summary: string, value: unknown) => ({ summary, value: rebased(value, apiRoot, prefix) });
   return {
-    parameter: (location, name) => (Object.hasOwn(ex[location], name) ? ex[location][name] : undefined),
+    parameter: (location, name) => {
+      if (!Object.hasOwn(ex[location], name)) return undefined;
+      const value = ex[location][name];
+      return location === "query" && name === "cursor" && typeof value === "string" && prefix !== undefined
+        ? cursorForStore(value, EXAMPLE_PREFIX, prefix)
+        : value;
+    },
     requestBody: ex.body === undefined ? undefined : { [ex.name]: example(ex.summary, ex.body) },
     response: (status) => {
       if (status === ex.status && ex.response !== undefined) return { [ex.name]: example(ex.summary, ex.response) };

@@ -134,8 +134,13 @@ function parameters(op: Operation, components: Components, examples: OperationEx
   return list;
 }
 
-function operationObject(op: Operation, components: Components, apiRoot: string): Record<string, unknown> {
-  const examples = operationExamples(op.id, apiRoot);
+function operationObject(
+  op: Operation,
+  components: Components,
+  apiRoot: string,
+  prefix: string,
+): Record<string, unknown> {
+  const examples = operationExamples(op.id, apiRoot, prefix);
   const replayed =
     op.idempotency === "none" ? {} : { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
   const headers = { ...RATE_HEADERS, ...replayed };
@@ -207,11 +212,12 @@ export function buildOpenApi(serverUrl: string): unknown {
   const cached = cache.get(serverUrl);
   if (cached) return cached;
   const apiRoot = serverUrl.replace(/\/[^/]+\/v1$/, "");
+  const prefix = serverUrl.slice(apiRoot.length + 1, -"/v1".length);
   const components = new Components();
   components.schema(ErrorEnvelope);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS)
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components, apiRoot);
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, components, apiRoot, prefix);
   const doc = {
     openapi: "3.1.0",
     info: {

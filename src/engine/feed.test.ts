@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "./cursor.js";
+import { decodeCursor, encodeCursor } from "../kernel/cursor.js";
 import { Feed } from "./feed.js";
 
 function feedOf(n: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeCursor } from "./cursor.js";
+import { encodeCursor } from "../kernel/cursor.js";
 import { Feed } from "./feed.js";
 import { listFeed, listParams, withTombstones } from "./listing.js";
 

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../kernel/result.js";
 import { invalid, type ApiError } from "../contract/errors.js";
-import { decodeCursor, encodeCursor } from "./cursor.js";
+import { decodeCursor, encodeCursor } from "../kernel/cursor.js";
 import { iso } from "../kernel/clock.js";
 import { versionOf, type Feed, type Page, type PageQuery, type Row, type SlotList } from "./feed.js";
 

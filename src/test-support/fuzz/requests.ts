@@ -1,7 +1,7 @@
 // Fuzzing support: What the fuzzer knows of the demo fixture, generated SimRequests, and JSON text JSON.stringify cannot write.
 // Part of src/test-support/fuzz.ts (which re-exports every part).
 import fc from "fast-check";
-import { encodeCursor } from "../../engine/cursor.js";
+import { encodeCursor } from "../../kernel/cursor.js";
 import { Feed } from "../../engine/feed.js";
 import type { SimRequest, SimResponse } from "../../http/types.js";
 import type { StoreState } from "../../engine/store.js";

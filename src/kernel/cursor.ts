@@ -20,3 +20,21 @@ export function decodeCursor(list: string, cursor: string): number | undefined {
   // Only the canonical encoding is accepted, so a cursor is passed back unchanged or refused.
   return encodeCursor(list, s) === cursor ? s : undefined;
 }
+
+/**
+ * A cursor of a store's list as the same position in another store's list of that name: the feeds are named
+ * `{prefix}/{list}`. A cursor that is unreadable or names no list of `fromPrefix` is answered unchanged.
+ */
+export function cursorForStore(cursor: string, fromPrefix: string, toPrefix: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    return cursor;
+  }
+  const { l } = (parsed ?? {}) as { l?: unknown };
+  if (typeof l !== "string" || !l.startsWith(`${fromPrefix}/`)) return cursor;
+  const list = `${toPrefix}/${l.slice(fromPrefix.length + 1)}`;
+  const seq = decodeCursor(l, cursor);
+  return seq === undefined ? cursor : encodeCursor(list, seq);
+}
