@@ -2,15 +2,17 @@ import { createClock, iso, systemClock, type Clock, type ClockMode, type Sleep }
 import { fail, ok, type Result } from "./kernel/result.js";
 import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
-import type { SandboxBody } from "./contract/schemas/control.js";
+import { DEFAULT_RUN, type SandboxBody } from "./contract/schemas/control.js";
+import type { CoverageReport } from "./contract/journal.js";
 import type { Snapshot } from "./contract/schemas/snapshot.js";
 import { buildWorld } from "./engine/build-world.js";
 import type { ProcessBounds } from "./engine/caps.js";
 import { credentialsView } from "./engine/control.js";
-import type { SandboxDirectory, SandboxView } from "./engine/control-handlers.js";
+import { journalOff, type SandboxDirectory, type SandboxView } from "./engine/control-handlers.js";
 import { restoreWorld } from "./engine/snapshot/restore.js";
 import { DEFAULT_SANDBOX_ID, retarget, streamOf } from "./engine/snapshot/retarget.js";
 import type { World } from "./engine/world.js";
+import type { RunView } from "./contract/journal.js";
 import { Journal, type JournalLedger } from "./http/journal.js";
 import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scenarios/fixtures/index.js";
 
@@ -67,13 +69,17 @@ export class Sandbox {
     readonly id: string,
     readonly settings: SandboxSettings,
     private readonly shared: Shared,
+    /** The test run whose coverage its exchanges count toward (docs/interfaces.md, Journal and coverage). */
+    readonly run: string = DEFAULT_RUN,
   ) {
     this.ownClock = this.clock = createClock(settings.clock, settings.now);
+    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
+    // Made once the fixture is known to be good, so a refused sandbox counts toward no run.
     const caps = shared.bounds.caps;
     this.journal =
       shared.journals &&
-      new Journal(id, { entries: caps.journalEntries, bodyBytes: caps.journalBodyBytes }, shared.journals);
-    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
+      new Journal(id, { entries: caps.journalEntries, bodyBytes: caps.journalBodyBytes }, shared.journals, run);
+    if (this.journal) JOURNALS.set(this.current, this.journal);
   }
 
   get world(): World {
@@ -221,7 +227,7 @@ export class Sandboxes implements SandboxDirectory {
       clock: body.clock ?? main.clock,
       now: now ?? (body.clock === undefined ? main.now : undefined),
     };
-    const made = refusingBadFixtures(() => new Sandbox(`sb${this.made + 1}`, settings, this.shared));
+    const made = refusingBadFixtures(() => new Sandbox(`sb${this.made + 1}`, settings, this.shared, body.run));
     if (!made.ok) return made;
     const sandbox = made.value;
     this.made += 1;
@@ -280,6 +286,28 @@ export class Sandboxes implements SandboxDirectory {
     return sandbox ? ok(this.viewOf(sandbox, apiRoot)) : fail(noSandbox(id));
   }
 
+  /** The coverage of every sandbox that carried the run, removed ones included; 404 for a run none carried. */
+  runCoverage(run: string): Result<CoverageReport, ApiError> {
+    const report = this.shared.journals?.runCoverage(run);
+    return report ? ok(report) : fail(this.noRun(run));
+  }
+
+  clearRunCoverage(run: string): Result<void, ApiError> {
+    return this.shared.journals?.clearRunCoverage(run) ? ok(undefined) : fail(this.noRun(run));
+  }
+
+  runs(): Result<RunView[], ApiError> {
+    return this.shared.journals ? ok(this.shared.journals.runs.list()) : fail(journalOff());
+  }
+
+  private noRun(run: string): ApiError {
+    if (!this.shared.journals) return journalOff();
+    return apiError(
+      "NOT_FOUND",
+      `No sandbox has carried the run "${run}" (POST /_sim/sandboxes {"run": "${run}"} starts one; sandboxes made without one count toward "${DEFAULT_RUN}").`,
+    );
+  }
+
   remove(id: string): Result<void, ApiError> {
     if (id === DEFAULT_SANDBOX) {
       return fail(apiError("CONFLICT", "The default sandbox is the simulator's own: reset it (POST /_sim/reset)."));
@@ -301,6 +329,7 @@ export class Sandboxes implements SandboxDirectory {
       id: sandbox.id,
       control_url: this.controlUrl(apiRoot, sandbox.id),
       seed: sandbox.settings.seed,
+      run: sandbox.run,
       clock: { now: iso(world.env.clock.now()), mode: sandbox.clockMode },
       ...credentialsView(world, apiRoot),
     };

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoverageReport } from "../contract/journal.js";
 import { coverageHtml } from "./coverage-html.js";
-import { coverageMarkdown, coverageReportProblem, coverageSummary, percent } from "./coverage-report.js";
+import { coverageMarkdown, coverageReportProblem, coverageSummary, mergeCoverage, percent } from "./coverage-report.js";
 
 // retail-sim coverage's work: read the report (a control plane's /coverage, or a saved coverage.json),
 // write its reports, print the summary, judge the thresholds. docs/interfaces.md, `retail-sim coverage`.
@@ -17,7 +17,8 @@ export type CoverageFormat = "md" | "html" | "json";
 
 /** The command's options, as yargs parses them. */
 export interface CoverageArgs {
-  from: string;
+  /** One source or several, added up (yargs gives an array; the library may pass one string). */
+  from: string | readonly string[];
   out: string;
   "control-token"?: string;
   min?: number;
@@ -93,6 +94,14 @@ function readSaved(path: string): unknown {
   }
 }
 
+/** One source's report: a control URL's /coverage, or a saved coverage.json. */
+async function readReport(from: string, token: string | undefined): Promise<CoverageReport> {
+  const value = /^https?:\/\//i.test(from) ? await fetchReport(from, token) : readSaved(from);
+  const problem = coverageReportProblem(value);
+  if (problem) throw new Unavailable(`${from} did not give a coverage report: ${problem}`);
+  return value as CoverageReport;
+}
+
 /** The thresholds the report falls short of, one sentence each. */
 export function thresholdFailures(report: CoverageReport, min?: number, minBranches?: number): string[] {
   const failed: string[] = [];
@@ -109,19 +118,18 @@ export function thresholdFailures(report: CoverageReport, min?: number, minBranc
 /** Runs the command; resolves with its exit code (0 met, 1 a threshold failed, 2 no report or no files). */
 export async function runCoverage(args: CoverageArgs): Promise<number> {
   const say = (line: string) => process.stderr.write(`retail-sim coverage: ${line}\n`);
-  let report: CoverageReport;
+  const sources = (typeof args.from === "string" ? [args.from] : args.from).map(String);
+  const reports: CoverageReport[] = [];
   try {
-    const value = /^https?:\/\//i.test(args.from)
-      ? await fetchReport(args.from, args["control-token"])
-      : readSaved(args.from);
-    const problem = coverageReportProblem(value);
-    if (problem) throw new Unavailable(`${args.from} did not give a coverage report: ${problem}`);
-    report = value as CoverageReport;
+    for (const from of sources) reports.push(await readReport(from, args["control-token"]));
   } catch (error) {
     if (!(error instanceof Unavailable)) throw error;
     say(error.message);
     return 2;
   }
+  // Several sources (a run's sandboxes, or two runs) are one report: each item's counts added up.
+  const [only] = reports;
+  const report = reports.length === 1 && only ? only : mergeCoverage(reports);
   const formats = [...new Set(args.format.split(","))] as CoverageFormat[];
   const written: string[] = [];
   try {

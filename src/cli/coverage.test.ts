@@ -184,9 +184,45 @@ describe("docs/interfaces.md, retail-sim coverage: exit 2 with one line, never a
       [["--from", `${origin}/_sim`, "--min", "101"], "--min must be a percent from 0 to 100"],
       [["--from", `${origin}/_sim`, "--format", "md,pdf"], "unknown --format pdf; choose from md, html, json"],
       [[], "Missing required argument: from"],
+      // An option that takes one value, given twice, is refused by name (never a crash of the command).
+      [["--from", `${origin}/_sim`, "--out", "a", "--out", "b"], "--out was given 2 times (a, b); give it once"],
+      [
+        ["--from", `${origin}/_sim`, "--format", "md", "--format", "html"],
+        "--format was given 2 times (md, html); give it once",
+      ],
+      [["--from", `${origin}/_sim`, "--min", "1", "--min", "2"], "--min was given 2 times (1, 2); give it once"],
+      [["--from", ""], "--from needs a control URL or a file"],
     ] as const) {
       const ran = await coverage([...args]);
       expect([ran.code, ran.stderr.split("\n")[0]]).toEqual([2, `retail-sim: ${message}`]);
     }
+  });
+
+  it("several --from sources are added up into one report: a control URL and a saved file", async () => {
+    const out = tempDir();
+    const saved = join(tempDir(), "sb2.json");
+    writeFileSync(saved, JSON.stringify({ ...fullyCovered(), sandbox: "sb2" }));
+    const ran = await coverage(["--from", `${origin}/_sim`, "--from", saved, "--out", out, "--format", "json"]);
+    expect([ran.code, ran.stderr]).toEqual([0, ""]);
+    const merged = JSON.parse(readFileSync(join(out, "coverage.json"), "utf8"));
+    const fixture = COVERAGE_FIXTURE;
+    expect(merged.sandbox).toBe(`${fixture.sandbox}, sb2`);
+    expect(merged.requests).toBe(fixture.requests + fullyCovered().requests);
+    // Every item of the fully covered report is met, so the sum is fully covered too.
+    expect(merged.totals.all.percent).toBe(100);
+    expect(ran.stdout.split("\n")[0]).toBe(
+      `Spec coverage of ${fixture.sandbox}, sb2 (${merged.requests} requests counted):`,
+    );
+  });
+
+  it("a source that cannot be read among several: exit 2 naming it, no report written", async () => {
+    const out = join(tempDir(), "none");
+    const ran = await coverage(["--from", `${origin}/_sim`, "--from", join(out, "missing.json"), "--out", out]);
+    expect([ran.code, ran.stdout, ran.stderr]).toEqual([
+      2,
+      "",
+      `retail-sim coverage: cannot read ${join(out, "missing.json")}: ENOENT\n`,
+    ]);
+    expect(existsSync(out)).toBe(false);
   });
 });

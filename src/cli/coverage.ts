@@ -15,9 +15,10 @@ export const coverageCommand: CommandModule<object, CoverageArgs> = {
     y
       .option("from", {
         type: "string",
+        array: true,
         demandOption: true,
         describe:
-          "a control URL (http://HOST:PORT/_sim, or .../_sim/sandboxes/ID), whose /coverage is read, or a saved coverage.json",
+          "a control URL (http://HOST:PORT/_sim, .../_sim/sandboxes/ID or .../_sim/runs/RUN), whose /coverage is read, or a saved coverage.json; repeat it to add several up",
       })
       .option("out", { type: "string", default: "reports/coverage", describe: "where the reports go" })
       .option("control-token", {
@@ -31,7 +32,7 @@ export const coverageCommand: CommandModule<object, CoverageArgs> = {
       })
       .option("format", { type: "string", default: "md,html,json", describe: "report formats: md, html, json" })
       .check((a) => {
-        if (a.from.trim() === "") throw new Error("--from needs a control URL or a file");
+        if (a.from.some((from) => String(from).trim() === "")) throw new Error("--from needs a control URL or a file");
         if (!isPercent(a.min)) throw new Error("--min must be a percent from 0 to 100");
         if (!isPercent(a["min-branches"])) throw new Error("--min-branches must be a percent from 0 to 100");
         const formats = a.format.split(",");

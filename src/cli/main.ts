@@ -14,12 +14,29 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+/**
+ * An option given more than once that takes one value is refused (exit 2) rather than read as a list that the
+ * command cannot use; an option declared as a list (`--from`, `--rules`, `--cap`) collects every value.
+ */
+function givenOnce(argv: Readonly<Record<string, unknown>>, options: Readonly<Record<string, unknown>>): true {
+  // yargs passes its parsed options (typed there as the aliases): `key` the declared names, `array` the lists.
+  const lists: unknown[] = Array.isArray(options.array) ? options.array : [];
+  const declared = typeof options.key === "object" && options.key !== null ? Object.keys(options.key) : [];
+  for (const name of declared) {
+    const value = argv[name];
+    if (Array.isArray(value) && !lists.includes(name))
+      throw new Error(`--${name} was given ${value.length} times (${value.join(", ")}); give it once`);
+  }
+  return true;
+}
+
 await yargs(hideBin(process.argv))
   .scriptName("retail-sim")
   .command(serveCommand)
   .command(openapiCommand)
   .command(conformanceCommand)
   .command(coverageCommand)
+  .check(givenOnce, true)
   .strict()
   .help()
   .version()

@@ -212,6 +212,25 @@ export const CONTROL_OPERATIONS = [
     summary: "Remove a sandbox: its stores and keys stop answering at once",
   }),
   controlOp({
+    id: "listRuns",
+    method: "GET",
+    path: "/runs",
+    summary: "The test runs sandboxes carried, with their requests",
+  }),
+  controlOp({
+    id: "getRunCoverage",
+    method: "GET",
+    path: "/runs/{run}/coverage",
+    summary: "The coverage of every sandbox that carried the run's name, removed ones included",
+  }),
+  controlOp({
+    id: "clearRunCoverage",
+    method: "DELETE",
+    path: "/runs/{run}/coverage",
+    successStatus: 204,
+    summary: "Set the run's coverage counts back to 0",
+  }),
+  controlOp({
     id: "getRequests",
     method: "GET",
     path: "/requests",
@@ -256,12 +275,15 @@ export const CONTROL_OPERATIONS = [
 
 export type ControlOperations = typeof CONTROL_OPERATIONS;
 
-/** The operations that manage sandboxes: served at the root of the control plane only. */
+/** The operations that manage sandboxes and the runs they carry: served at the root of the control plane only. */
 export const SANDBOX_OPERATIONS: ReadonlySet<string> = new Set([
   "createSandbox",
   "listSandboxes",
   "getSandbox",
   "deleteSandbox",
+  "listRuns",
+  "getRunCoverage",
+  "clearRunCoverage",
 ]);
 
 /** Where a sandbox's own control plane lives, relative to `/_sim`: every other operation, scoped to it. */

@@ -100,6 +100,15 @@ export interface CoverageReport {
   readonly unexpected: Readonly<Record<string, number>>;
 }
 
+/** What `GET /_sim/runs` says of one test run (its coverage: `GET /_sim/runs/{run}/coverage`). */
+export interface RunView {
+  readonly run: string;
+  /** Sandboxes that carried its name, removed ones included. */
+  readonly sandboxes: number;
+  /** Exchanges counted toward it since its coverage was last cleared. */
+  readonly requests: number;
+}
+
 /** Which entries `GET {control_url}/requests` answers: every filter given must hold. */
 export interface JournalFilter {
   /** The method, any case. */

@@ -6,7 +6,13 @@ import type {
   ControlOperations,
   LooseControlInput,
 } from "../contract/control-operations.js";
-import { journalFilter, type JournalFilter, type JournalView } from "../contract/journal.js";
+import {
+  type CoverageReport,
+  journalFilter,
+  type RunView,
+  type JournalFilter,
+  type JournalView,
+} from "../contract/journal.js";
 import type { ResetBody, SandboxBody } from "../contract/schemas/control.js";
 import * as control from "./control.js";
 import { takeSnapshot } from "./snapshot/take.js";
@@ -22,6 +28,8 @@ export interface SandboxView extends control.CredentialsView {
   /** The sandbox's own control plane: every `/_sim` route, scoped to it. */
   readonly control_url: string;
   readonly seed: number;
+  /** The test run whose coverage its exchanges count toward (`default` unless it was made with one). */
+  readonly run: string;
   readonly clock: { readonly now: string; readonly mode: "system" | "manual" };
 }
 
@@ -31,6 +39,10 @@ export interface SandboxDirectory {
   list(apiRoot: string): SandboxView[];
   view(id: string, apiRoot: string): Result<SandboxView, ApiError>;
   remove(id: string): Result<void, ApiError>;
+  /** Coverage of test runs: every sandbox that carried the run's name, removed ones included. */
+  runs(): Result<readonly RunView[], ApiError>;
+  runCoverage(run: string): Result<CoverageReport, ApiError>;
+  clearRunCoverage(run: string): Result<void, ApiError>;
 }
 
 /** What a control operation runs against. */
@@ -102,7 +114,13 @@ export const CONTROL_HANDLERS = {
   listSandboxes: ({ sandboxes, apiRoot }) => ok(sandboxes.list(apiRoot)),
   getSandbox: ({ sandboxes, apiRoot }, { params }) => sandboxes.view(params.sandbox_id, apiRoot),
   deleteSandbox: ({ sandboxes }, { params }) => sandboxes.remove(params.sandbox_id),
+  listRuns: ({ sandboxes }) => sandboxes.runs(),
+  getRunCoverage: ({ sandboxes }, { params }) => sandboxes.runCoverage(params.run),
+  clearRunCoverage: ({ sandboxes }, { params }) => sandboxes.clearRunCoverage(params.run),
 } satisfies ControlHandlers;
+
+/** The refusal of a journal or coverage route when the journal is off. */
+export const journalOff = (): ApiError => apiError("NOT_FOUND", "The request journal is off (--no-journal).");
 
 /** Runs `use` on the journal with the query's filter; 404 when the journal is off, 400 for a bad filter. */
 function withJournal<T>(
@@ -110,7 +128,7 @@ function withJournal<T>(
   query: Readonly<Record<string, string>> | undefined,
   use: (journal: JournalView, filter: JournalFilter) => T,
 ): Result<T, ApiError> {
-  if (!journal) return fail(apiError("NOT_FOUND", "The request journal is off (--no-journal)."));
+  if (!journal) return fail(journalOff());
   const filter = journalFilter(query ?? {});
   if (!filter.ok) return fail(apiError("VALIDATION_FAILED", "The journal's query is invalid.", filter.fields));
   return ok(use(journal, filter.value));

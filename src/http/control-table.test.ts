@@ -146,6 +146,11 @@ describe("README, Control plane: the table of control operations", () => {
     expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(200);
     expect((await both({ id: "deleteSandbox", params: { sandbox_id: "sb1" } })).status).toBe(204);
     expect((await both({ id: "getSandbox", params: { sandbox_id: "sb1" } })).status).toBe(404);
+    // The runs' coverage: the default run holds the default sandbox's reads (and sb1's, made without a run).
+    expect(((await both({ id: "listRuns" })).value as { run: string }[]).map((r) => r.run)).toEqual(["default"]);
+    expect((await both({ id: "getRunCoverage", params: { run: "default" } })).status).toBe(200);
+    expect((await both({ id: "getRunCoverage", params: { run: "nope" } })).status).toBe(404);
+    expect((await both({ id: "clearRunCoverage", params: { run: "default" } })).status).toBe(204);
     // Coverage counts the same reads on both; the journal is read once cleared (its entries carry real timings).
     expect(((await both({ id: "getCoverage" })).value as { requests: number }).requests).toBe(4);
     expect((await both({ id: "clearCoverage" })).status).toBe(204);

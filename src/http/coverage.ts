@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
 import { COVERAGE_BRANCHES, provokeCode } from "../contract/coverage-branches.js";
 import { ERROR_CODES, ERROR_STATUS } from "../contract/errors.js";
-import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals } from "../contract/journal.js";
+import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals, RunView } from "../contract/journal.js";
 import { operationStatuses } from "../contract/operation-errors.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 
@@ -146,6 +146,11 @@ export class CoverageCounts {
     if (!expected && !entry.injected) this.unexpect(`${entry.operation ?? "(no operation)"} ${entry.status}`);
   }
 
+  /** Exchanges counted since the last clear. */
+  get requestCount(): number {
+    return this.requests;
+  }
+
   private add(place: number): void {
     this.counts[place] = (this.counts[place] as number) + 1;
   }
@@ -183,5 +188,57 @@ export class CoverageCounts {
       items,
       unexpected: Object.fromEntries(this.unexpected),
     };
+  }
+}
+
+/** Test runs whose coverage is kept (the ones that most recently made a sandbox); older ones are forgotten. */
+export const MAX_RUNS = 1000;
+
+/** One run's coverage: every exchange of every sandbox that carried its name, live or removed. */
+interface Run {
+  readonly counts: CoverageCounts;
+  /** Sandboxes that carried it, removed ones included. */
+  sandboxes: number;
+}
+
+/**
+ * The coverage of test runs (docs/interfaces.md, Journal and coverage): a sandbox made with `run: "ci"` counts
+ * each exchange toward its own coverage and toward the run's, which outlives the sandbox, so one report covers
+ * a parallel test run whose workers each removed their sandbox when done.
+ */
+export class RunCoverage {
+  private readonly runs = new Map<string, Run>();
+
+  /** The counts a new sandbox of `run` adds to; the run becomes the newest (the oldest beyond MAX_RUNS is forgotten). */
+  join(run: string): CoverageCounts {
+    const known = this.runs.get(run);
+    this.runs.delete(run);
+    const joined = known ?? { counts: new CoverageCounts(), sandboxes: 0 };
+    joined.sandboxes += 1;
+    this.runs.set(run, joined);
+    for (const oldest of this.runs.keys()) {
+      if (this.runs.size <= MAX_RUNS) break;
+      this.runs.delete(oldest);
+    }
+    return joined.counts;
+  }
+
+  /** The run's report; undefined for a run no sandbox carried (or one forgotten). */
+  report(run: string): CoverageReport | undefined {
+    const known = this.runs.get(run);
+    if (!known) return undefined;
+    const sandboxes = known.sandboxes === 1 ? "1 sandbox" : `${known.sandboxes} sandboxes`;
+    return known.counts.report(`run ${run} (${sandboxes})`);
+  }
+
+  /** Sets the run's counts back to 0; false for a run it does not know. */
+  clear(run: string): boolean {
+    const known = this.runs.get(run);
+    known?.counts.clear();
+    return known !== undefined;
+  }
+
+  list(): RunView[] {
+    return [...this.runs].map(([run, { counts, sandboxes }]) => ({ run, sandboxes, requests: counts.requestCount }));
   }
 }

@@ -1,6 +1,7 @@
 import { Queue } from "../kernel/queue.js";
 import type { JournalEntry, JournalFilter, JournalPage, JournalView } from "../contract/journal.js";
-import { CoverageCounts } from "./coverage.js";
+import { DEFAULT_RUN } from "../contract/schemas/control.js";
+import { CoverageCounts, RunCoverage } from "./coverage.js";
 import { carriesSecrets, RecordedExchange } from "./exchange.js";
 import { toHar } from "./har.js";
 import type { SimRequest, SimResponse } from "./types.js";
@@ -40,12 +41,26 @@ export class JournalLedger {
   private readonly times = new Float64Array(2 * WAITING_MAX);
   private count = 0;
   private scheduled = false;
+  /** The coverage of each test run, which its sandboxes' journals add to (and which outlives them). */
+  readonly runs = new RunCoverage();
 
   constructor(
     readonly budget: number,
     /** Where a failure to record an exchange is told (it never reaches the request or the process). */
     readonly log?: (line: string) => void,
   ) {}
+
+  /** A run's coverage, its waiting exchanges recorded first; undefined for a run no sandbox carried. */
+  runCoverage(run: string) {
+    this.settle();
+    return this.runs.report(run);
+  }
+
+  /** Sets a run's coverage back to 0, its waiting exchanges recorded first; false for an unknown run. */
+  clearRunCoverage(run: string): boolean {
+    this.settle();
+    return this.runs.clear(run);
+  }
 
   /** The bytes every journal holds, its waiting exchanges recorded first. */
   get heldBytes(): number {
@@ -172,12 +187,17 @@ export class Journal implements JournalView {
   private recorded = 0;
   private dropped = 0;
   private readonly counts = new CoverageCounts();
+  /** The coverage of the test run its sandbox belongs to, which every exchange counts toward as well. */
+  private readonly runCounts: CoverageCounts;
 
   constructor(
     readonly sandbox: string,
     private readonly limits: JournalLimits,
     private readonly ledger: JournalLedger,
-  ) {}
+    run: string = DEFAULT_RUN,
+  ) {
+    this.runCounts = ledger.runs.join(run);
+  }
 
   /**
    * Records one answered exchange; `operation` is its operation id (or `createToken`, `authorize`). It is
@@ -201,6 +221,7 @@ export class Journal implements JournalView {
       new RecordedExchange(this, this.limits.bodyBytes);
     entry.fill(req, response, this.nextSeq++, startedAt, ms, operation, newest);
     this.counts.count(entry);
+    this.runCounts.count(entry);
     this.recorded += 1;
     this.ring.push(entry);
     this.ledger.add(entry);

@@ -30,13 +30,23 @@ export const ResetBody = Type.Object(
 );
 export type ResetBody = Static<typeof ResetBody>;
 
-/** `POST /_sim/sandboxes`: a sandbox's seed, fixture and clock; each defaults to the simulator's own. */
+/** A test run's name, as sandboxes carry it (docs/interfaces.md, Journal and coverage: coverage of a run). */
+export const RUN_NAME = "^[A-Za-z0-9._-]{1,64}$";
+
+/** The run a sandbox counts toward when its body names none (the default sandbox's too). */
+export const DEFAULT_RUN = "default";
+
+/**
+ * `POST /_sim/sandboxes`: a sandbox's seed, fixture and clock, each defaulting to the simulator's own, and the
+ * test run whose coverage its exchanges count toward.
+ */
 export const SandboxBody = Type.Object(
   {
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295 })),
     fixture: Type.Optional(FixtureSource),
     clock: Type.Optional(StringEnum(["system", "manual"])),
     now: Type.Optional(DateTime),
+    run: Type.Optional(Type.String({ pattern: RUN_NAME })),
   },
   { additionalProperties: false },
 );
