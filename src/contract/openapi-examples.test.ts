@@ -151,7 +151,9 @@ describe("docs/sdk-authors.md, Examples: a sandbox's demo store serves examples 
       const { request, status } = documentedExample(doc, operation);
       sb.reset();
       const filled = path.replace(/\{(\w+)\}/g, (_whole, name: string) => String(request.path?.[name]));
-      const query = new URLSearchParams(Object.entries(request.query ?? {}).map(([k, v]) => [k, String(v)]));
+      const query = new URLSearchParams(
+        Object.entries(request.query ?? {}).map(([k, v]): [string, string] => [k, String(v)]),
+      );
       const url = `${EXAMPLE_ORIGIN}/${prefix}/v1${filled}${query.size > 0 ? `?${query}` : ""}`;
       const headers = { ...auth, ...request.header, "content-type": "application/json" };
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
