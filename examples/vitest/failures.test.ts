@@ -1,36 +1,44 @@
-// The failures an SDK must handle, injected in this file's sandbox only: a server fault and a paused store.
+// The failures an SDK must handle, injected in this file's sandbox only: a server fault to retry, a request
+// still in progress when its retry arrives, and time passing on the sandbox's own clock.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { RetailClient, type RetailError } from "./client.js";
-import { control, createSandbox, demo, removeSandbox, type Sandbox } from "./sandbox.js";
+import { outcome, type RetailClient } from "./client.js";
+import { advance, clientOf, controlOk, createSandbox, removeSandbox, reset, type Sandbox, store } from "./sandbox.js";
 
 let sb: Sandbox;
-let client: RetailClient;
+let api: RetailClient;
 
 beforeAll(async () => {
-  sb = await createSandbox({ clock: "manual" });
-  const { baseUrl, key } = demo(sb);
-  client = new RetailClient(baseUrl, key);
+  sb = await createSandbox();
+  api = clientOf(sb);
 });
 afterAll(() => removeSandbox(sb));
-beforeEach(() => control(sb, "POST", "/reset", {}));
+beforeEach(() => reset(sb));
 
-const failureOf = (promise: Promise<unknown>): Promise<[number, string]> =>
-  promise.then(
-    () => [0, "no failure"],
-    (error: RetailError) => [error.status, error.code],
-  );
-
-it("a fault on GET /products answers 500 INTERNAL once; the next call succeeds", async () => {
-  const path = `/${demo(sb).prefix}/v1/products`;
-  expect((await control(sb, "POST", "/faults", { method: "GET", path, status: 500, times: 1 })).status).toBe(201);
-  expect(await failureOf(client.listProducts())).toEqual([500, "INTERNAL"]);
-  expect((await client.listProducts({ limit: 1 })).data.length).toBe(1);
+it("a fault on GET /products answers 500 INTERNAL once; the retry succeeds", async () => {
+  const path = `/${store(sb).prefix}/v1/products`;
+  await controlOk(sb, "POST", "/faults", { method: "GET", path, status: 500, times: 1 });
+  expect(await outcome(api.send("GET", "/products"))).toEqual([500, "INTERNAL"]);
+  expect(await outcome(api.send("GET", "/products"))).toEqual([200]);
 });
 
-it("a paused store answers 402 RETAILER_PAUSED until it is active again", async () => {
-  const { prefix } = demo(sb);
-  expect((await control(sb, "PATCH", `/stores/${prefix}`, { status: "paused" })).status).toBe(200);
-  expect(await failureOf(client.listBrands())).toEqual([402, "RETAILER_PAUSED"]);
-  expect((await control(sb, "PATCH", `/stores/${prefix}`, { status: "active" })).status).toBe(200);
-  expect((await client.listBrands()).length).toBe(3);
+it("a retry while the first request is still being processed answers 409 IDEMPOTENCY_IN_PROGRESS", async () => {
+  const path = `/${store(sb).prefix}/v1/brands`;
+  const fault = await controlOk(sb, "POST", "/faults", { method: "POST", path, hold: true, times: 1 });
+  const first = api.createBrand({ name: "Fjord" }, "fjord");
+  while ((await controlOk(sb, "GET", "/faults"))[0].held === 0) await new Promise((r) => setImmediate(r));
+  expect(await outcome(api.send("POST", "/brands", { body: { name: "Fjord" }, idempotencyKey: "fjord" }))).toEqual([
+    409,
+    "IDEMPOTENCY_IN_PROGRESS",
+  ]);
+  await controlOk(sb, "POST", `/faults/${fault.id}/release`);
+  expect((await first).status).toBe(201);
+  expect((await api.createBrand({ name: "Fjord" }, "fjord")).replayed).toBe(true);
+});
+
+it("a product updated a day after it was made: updated_at follows the sandbox's clock, created_at stays", async () => {
+  const product = await api.createProduct({ name: "Mug", retail_price: 1200 });
+  expect([product.created_at, product.updated_at]).toEqual(["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"]);
+  expect(await advance(sb, 86_400)).toBe("2026-01-02T00:00:00.000Z");
+  const updated = await api.updateProduct(product.id, { version: product.version, retail_price: 1500 });
+  expect([updated.created_at, updated.updated_at]).toEqual(["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z"]);
 });

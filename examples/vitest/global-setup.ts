@@ -1,43 +1,38 @@
-// global-setup.ts: one simulator for the whole run, started before any worker; its URL goes to every test
-// file (`inject("simUrl")`). When the run ends, it prints the spec coverage of the sandboxes the files used
-// (saved by `removeSandbox` into `inject("coverageDir")`), added up: what the suite exercised of the spec.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// global-setup.ts: the simulator every test file shares, and the name of the run their sandboxes are tagged
+// with. In CI the job starts one simulator before the tests and exports RETAIL_SIM_URL (docs/sdk-authors.md,
+// Start it in CI); then the job's next step writes the run's coverage report (`retail-sim coverage --from
+// $RETAIL_SIM_URL/_sim/runs/$RETAIL_SIM_RUN`). Without RETAIL_SIM_URL the setup starts one in process, and the
+// teardown prints the run's coverage before stopping it, since nothing can read it afterwards.
 import { createSimulator } from "retail-sim";
-import { type CoverageReport, coverageSummary, mergeCoverage } from "retail-sim/coverage";
+import { type CoverageReport, coverageSummary } from "retail-sim/coverage";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The simulator's origin, for example `http://127.0.0.1:41234`. */
+    /** The simulator's API root, for example `http://127.0.0.1:41234`. */
     simUrl: string;
-    /** Where each test file leaves its sandbox's coverage (`{id}.json`) before deleting it. */
-    coverageDir: string;
+    /** The run every sandbox of this test run is tagged with (`POST /_sim/sandboxes {"run": ...}`). */
+    run: string;
   }
 }
 
-/** The coverage the files left, added up, as a summary; one line when the simulator has no /coverage route. */
-function summary(dir: string): string {
-  const files = readdirSync(dir).sort();
-  const reports = files
-    .filter((f) => f.endsWith(".json"))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as CoverageReport);
-  if (reports.length > 0) return coverageSummary(mergeCoverage(reports));
-  return files.some((f) => f.endsWith(".missing")) ? "coverage: this simulator has no /coverage route\n" : "";
-}
-
 export default async function setup(project: TestProject) {
+  const run = process.env.RETAIL_SIM_RUN ?? "vitest";
+  project.provide("run", run);
+  const shared = process.env.RETAIL_SIM_URL;
+  if (shared) {
+    project.provide("simUrl", shared.replace(/\/$/, ""));
+    return;
+  }
   const sim = createSimulator({ clock: "manual", seed: 1 });
   const { url } = await sim.listen(0);
-  const coverageDir = mkdtempSync(join(tmpdir(), "retail-sim-coverage-"));
   project.provide("simUrl", url);
-  project.provide("coverageDir", coverageDir);
   return async () => {
     try {
-      process.stdout.write(summary(coverageDir));
+      const res = await fetch(`${url}/_sim/runs/${run}/coverage`);
+      if (res.status !== 200) throw new Error(`GET /_sim/runs/${run}/coverage answered ${res.status}`);
+      process.stdout.write(coverageSummary((await res.json()) as CoverageReport));
     } finally {
-      rmSync(coverageDir, { recursive: true, force: true });
       await sim.close();
     }
   };

@@ -1,6 +1,6 @@
-// A vitest project testing an SDK against one retail-sim shared by parallel workers: the global setup starts
-// the simulator once, and each test file makes a sandbox of its own (its own stores, keys, clock, limits and
-// faults), so files run side by side without seeing each other's state.
+// A vitest project testing an SDK against one retail-sim shared by parallel workers: the global setup finds the
+// simulator (or starts one), and each test file makes a sandbox of its own, tagged with the run's name (its own
+// stores, keys, clock, limits and faults), so files run side by side without seeing each other's state.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -12,6 +12,6 @@ export default defineConfig({
     // Files run at the same time, each in a worker of its own: sandboxes are what makes that safe.
     fileParallelism: true,
     pool: "threads",
-    maxWorkers: 3,
+    maxWorkers: 4,
   },
 });
