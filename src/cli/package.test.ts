@@ -122,6 +122,19 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
     }
   }, 60_000);
 
+  it("under npx with --exit-with-parent, SIGKILL to the npx process alone (kill -9 $!) stops the server too", async () => {
+    // npx (npm exec) is one of the server's recorded ancestors: gone, even as a zombie, it stops the server.
+    const { child, ready, allGone, cleanUp } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
+    try {
+      expect((await fetch(`${ready.listen_url}/_sim/health`)).status).toBe(200);
+      child.kill("SIGKILL");
+      await allGone;
+      await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
+    } finally {
+      cleanUp();
+    }
+  }, 60_000);
+
   it('`import { createSimulator } from "retail-sim"` works in process, and its types check', () => {
     writeFileSync(
       join(project, "check.ts"),

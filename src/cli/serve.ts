@@ -7,7 +7,7 @@ import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.
 import { ExposedControlError, isLoopback } from "../http/exposure.js";
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
-import { exitWithParent, writePidFile } from "./lifeline.js";
+import { exitWithParent, recordAncestry, writePidFile } from "./lifeline.js";
 import { readState, saveState, StateFileError } from "./state-file.js";
 
 interface ServeArgs {
@@ -85,7 +85,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("exit-with-parent", {
         type: "boolean",
         default: false,
-        describe: "Stop when the process that started it is gone (its parent exits, or stdin, a pipe, closes)",
+        describe:
+          "Stop when whatever started it is gone: its parent or a process above it (up to pid 1) exits, even through npx, or stdin, a pipe, closes",
       })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON line when ready" })
       .option("max-sandboxes", {
@@ -149,6 +150,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         return true;
       }),
   handler: async (args) => {
+    // First: an ancestor that is gone before it is recorded is never seen (building a large fixture takes seconds).
+    const ancestry = args["exit-with-parent"] ? recordAncestry() : undefined;
     let sim;
     let restored = false;
     try {
@@ -214,7 +217,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
-    if (args["exit-with-parent"]) exitWithParent(stop);
+    if (ancestry !== undefined) exitWithParent(stop, ancestry);
     if (args["pid-file"] !== undefined) {
       try {
         writePidFile(args["pid-file"]);
