@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // docs/sdk-authors.md, Start it in CI: the recipe, taken from the doc as written (only the test step and the way
 // retail-sim is started are swapped), leaves no simulator behind whatever ends the CI shell: a failing step under
@@ -31,6 +31,9 @@ beforeAll(() => {
   symlinkSync("../retail-sim/dist/bin/retail-sim.js", join(project, "node_modules", ".bin", "retail-sim"));
   writeFileSync(join(project, "step.mjs"), STEP);
 });
+
+// The job's directory goes with the run (the link into the repo is removed, never followed).
+afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 afterEach(() => {
   // Each shell leads a process group of its own, with everything it started in it (no job control in a script).
