@@ -42,6 +42,14 @@ describe("coverage branches are named after the conformance suite's rules and sp
       "limits.customers-429",
       "limits.image-writes",
       "limits.failed-auth-429",
+      "limits.failed-auth-address",
+      "limits.image-busy",
+      "envelope.non-uuid-id",
+      "catalog.category-delete-refusals",
+      "catalog.gift-cards-category-delete",
+      "inventory.system-reason-refused",
+      "inventory.disabled-reason-refused",
+      "inventory.batch-pair-once",
     ])
       expect(marked.has(id), id).toBe(true);
   });

@@ -3,7 +3,7 @@
 // each with its spec sentence and how to provoke it, then the met ones with their counts.
 import { esc } from "../../conformance/report/html.js";
 import type { CoverageReport, CoverageTotals } from "../contract/journal.js";
-import { itemsOf, KINDS, percent, unexpectedOf } from "./coverage-report.js";
+import { FAULT_ONLY, faultOnlyUnmet, itemsOf, KINDS, OVERALL, percent, unexpectedOf } from "./coverage-report.js";
 
 function meter(label: string, t: CoverageTotals, cls: string): string {
   const width = Math.max(0, Math.min(100, t.percent));
@@ -43,6 +43,11 @@ ${metTable}${empty}</section>`;
 /** The report as a self-contained HTML page; every text of the report is escaped. */
 export function coverageHtml(report: CoverageReport): string {
   const all = report.totals.all;
+  const faults = faultOnlyUnmet(report);
+  const faultOnly =
+    faults.length > 0
+      ? `<section class="fault-only"><h2>${FAULT_ONLY} <span class="count">${faults.length}</span></h2><p>Not met, and left out of the totals until met: only an injected fault produces them (the simulator never fails of itself).</p><table><thead><tr><th>kind</th><th>id</th><th>title</th><th>how to provoke it</th></tr></thead><tbody>${faults.map((i) => `<tr data-id="${esc(i.id)}"><td>${esc(i.kind)}</td><td><code class="id">${esc(i.id)}</code></td><td>${esc(i.title)}</td><td class="provoke">${esc(i.provoke)}</td></tr>`).join("\n")}</tbody></table></section>`
+      : "";
   const odd = unexpectedOf(report);
   const unexpected =
     odd.length > 0
@@ -78,9 +83,10 @@ blockquote{margin:0;color:#333;font-style:italic}cite{display:block;font-style:n
 .none{color:#666}
 </style></head><body><main>
 <h1>Spec coverage</h1>
-<p class="meta">Sandbox <code>${esc(report.sandbox)}</code> · ${report.requests} requests counted · ${all.covered} of ${all.total} items met (${percent(all)})</p>
-<div class="totals">${KINDS.map((k) => meter(k.label, report.totals[k.totals], k.kind)).join("")}${meter("All", all, "all")}</div>
+<p class="meta">Sandbox <code>${esc(report.sandbox)}</code> · ${report.requests} requests counted · overall ${percent(all)}: ${esc(OVERALL)}</p>
+<div class="totals">${KINDS.map((k) => meter(k.label, report.totals[k.totals], k.kind)).join("")}${meter("Overall", all, "all")}</div>
 ${KINDS.map((k) => kindSection(report, k)).join("\n")}
+${faultOnly}
 ${unexpected}
 </main></body></html>
 `;

@@ -1,17 +1,30 @@
 // What reads a CoverageReport (docs/interfaces.md, `retail-sim coverage`): the Markdown report and the short
 // summary printed at the end of a test run, the check that a control plane's answer is a report, and the
 // merge of the reports of several sandboxes. Pure functions; the HTML report is in coverage-html.ts.
+import { COVERAGE_KINDS, coverageTotals, kindTotals } from "../contract/coverage-totals.js";
 import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals } from "../contract/journal.js";
 
 export type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals } from "../contract/journal.js";
 
+const LABELS: Readonly<Record<CoverageKind, string>> = {
+  operation: "Operations",
+  status: "Statuses",
+  error_code: "Error codes",
+  branch: "Rule branches",
+};
+
 /** The kinds in the order the reports show them, with their key in `totals` and their heading. */
-export const KINDS: readonly { kind: CoverageKind; totals: keyof CoverageReport["totals"]; label: string }[] = [
-  { kind: "operation", totals: "operations", label: "Operations" },
-  { kind: "status", totals: "statuses", label: "Statuses" },
-  { kind: "error_code", totals: "error_codes", label: "Error codes" },
-  { kind: "branch", totals: "branches", label: "Rule branches" },
-];
+export const KINDS: readonly {
+  kind: CoverageKind;
+  totals: Exclude<keyof CoverageReport["totals"], "all">;
+  label: string;
+}[] = COVERAGE_KINDS.map((k) => ({ ...k, label: LABELS[k.kind] }));
+
+/** What the overall figure is, said wherever it is printed. */
+export const OVERALL = "the mean of the four kinds' percents, each kind weighing the same";
+
+/** The heading of the items only an injected fault produces. */
+export const FAULT_ONLY = "Only through injected faults";
 
 /** `42.9%`: the report's percent with one decimal. */
 export const percent = (t: CoverageTotals): string => `${t.percent.toFixed(1)}%`;
@@ -24,18 +37,29 @@ export function bar(t: CoverageTotals, width = 10): string {
 
 const byId = (a: CoverageItem, b: CoverageItem) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** One kind's items: those never met, by id, then those met, by id. */
-export function itemsOf(report: CoverageReport, kind: CoverageKind): { never: CoverageItem[]; met: CoverageItem[] } {
+/**
+ * One kind's items: those never met, by id, those met, by id, and apart from both those not met that only
+ * an injected fault produces (`reach: "fault"`: out of the totals until met), by id.
+ */
+export function itemsOf(
+  report: CoverageReport,
+  kind: CoverageKind,
+): { never: CoverageItem[]; met: CoverageItem[]; faultOnly: CoverageItem[] } {
   const mine = report.items.filter((i) => i.kind === kind);
   return {
-    never: mine.filter((i) => i.count === 0).sort(byId),
+    never: mine.filter((i) => i.count === 0 && i.reach !== "fault").sort(byId),
     met: mine.filter((i) => i.count > 0).sort(byId),
+    faultOnly: mine.filter((i) => i.count === 0 && i.reach === "fault").sort(byId),
   };
 }
 
-/** Every item never met, kind by kind in the reports' order. */
+/** Every item never met that a request or a control route produces, kind by kind in the reports' order. */
 export const neverMet = (report: CoverageReport): CoverageItem[] =>
   KINDS.flatMap(({ kind }) => itemsOf(report, kind).never);
+
+/** Every item not met that only an injected fault produces, kind by kind in the reports' order. */
+export const faultOnlyUnmet = (report: CoverageReport): CoverageItem[] =>
+  KINDS.flatMap(({ kind }) => itemsOf(report, kind).faultOnly);
 
 /** Unexpected answers, most frequent first. */
 export const unexpectedOf = (report: CoverageReport): [string, number][] =>
@@ -73,6 +97,7 @@ export function coverageReportProblem(value: unknown): string | undefined {
       !isCount(i.count) ||
       typeof i.title !== "string" ||
       typeof i.provoke !== "string" ||
+      (i.reach !== undefined && i.reach !== "fault") ||
       (i.spec !== undefined &&
         (!isObject(i.spec) || typeof i.spec.section !== "string" || typeof i.spec.quote !== "string"));
     if (bad) return `\`items[${n}]\` is not a coverage item`;
@@ -84,16 +109,16 @@ export function coverageReportProblem(value: unknown): string | undefined {
 
 // ---- merging ------------------------------------------------------------------------------------------
 
-/** covered / total × 100, rounded to one decimal (100 when total is 0), as the route counts it. */
-export function totalsOf(items: readonly CoverageItem[]): CoverageTotals {
-  const covered = items.filter((i) => i.count > 0).length;
-  const total = items.length;
-  return { covered, total, percent: total === 0 ? 100 : Math.round((covered / total) * 1000) / 10 };
-}
+/**
+ * The totals of one kind's items as the route counts them: covered / total × 100, rounded to one decimal
+ * (100 when total is 0), where total leaves out the items only a fault produces while they are unmet.
+ */
+export const totalsOf = (items: readonly CoverageItem[]): CoverageTotals => kindTotals(items);
 
 /**
  * The coverage of several sandboxes as one report: each item's counts added up (an item met in any sandbox
- * is met), the requests and unexpected answers added up, the totals counted again. `sandbox` lists them.
+ * is met, its `reach` kept), the requests and unexpected answers added up, the totals counted again as
+ * the route counts them (`coverageTotals`). `sandbox` lists them.
  */
 export function mergeCoverage(reports: readonly CoverageReport[]): CoverageReport {
   const items = new Map<string, CoverageItem>();
@@ -102,22 +127,18 @@ export function mergeCoverage(reports: readonly CoverageReport[]): CoverageRepor
     for (const item of report.items) {
       const key = `${item.kind} ${item.id}`;
       const seen = items.get(key);
-      items.set(key, seen ? { ...seen, count: seen.count + item.count } : item);
+      items.set(
+        key,
+        seen ? { ...seen, ...(item.reach ? { reach: item.reach } : {}), count: seen.count + item.count } : item,
+      );
     }
     for (const [answer, n] of Object.entries(report.unexpected)) unexpected[answer] = (unexpected[answer] ?? 0) + n;
   }
   const all = [...items.values()].sort((a, b) => Number(a.count > 0) - Number(b.count > 0) || byId(a, b));
-  const of = (kind: CoverageKind) => totalsOf(all.filter((i) => i.kind === kind));
   return {
     sandbox: reports.map((r) => r.sandbox).join(", "),
     requests: reports.reduce((sum, r) => sum + r.requests, 0),
-    totals: {
-      operations: of("operation"),
-      statuses: of("status"),
-      error_codes: of("error_code"),
-      branches: of("branch"),
-      all: totalsOf(all),
-    },
+    totals: coverageTotals(all),
     items: all,
     unexpected,
   };
@@ -126,22 +147,33 @@ export function mergeCoverage(reports: readonly CoverageReport[]): CoverageRepor
 // ---- the summary --------------------------------------------------------------------------------------
 
 /**
- * A few lines of plain text for the end of a test run: the totals per kind and overall, then the first
- * `limit` items never met (with how to provoke each) and how many more there are.
+ * A few lines of plain text for the end of a test run: the totals per kind and overall (the mean of the
+ * kinds' percents), then the first `limit` items never met (with how to provoke each) and how many more
+ * there are, then how many items only an injected fault produces are left out, with their first ids.
  */
 export function coverageSummary(report: CoverageReport, limit = 10): string {
-  const rows = [...KINDS.map((k) => [k.label, report.totals[k.totals]] as const), ["All", report.totals.all] as const];
+  const rows = [
+    ...KINDS.map((k) => [k.label, report.totals[k.totals]] as const),
+    ["Overall", report.totals.all] as const,
+  ];
   const fraction = (t: CoverageTotals) => `${t.covered}/${t.total}`;
   const wide = Math.max(...rows.map(([, t]) => fraction(t).length));
   const lines = [`Spec coverage of ${report.sandbox} (${report.requests} requests counted):`];
   for (const [label, t] of rows)
     lines.push(`  ${label.padEnd(13)} ${fraction(t).padStart(wide)} ${percent(t).padStart(6)} ${bar(t)}`);
+  lines.push(`  (Overall: ${OVERALL}.)`);
   const never = neverMet(report);
   if (never.length > 0) {
     const shown = never.slice(0, Math.max(0, limit));
     lines.push(`Never met (${never.length}${shown.length < never.length ? `, the first ${shown.length}` : ""}):`);
     for (const i of shown) lines.push(`  ${i.kind.padEnd(10)} ${i.id}: ${i.provoke}`);
     if (shown.length < never.length) lines.push(`  ... and ${never.length - shown.length} more`);
+  }
+  const faults = faultOnlyUnmet(report);
+  if (faults.length > 0) {
+    const shown = faults.slice(0, Math.max(0, limit)).map((i) => i.id);
+    const more = faults.length > shown.length ? `, ... and ${faults.length - shown.length} more` : "";
+    lines.push(`${FAULT_ONLY} (${faults.length} not met, left out of the totals): ${shown.join(", ")}${more}`);
   }
   const odd = unexpectedOf(report);
   if (odd.length > 0) lines.push(`Unexpected answers: ${odd.map(([a, n]) => `${a} ×${n}`).join(", ")}`);
@@ -168,9 +200,9 @@ function mdCode(text: string): string {
 export function coverageMarkdown(report: CoverageReport): string {
   const all = report.totals.all;
   const lines = [
-    `# Spec coverage: ${all.covered} of ${all.total} (${percent(all)})`,
+    `# Spec coverage: ${percent(all)}`,
     "",
-    `Sandbox ${mdCode(report.sandbox)}, ${report.requests} requests counted.`,
+    `Sandbox ${mdCode(report.sandbox)}, ${report.requests} requests counted. Overall: ${OVERALL}; its covered and total are the kinds' sums.`,
     "",
     "| kind | covered | total | percent | |",
     "|---|---:|---:|---:|---|",
@@ -179,7 +211,7 @@ export function coverageMarkdown(report: CoverageReport): string {
     const t = report.totals[k.totals];
     lines.push(`| ${k.label} | ${t.covered} | ${t.total} | ${percent(t)} | ${bar(t)} |`);
   }
-  lines.push(`| **All** | ${all.covered} | ${all.total} | ${percent(all)} | ${bar(all)} |`, "");
+  lines.push(`| **Overall** | ${all.covered} | ${all.total} | ${percent(all)} | ${bar(all)} |`, "");
   for (const k of KINDS) {
     const { never, met } = itemsOf(report, k.kind);
     const t = report.totals[k.totals];
@@ -203,6 +235,19 @@ export function coverageMarkdown(report: CoverageReport): string {
       lines.push("");
     }
     if (never.length === 0 && met.length === 0) lines.push("No items of this kind.", "");
+  }
+  const faults = faultOnlyUnmet(report);
+  if (faults.length > 0) {
+    lines.push(
+      `## ${FAULT_ONLY} (${faults.length})`,
+      "",
+      "Not met, and left out of the totals until met: only an injected fault produces them (the simulator never fails of itself).",
+      "",
+      "| kind | id | title | how to provoke it |",
+      "|---|---|---|---|",
+      ...faults.map((i) => `| ${i.kind} | ${mdCode(i.id)} | ${md(i.title)} | ${md(i.provoke)} |`),
+      "",
+    );
   }
   const odd = unexpectedOf(report);
   if (odd.length > 0) {

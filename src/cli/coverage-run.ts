@@ -2,7 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CoverageReport } from "../contract/journal.js";
 import { coverageHtml } from "./coverage-html.js";
-import { coverageMarkdown, coverageReportProblem, coverageSummary, mergeCoverage, percent } from "./coverage-report.js";
+import {
+  coverageMarkdown,
+  coverageReportProblem,
+  coverageSummary,
+  mergeCoverage,
+  OVERALL,
+  percent,
+} from "./coverage-report.js";
 
 // retail-sim coverage's work: read the report (a control plane's /coverage, or a saved coverage.json),
 // write its reports, print the summary, judge the thresholds. docs/interfaces.md, `retail-sim coverage`.
@@ -22,9 +29,25 @@ export interface CoverageArgs {
   out: string;
   "control-token"?: string;
   min?: number;
+  "min-operations"?: number;
+  "min-statuses"?: number;
+  "min-error-codes"?: number;
   "min-branches"?: number;
   format: string;
 }
+
+/** The thresholds of the command, each a percent of `totals` (docs/interfaces.md, `retail-sim coverage`). */
+export type Thresholds = Partial<
+  Pick<CoverageArgs, "min" | "min-operations" | "min-statuses" | "min-error-codes" | "min-branches">
+>;
+
+/** Each per-kind threshold: its option, the totals it judges, and their name in its sentence. */
+export const KIND_THRESHOLDS = [
+  { option: "min-operations", totals: "operations", name: "operation" },
+  { option: "min-statuses", totals: "statuses", name: "status" },
+  { option: "min-error-codes", totals: "error_codes", name: "error code" },
+  { option: "min-branches", totals: "branches", name: "rule branch" },
+] as const;
 
 const FILES: Record<CoverageFormat, [string, (r: CoverageReport) => string]> = {
   md: ["coverage.md", coverageMarkdown],
@@ -102,16 +125,18 @@ async function readReport(from: string, token: string | undefined): Promise<Cove
   return value as CoverageReport;
 }
 
-/** The thresholds the report falls short of, one sentence each. */
-export function thresholdFailures(report: CoverageReport, min?: number, minBranches?: number): string[] {
+/** The thresholds the report falls short of, one sentence each: overall first, then the kinds'. */
+export function thresholdFailures(report: CoverageReport, thresholds: Thresholds): string[] {
   const failed: string[] = [];
-  const { all, branches } = report.totals;
-  if (min !== undefined && all.percent < min)
-    failed.push(`overall coverage ${percent(all)} (${all.covered} of ${all.total}) is below --min ${min}%`);
-  if (minBranches !== undefined && branches.percent < minBranches)
-    failed.push(
-      `rule branch coverage ${percent(branches)} (${branches.covered} of ${branches.total}) is below --min-branches ${minBranches}%`,
-    );
+  const { all } = report.totals;
+  if (thresholds.min !== undefined && all.percent < thresholds.min)
+    failed.push(`overall coverage ${percent(all)} (${OVERALL}) is below --min ${thresholds.min}%`);
+  for (const k of KIND_THRESHOLDS) {
+    const min = thresholds[k.option];
+    const t = report.totals[k.totals];
+    if (min !== undefined && t.percent < min)
+      failed.push(`${k.name} coverage ${percent(t)} (${t.covered} of ${t.total}) is below --${k.option} ${min}%`);
+  }
   return failed;
 }
 
@@ -145,7 +170,7 @@ export async function runCoverage(args: CoverageArgs): Promise<number> {
     return 2;
   }
   process.stdout.write(`${coverageSummary(report)}Reports: ${written.join(", ")}\n`);
-  const failed = thresholdFailures(report, args.min, args["min-branches"]);
+  const failed = thresholdFailures(report, args);
   for (const line of failed) say(line);
   return failed.length > 0 ? 1 : 0;
 }

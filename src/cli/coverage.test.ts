@@ -75,7 +75,7 @@ describe("docs/interfaces.md, retail-sim coverage: reads {from}/coverage and wri
     const paths = ["md", "html", "json"].map((ext) => join(out, `coverage.${ext}`));
     expect(ran.stdout).toBe(`${coverageSummary(COVERAGE_FIXTURE)}Reports: ${paths.join(", ")}\n`);
     expect(JSON.parse(readFileSync(paths[2] as string, "utf8"))).toEqual(COVERAGE_FIXTURE);
-    expect(readFileSync(paths[0] as string, "utf8").split("\n")[0]).toBe("# Spec coverage: 6 of 14 (42.9%)");
+    expect(readFileSync(paths[0] as string, "utf8").split("\n")[0]).toBe("# Spec coverage: 45.8%");
     expect(readFileSync(paths[1] as string, "utf8")).toContain("<title>Spec coverage · sb1</title>");
   });
 
@@ -85,7 +85,7 @@ describe("docs/interfaces.md, retail-sim coverage: reads {from}/coverage and wri
     expect(both.code).toBe(1);
     expect(both.stderr).toBe(
       [
-        "retail-sim coverage: overall coverage 42.9% (6 of 14) is below --min 50%",
+        "retail-sim coverage: overall coverage 45.8% (the mean of the four kinds' percents, each kind weighing the same) is below --min 50%",
         "retail-sim coverage: rule branch coverage 25.0% (1 of 4) is below --min-branches 30%",
         "",
       ].join("\n"),
@@ -97,7 +97,7 @@ describe("docs/interfaces.md, retail-sim coverage: reads {from}/coverage and wri
       "--out",
       out,
       "--min",
-      "42.9",
+      "45.8",
       "--min-branches",
       "26",
     ]);
@@ -105,7 +105,53 @@ describe("docs/interfaces.md, retail-sim coverage: reads {from}/coverage and wri
       1,
       "retail-sim coverage: rule branch coverage 25.0% (1 of 4) is below --min-branches 26%\n",
     ]);
-    const met = await coverage(["--from", `${origin}/_sim`, "--out", out, "--min", "42.9", "--min-branches", "25"]);
+    const met = await coverage(["--from", `${origin}/_sim`, "--out", out, "--min", "45.8", "--min-branches", "25"]);
+    expect([met.code, met.stderr]).toEqual([0, ""]);
+  });
+
+  it("--min-operations, --min-statuses and --min-error-codes judge their kind's percent, one line each", async () => {
+    const out = tempDir();
+    const args = ["--from", `${origin}/_sim`, "--out", out, "--format", "json"];
+    const missed = await coverage([
+      ...args,
+      "--min-operations",
+      "76",
+      "--min-statuses",
+      "33.4",
+      "--min-error-codes",
+      "51",
+    ]);
+    expect([missed.code, missed.stderr]).toEqual([
+      1,
+      [
+        "retail-sim coverage: operation coverage 75.0% (3 of 4) is below --min-operations 76%",
+        "retail-sim coverage: status coverage 33.3% (1 of 3) is below --min-statuses 33.4%",
+        "retail-sim coverage: error code coverage 50.0% (2 of 4) is below --min-error-codes 51%",
+        "",
+      ].join("\n"),
+    ]);
+    const statuses = await coverage([
+      ...args,
+      "--min-operations",
+      "75",
+      "--min-statuses",
+      "34",
+      "--min-error-codes",
+      "50",
+    ]);
+    expect([statuses.code, statuses.stderr]).toEqual([
+      1,
+      "retail-sim coverage: status coverage 33.3% (1 of 3) is below --min-statuses 34%\n",
+    ]);
+    const met = await coverage([
+      ...args,
+      "--min-operations",
+      "75",
+      "--min-statuses",
+      "33.3",
+      "--min-error-codes",
+      "50",
+    ]);
     expect([met.code, met.stderr]).toEqual([0, ""]);
   });
 
@@ -179,9 +225,11 @@ describe("docs/interfaces.md, retail-sim coverage: exit 2 with one line, never a
     expect(existsSync(join(out, "coverage.json"))).toBe(false);
   });
 
-  it("bad arguments: a --min outside 0-100, an unknown --format, no --from", async () => {
+  it("bad arguments: a threshold outside 0-100, an unknown --format, no --from", async () => {
     for (const [args, message] of [
       [["--from", `${origin}/_sim`, "--min", "101"], "--min must be a percent from 0 to 100"],
+      [["--from", `${origin}/_sim`, "--min-statuses", "-1"], "--min-statuses must be a percent from 0 to 100"],
+      [["--from", `${origin}/_sim`, "--min-error-codes", "x"], "--min-error-codes must be a percent from 0 to 100"],
       [["--from", `${origin}/_sim`, "--format", "md,pdf"], "unknown --format pdf; choose from md, html, json"],
       [[], "Missing required argument: from"],
       // An option that takes one value, given twice, is refused by name (never a crash of the command).

@@ -1,10 +1,18 @@
 import type { CommandModule } from "yargs";
-import type { CoverageArgs, CoverageFormat } from "./coverage-run.js";
+import type { CoverageArgs, CoverageFormat, Thresholds } from "./coverage-run.js";
 
 // retail-sim coverage (docs/interfaces.md, `retail-sim coverage`). Its work (fetching, the renderers) is in
 // coverage-run.ts and loads only when this command runs, so `serve` starts without it.
 
 const COVERAGE_FORMATS: readonly CoverageFormat[] = ["md", "html", "json"];
+
+const THRESHOLDS: readonly (keyof Thresholds)[] = [
+  "min",
+  "min-operations",
+  "min-statuses",
+  "min-error-codes",
+  "min-branches",
+];
 
 const isPercent = (n: number | undefined) => n === undefined || (Number.isFinite(n) && n >= 0 && n <= 100);
 
@@ -25,7 +33,19 @@ export const coverageCommand: CommandModule<object, CoverageArgs> = {
         type: "string",
         describe: "the control plane's token, if it is protected (serve --control-token)",
       })
-      .option("min", { type: "number", describe: "exit 1 when the overall coverage is below this percent" })
+      .option("min", {
+        type: "number",
+        describe: "exit 1 when the overall coverage (the mean of the four kinds' percents) is below this percent",
+      })
+      .option("min-operations", {
+        type: "number",
+        describe: "exit 1 when the operations' coverage is below this percent",
+      })
+      .option("min-statuses", { type: "number", describe: "exit 1 when the statuses' coverage is below this percent" })
+      .option("min-error-codes", {
+        type: "number",
+        describe: "exit 1 when the error codes' coverage is below this percent",
+      })
       .option("min-branches", {
         type: "number",
         describe: "exit 1 when the rule branches' coverage is below this percent",
@@ -33,8 +53,8 @@ export const coverageCommand: CommandModule<object, CoverageArgs> = {
       .option("format", { type: "string", default: "md,html,json", describe: "report formats: md, html, json" })
       .check((a) => {
         if (a.from.some((from) => String(from).trim() === "")) throw new Error("--from needs a control URL or a file");
-        if (!isPercent(a.min)) throw new Error("--min must be a percent from 0 to 100");
-        if (!isPercent(a["min-branches"])) throw new Error("--min-branches must be a percent from 0 to 100");
+        for (const option of THRESHOLDS)
+          if (!isPercent(a[option])) throw new Error(`--${option} must be a percent from 0 to 100`);
         const formats = a.format.split(",");
         const bad = formats.filter((f) => !(COVERAGE_FORMATS as readonly string[]).includes(f));
         if (bad.length > 0)

@@ -1,11 +1,26 @@
 // The rule branches of the spec's areas (catalog, customers, inventory, sales) and of the OAuth flow:
 // part of the coverage catalogue, coverage-branches.ts.
-import { type CoverageBranch, E, PW, DR, IR, SR, PG, A, ER } from "./coverage-branch.js";
+import { type CoverageBranch, E, PW, DR, IR, SR, PG, A, ER, fieldNamed, L } from "./coverage-branch.js";
 
 const PRODUCT_WRITES = ["createProduct", "updateProduct"];
 const LISTS_WITH_TOMBSTONES = ["listProducts", "listCustomers"];
 const DELETES = ["deleteProduct", "deleteBrand", "deleteCategory", "deleteTag", "deleteSupplier", "deleteCustomer"];
 const BATCH = ["stockBatch"];
+const NAMED_WRITES = ["createBrand", "updateBrand", "createTag", "updateTag"];
+/** A date-time with a UTC offset (`+01:00`, `-0500`) rather than `Z`. */
+const OFFSET = /[+-]\d\d:?\d\d$/;
+/** A product write refused for one of its collections' caps (spec, Errors: UNPROCESSABLE "cap exceeded"). */
+function cap(id: string, collection: string, quote: string, provoke: string): CoverageBranch {
+  const field = new RegExp(`"field":"${collection}(\\.\\d+)?"`);
+  return {
+    id,
+    operations: PRODUCT_WRITES,
+    code: "UNPROCESSABLE",
+    when: (x) => field.test(x.responseText),
+    spec: { section: "Resources and their fields: Product", quote },
+    provoke,
+  };
+}
 
 export const AREA_BRANCHES: readonly CoverageBranch[] = [
   {
@@ -72,15 +87,96 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
   },
   {
     id: "catalog.category-delete-refusals",
-    operations: ["deleteCategory"],
-    code: "CONFLICT",
+    marked: true,
     spec: {
       section: DR,
       quote:
         "category | removed; products move to Other Products | 409 CONFLICT for a system category, the gift cards category",
     },
-    provoke: "DELETE /categories/{id} of the system category",
+    provoke: "DELETE /categories/{id} of the system category (Other Products) or of one with live subcategories",
   },
+  {
+    id: "catalog.gift-cards-category-delete",
+    marked: true,
+    spec: {
+      section: DR,
+      quote:
+        "category | removed; products move to Other Products | 409 CONFLICT for a system category, the gift cards category",
+    },
+    provoke: "DELETE /categories/{id} of the gift cards category (Gift Cards)",
+  },
+  {
+    id: "catalog.product-delete-refusals",
+    operations: ["deleteProduct"],
+    code: "CONFLICT",
+    spec: { section: DR, quote: "product | soft delete | 422 UNPROCESSABLE for a gift card" },
+    provoke: "DELETE /products/{id} of a component of a composite product, or of a parent with active variant children",
+  },
+  {
+    id: "catalog.duplicate-name",
+    operations: NAMED_WRITES,
+    code: "CONFLICT",
+    spec: { section: ER, quote: "CONFLICT | 409 | collision or rule" },
+    provoke: "POST /brands (or /tags) with the name of a live one",
+  },
+  {
+    id: "catalog.unknown-tag",
+    operations: PRODUCT_WRITES,
+    status: 400,
+    when: (x) => /"field":"tags\.\d+\.id"/.test(x.responseText),
+    spec: { section: PW, quote: "Unknown tag id: 400." },
+    provoke: 'POST /products {"name": "x", "retail_price": 100, "tags": [{"id": "<a uuid no tag has>"}]}',
+  },
+  {
+    id: "catalog.variant-attributes",
+    operations: ["updateProduct"],
+    code: "CONFLICT",
+    when: (x) => fieldNamed(x, "variant_attributes"),
+    spec: { section: PW, quote: "variant_attributes can change only while the product has no live variant children" },
+    provoke: "PATCH /products/{id} of a variant parent with children, changing its variant_attributes",
+  },
+  {
+    id: "catalog.variants",
+    operations: ["createVariants"],
+    code: "CONFLICT",
+    spec: { section: PW, quote: "A combination that already exists answers 409 CONFLICT." },
+    provoke: "POST /products/{id}/variants with the options of an existing child",
+  },
+  {
+    id: "catalog.variant-attribute-limits",
+    operations: PRODUCT_WRITES,
+    status: 400,
+    when: (x) =>
+      fieldNamed(x, "variant_attributes") || /"field":"variant_attributes\.\d+\.position"/.test(x.responseText),
+    spec: {
+      section: ER,
+      quote:
+        "Cap exceptions: over 3 variant attributes or a position outside 1 to 3 answers 400 VALIDATION_FAILED, not 422.",
+    },
+    provoke: "POST /products with has_variants true and 4 variant_attributes, or one at position 4",
+  },
+  {
+    id: "catalog.variants-count",
+    operations: ["createVariants"],
+    status: 400,
+    when: (x) => fieldNamed(x, "variants"),
+    spec: { section: L, quote: "Variants per request | 200" },
+    provoke: 'POST /products/{id}/variants {"variants": []} (or 201 of them)',
+  },
+  cap("catalog.cap-codes", "codes", "codes | array of ProductCode | At most 10.", "a product write with 11 codes"),
+  cap("catalog.cap-tags", "tags", "tags | array of ProductTag | At most 20.", "a product write with 21 distinct tags"),
+  cap(
+    "catalog.cap-suppliers",
+    "suppliers",
+    "suppliers | array of ProductSupplier | At most 10. Never carries a supply price.",
+    "a product write with 11 distinct suppliers",
+  ),
+  cap(
+    "catalog.cap-components",
+    "components",
+    "components | array of ProductComponent | At most 50.",
+    "a product write with 51 distinct components",
+  ),
   {
     id: "catalog.delete-unknown",
     operations: DELETES,
@@ -140,13 +236,36 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
   },
   {
     id: "inventory.system-reason-refused",
-    code: "REASON_NOT_ALLOWED",
+    marked: true,
+    spec: {
+      section: IR,
+      quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
+    },
+    provoke: "an adjustment or a stock set with the system reason_id (Stock set via API)",
+  },
+  {
+    id: "inventory.disabled-reason-refused",
+    marked: true,
     spec: {
       section: IR,
       quote: "Refusals: 422 INSUFFICIENT_STOCK (would go below zero), 422 NOT_STOCK_TRACKED, 422 REASON_NOT_ALLOWED",
     },
     provoke:
-      "an adjustment with a system reason_id, or one disabled by PUT {control_url}/stores/{prefix}/adjustment-reasons/{id}",
+      'PATCH {control_url}/stores/{prefix}/adjustment-reasons/{id} {"enabled": false}, then an adjustment with that reason_id',
+  },
+  {
+    id: "inventory.batch-pair-once",
+    marked: true,
+    spec: { section: IR, quote: "A product and outlet pair may appear only once per batch." },
+    provoke: "POST /inventory/batch with two lines for the same product and outlet",
+  },
+  {
+    id: "inventory.batch-line-count",
+    operations: BATCH,
+    status: 400,
+    when: (x) => fieldNamed(x, "lines"),
+    spec: { section: L, quote: "Batch lines | 100" },
+    provoke: 'POST /inventory/batch {"lines": []} (or 101 lines)',
   },
   {
     id: "inventory.reason-direction-mismatch",
@@ -204,6 +323,29 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     provoke: "GET /sales?completed_from=2026-01-01T00:00:00Z",
   },
   {
+    id: "sales.status-open-refused",
+    operations: ["listSales"],
+    status: 400,
+    queryHas: "status",
+    when: (x) => x.param("status") === "open",
+    spec: { section: SR, quote: "status=open answers 400 VALIDATION_FAILED." },
+    provoke: "GET /sales?status=open",
+  },
+  {
+    id: "sales.completed-offset-refused",
+    operations: ["listSales"],
+    status: 400,
+    queryHas: "completed_",
+    when: (x) =>
+      ["completed_from", "completed_to"].some((name) => OFFSET.test(x.param(name) ?? "") && fieldNamed(x, name)),
+    spec: {
+      section: SR,
+      quote:
+        "completed_from and completed_to filter completed_at; they must be UTC ending in Z (an offset is refused); both ends are inclusive.",
+    },
+    provoke: "GET /sales?completed_from=2026-01-01T00:00:00%2B01:00",
+  },
+  {
     id: "sales.include-deleted-refused",
     operations: ["listSales"],
     status: 400,
@@ -245,10 +387,12 @@ export const AREA_BRANCHES: readonly CoverageBranch[] = [
     provoke: "POST {api_root}/oauth/token grant_type=refresh_token",
   },
   {
+    // Either way alone works (200 with HTTP Basic: the body way is every other exchange); both at once are refused.
     id: "oauth.client-credentials-both-ways",
     operations: ["createToken"],
-    status: 200,
-    when: (x) => /^Basic /i.test(x.header("authorization") ?? ""),
+    when: (x) =>
+      /^Basic /i.test(x.header("authorization") ?? "") &&
+      (x.status === 200 || (x.status >= 400 && x.form("client_secret") !== undefined)),
     spec: {
       section: A,
       quote: "Client credentials are sent as HTTP Basic or as client_id and client_secret in the body, never both.",

@@ -32,6 +32,12 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
     provoke: "GET /openapi.json",
   },
   {
+    id: "envelope.non-uuid-id",
+    marked: true,
+    spec: { section: ER, quote: "NOT_FOUND | 404 | missing, deleted, other store's, non-UUID id, or unknown path" },
+    provoke: "GET /products/not-a-uuid",
+  },
+  {
     id: "envelope.unknown-path",
     status: 404,
     when: (x) => x.operation === null,
@@ -130,6 +136,22 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
     provoke: "31 requests with an unknown key within 5 minutes",
   },
   {
+    id: "limits.failed-auth-address",
+    marked: true,
+    spec: { section: L, quote: "Failed authentication, per network address | 300 per 5 minutes" },
+    provoke: "301 requests from one address within 5 minutes, each with another unknown key",
+  },
+  {
+    id: "limits.image-busy",
+    marked: true,
+    spec: {
+      section: L,
+      quote:
+        "Concurrent image downloads | shared across the API; a busy moment answers 429 RATE_LIMITED with nothing written",
+    },
+    provoke: 'POST {control_url}/images {"url": "...", "outcome": "busy"}, then write a product with that image_url',
+  },
+  {
     id: "limits.token-failures",
     operations: ["createToken"],
     status: 429,
@@ -213,6 +235,26 @@ export const COVERAGE_BRANCHES: readonly CoverageBranch[] = [
     when: (x) => x.param("cursor") !== undefined && fieldNamed(x, "cursor"),
     spec: { section: PG, quote: "An unreadable cursor answers 400 VALIDATION_FAILED with a cursor field error." },
     provoke: "GET /products?cursor=garbage",
+  },
+  {
+    id: "pagination.include-deleted-desc",
+    status: 400,
+    queryHas: "include_deleted",
+    when: (x) =>
+      x.param("include_deleted") === "true" && x.param("order") === "desc" && fieldNamed(x, "include_deleted"),
+    spec: {
+      section: PG,
+      quote: "include_deleted=true works only with order=asc; with desc it answers 400 VALIDATION_FAILED.",
+    },
+    provoke: "GET /products?include_deleted=true&order=desc",
+  },
+  {
+    id: "pagination.limit-range",
+    status: 400,
+    queryHas: "limit",
+    when: (x) => x.param("limit") !== undefined && fieldNamed(x, "limit"),
+    spec: { section: L, quote: "List limit | 1 to 200, default 50" },
+    provoke: "GET /products?limit=0 (or 201)",
   },
   {
     id: "pagination.desc-one-page",

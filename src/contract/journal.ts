@@ -73,10 +73,18 @@ export interface CoverageItem {
   readonly spec?: { readonly section: string; readonly quote: string };
   /** How to make the simulator produce it (a request, a control route or a fault). */
   readonly provoke: string;
+  /**
+   * `"fault"`: only an injected fault produces it (the `INTERNAL` code, each operation's 500). Counted
+   * when a fault produces it; while unmet it is left out of the totals and never listed as never met.
+   * Absent on the items a request or a control route produces.
+   */
+  readonly reach?: "fault";
 }
 
 export interface CoverageTotals {
+  /** Items met (of every reach). */
   readonly covered: number;
+  /** Items met, and items not met that a request or a control route can produce (not those only a fault can). */
   readonly total: number;
   /** covered / total × 100, rounded to one decimal (100 when total is 0). */
   readonly percent: number;
@@ -92,7 +100,10 @@ export interface CoverageReport {
     readonly statuses: CoverageTotals;
     readonly error_codes: CoverageTotals;
     readonly branches: CoverageTotals;
-    /** Every item of every kind together. */
+    /**
+     * The overall figure: `covered` and `total` are the four kinds' sums; `percent` is the mean of the
+     * four kinds' `percent`, rounded to one decimal, so each kind weighs the same whatever its size.
+     */
     readonly all: CoverageTotals;
   };
   readonly items: readonly CoverageItem[];

@@ -25,6 +25,13 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   "INTERNAL",
 ];
 
+/**
+ * The codes only an injected fault answers (`POST {control_url}/faults`): the spec's server fault
+ * (Errors: "INTERNAL | 500 | server fault; retry after a short delay"). The simulator never fails of
+ * itself, so the coverage of a run keeps what only these make apart from its score.
+ */
+export const FAULT_ONLY_CODES: readonly ErrorCode[] = ["INTERNAL"];
+
 /** The codes `op` can answer, in the catalog's order. */
 export function errorCodes(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERRORS, ...op.errors]);
@@ -41,3 +48,7 @@ export function errorCodes(op: Operation): ErrorCode[] {
 export function operationStatuses(op: Operation): number[] {
   return [...new Set([op.successStatus, ...errorCodes(op).map((code) => ERROR_STATUS[code])])].sort((a, b) => a - b);
 }
+
+/** The codes `op` answers with `status`, in the catalog's order. */
+export const codesAt = (op: Operation, status: number): ErrorCode[] =>
+  errorCodes(op).filter((code) => ERROR_STATUS[code] === status);

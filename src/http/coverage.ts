@@ -1,8 +1,9 @@
 import { STATUS_CODES } from "node:http";
 import { COVERAGE_BRANCHES, provokeCode } from "../contract/coverage-branches.js";
 import { ERROR_CODES, ERROR_STATUS } from "../contract/errors.js";
-import type { CoverageItem, CoverageKind, CoverageReport, CoverageTotals, RunView } from "../contract/journal.js";
-import { operationStatuses } from "../contract/operation-errors.js";
+import { coverageTotals } from "../contract/coverage-totals.js";
+import type { CoverageItem, CoverageKind, CoverageReport, RunView } from "../contract/journal.js";
+import { codesAt, FAULT_ONLY_CODES, operationStatuses } from "../contract/operation-errors.js";
 import { OPERATIONS } from "../contract/operations/index.js";
 
 // The coverage of a test run: which operations, documented statuses, error codes and rule branches its
@@ -11,7 +12,9 @@ import { OPERATIONS } from "../contract/operations/index.js";
 /** The token endpoint's and the consent screen's ids beside the API's operation ids. */
 export const OAUTH_OPERATIONS = {
   createToken: { title: "POST {api_root}/oauth/token", statuses: [200, 400, 401, 429] },
-  authorize: { title: "GET {auth_url}/oauth/authorize", statuses: [200, 302, 400] },
+  // The consent screen: a bad request 400, a wrong sign-in 401, a refusal screen 403 (Authentication 3:
+  // "others see a refusal screen"), too many sign-ins 429 (docs/spec-choices.md).
+  authorize: { title: "GET {auth_url}/oauth/authorize", statuses: [200, 302, 400, 401, 403, 429] },
 } as const;
 
 /**
@@ -25,7 +28,27 @@ const OAUTH_CODES: Readonly<Record<string, number>> = {
   invalid_client: 401,
 };
 
+/**
+ * How to provoke the codes every operation can answer, and which the branch catalogue does not name
+ * with a `code` (the credential's, the store's and the limits' are told apart by marked branches).
+ */
+const STORE = "PATCH {control_url}/stores/{prefix}";
+const CODE_PROVOKE: Readonly<Record<string, string>> = {
+  UNAUTHORIZED: "any request without an Authorization header",
+  VALIDATION_FAILED: "any request with an unknown query parameter (GET /me?x=1)",
+  PLAN_REQUIRED: `${STORE} {"plan": "lite"}, then any request`,
+  RETAILER_PAUSED: `${STORE} {"status": "paused"}, then any request`,
+  TRIAL_DECISION_REQUIRED: `${STORE} {"status": "trial_decision_required"}, then any request`,
+  PLAN_USERS_EXCEEDED: `${STORE} {"status": "plan_users_exceeded"}, then any request`,
+  RETAILER_CANCELLED: `${STORE} {"status": "cancelled"}, then any request`,
+  RETAILER_SUSPENDED: `${STORE} {"status": "suspended"}, then any request`,
+  RETAILER_NOT_FOUND: `${STORE} {"status": "not_found"}, then any request`,
+  RATE_LIMITED: "121 requests within a minute with one key (a manual clock keeps them in one window)",
+};
+
 type Universal = Omit<CoverageItem, "count">;
+
+const FAULT_ONLY: ReadonlySet<string> = new Set(FAULT_ONLY_CODES);
 
 /** What coverage counts of one exchange. */
 export interface Counted {
@@ -38,19 +61,39 @@ export interface Counted {
 
 function universe(): Universal[] {
   const items: Universal[] = [];
-  const operation = (id: string, title: string, statuses: readonly number[]) => {
+  const operation = (
+    id: string,
+    title: string,
+    statuses: readonly number[],
+    codes?: (status: number) => string[],
+    faultPath = "...",
+  ) => {
     items.push({ kind: "operation", id, title, provoke: title });
     for (const status of statuses) {
-      const provoke = status < 300 ? title : `${title} answering ${status}`;
+      const at = codes?.(status) ?? [];
+      const fault = at.length > 0 && at.every((code) => FAULT_ONLY.has(code));
+      const provoke = fault
+        ? `POST {control_url}/faults {"method": "${title.split(" ")[0]}", "path": "${faultPath}", "status": ${status}}`
+        : status < 300
+          ? title
+          : `${title} answering ${[status, at.join(" or ")].join(" ").trim()}`;
       items.push({
         kind: "status",
         id: `${id} ${status}`,
         title: `${status} ${STATUS_CODES[status] ?? ""}`.trim(),
         provoke,
+        ...(fault ? { reach: "fault" as const } : {}),
       });
     }
   };
-  for (const op of OPERATIONS) operation(op.id, `${op.method} ${op.path}`, operationStatuses(op));
+  for (const op of OPERATIONS)
+    operation(
+      op.id,
+      `${op.method} ${op.path}`,
+      operationStatuses(op),
+      (status) => codesAt(op, status),
+      `/{prefix}/v1${op.path.replace(/\{[^}]+\}.*$/, "*")}`,
+    );
   for (const [id, { title, statuses }] of Object.entries(OAUTH_OPERATIONS)) operation(id, title, statuses);
   for (const code of ERROR_CODES)
     items.push({
@@ -58,7 +101,11 @@ function universe(): Universal[] {
       id: code,
       title: `${ERROR_STATUS[code]} ${code}`,
       spec: { section: "Errors", quote: `${code} | ${ERROR_STATUS[code]}` },
-      provoke: COVERAGE_BRANCHES.find((b) => b.code === code)?.provoke ?? provokeCode(ERROR_STATUS[code], code),
+      provoke:
+        COVERAGE_BRANCHES.find((b) => b.code === code)?.provoke ??
+        CODE_PROVOKE[code] ??
+        provokeCode(ERROR_STATUS[code], code),
+      ...(FAULT_ONLY.has(code) ? { reach: "fault" as const } : {}),
     });
   for (const [code, status] of Object.entries(OAUTH_CODES))
     items.push({
@@ -89,16 +136,24 @@ function all() {
   return ALL;
 }
 
-/** Each operation's places in the universe, found once: its own and its documented statuses'. */
-let OPERATION_KEYS: Map<string, { operation: number; statuses: Map<number, number> }> | undefined;
+/**
+ * Each operation's places in the universe, found once: its own, its documented statuses', and of those the
+ * statuses only an injected fault answers (an injected answer counts toward those alone).
+ */
+let OPERATION_KEYS:
+  | Map<string, { operation: number; statuses: Map<number, number>; faultOnly: Map<number, number> }>
+  | undefined;
 function operationKeys(id: string) {
   if (!OPERATION_KEYS) {
     OPERATION_KEYS = new Map();
     all().items.forEach((item, i) => {
-      if (item.kind === "operation") OPERATION_KEYS?.set(item.id, { operation: i, statuses: new Map() });
+      if (item.kind === "operation")
+        OPERATION_KEYS?.set(item.id, { operation: i, statuses: new Map(), faultOnly: new Map() });
       if (item.kind === "status") {
         const [op, status] = item.id.split(" ");
-        OPERATION_KEYS?.get(op as string)?.statuses.set(Number(status), i);
+        const keys = OPERATION_KEYS?.get(op as string);
+        keys?.statuses.set(Number(status), i);
+        if (item.reach === "fault") keys?.faultOnly.set(Number(status), i);
       }
     });
   }
@@ -121,17 +176,16 @@ export class CoverageCounts {
   count(entry: Counted): void {
     this.requests += 1;
     // A path no route matched has no operation: its answer (404, or what authentication answers first)
-    // counts toward codes and branches only. An injected fault's status is whatever the fault said.
+    // counts toward codes and branches only. An injected fault's status is whatever the fault said: it
+    // counts only toward a status nothing but a fault produces (an operation's 500).
     let expected = true;
     if (entry.operation !== null) {
       const keys = operationKeys(entry.operation);
       if (keys) {
         this.add(keys.operation);
-        if (!entry.injected) {
-          const status = keys.statuses.get(entry.status);
-          if (status !== undefined) this.add(status);
-          else expected = false;
-        }
+        const status = (entry.injected ? keys.faultOnly : keys.statuses).get(entry.status);
+        if (status !== undefined) this.add(status);
+        else if (!entry.injected) expected = false;
       } else expected = false;
     }
     if (entry.code !== null) {
@@ -168,23 +222,11 @@ export class CoverageCounts {
 
   report(sandbox: string): CoverageReport {
     const items: CoverageItem[] = all().items.map((item, i) => ({ ...item, count: this.counts[i] ?? 0 }));
-    const totals = (of: readonly CoverageItem[]): CoverageTotals => {
-      const covered = of.filter((i) => i.count > 0).length;
-      const percent = of.length === 0 ? 100 : Math.round((covered / of.length) * 1000) / 10;
-      return { covered, total: of.length, percent };
-    };
-    const kind = (k: CoverageKind) => items.filter((i) => i.kind === k);
     items.sort((a, b) => Number(a.count > 0) - Number(b.count > 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return {
       sandbox,
       requests: this.requests,
-      totals: {
-        operations: totals(kind("operation")),
-        statuses: totals(kind("status")),
-        error_codes: totals(kind("error_code")),
-        branches: totals(kind("branch")),
-        all: totals(items),
-      },
+      totals: coverageTotals(items),
       items,
       unexpected: Object.fromEntries(this.unexpected),
     };

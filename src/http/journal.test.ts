@@ -3,7 +3,9 @@
 // branches (contract/coverage-branches.ts) the script exercised.
 import { beforeEach, describe, expect, it } from "vitest";
 import { createSimulator, type Simulator } from "../index.js";
+import { COVERAGE_BRANCHES } from "../contract/coverage-branches.js";
 import type { CoverageReport } from "../contract/journal.js";
+import { OPERATIONS } from "../contract/operations/index.js";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 let sim: Simulator;
@@ -203,5 +205,47 @@ describe("the journal and coverage of a sandbox (docs/interfaces.md, Journal and
       ["listProducts", 200, ["pagination.desc-one-page"]],
     ]);
     expect(met(box.coverage(), "branch")).toEqual({ "idempotency.replay": 1, "pagination.desc-one-page": 1 });
+  });
+});
+
+describe("items only an injected fault produces (docs/interfaces.md, Journal and coverage)", () => {
+  it("are each operation's 500 and INTERNAL, marked reach fault, out of the totals until a fault meets them", async () => {
+    const before = sim.coverage();
+    const faultOnly = before.items.filter((i) => i.reach === "fault");
+    expect(faultOnly.filter((i) => i.kind === "status").map((i) => i.id)).toEqual(
+      OPERATIONS.map((o) => `${o.id} 500`).sort(),
+    );
+    expect(faultOnly.filter((i) => i.kind !== "status").map((i) => [i.kind, i.id])).toEqual([
+      ["error_code", "INTERNAL"],
+    ]);
+    expect(before.items.find((i) => i.id === "listProducts 500")?.provoke).toBe(
+      'POST {control_url}/faults {"method": "GET", "path": "/{prefix}/v1/products", "status": 500}',
+    );
+    expect([before.totals.statuses, before.totals.error_codes]).toEqual([
+      { covered: 0, total: 341, percent: 0 },
+      { covered: 0, total: 28, percent: 0 },
+    ]);
+    expect(before.totals.all).toEqual({ covered: 0, total: 417 + COVERAGE_BRANCHES.length, percent: 0 });
+
+    const key = sim.token("demo", "full");
+    const call = (method: string, path: string) =>
+      sim.fetch(`http://sim/demo/v1${path}`, { method, headers: { authorization: `Bearer ${key}` } });
+    sim.addFault({ method: "GET", path: "/demo/v1/products", status: 500 });
+    sim.addFault({ method: "DELETE", path: "/demo/v1/brands/*", status: 409, code: "CONFLICT" });
+    expect((await call("GET", "/products")).status).toBe(500);
+    expect((await call("DELETE", "/brands/00000000-0000-4000-8000-000000000000")).status).toBe(409);
+    const after = sim.coverage();
+    // The injected 500 counts its status; the injected 409 counts its operation and code, no status.
+    expect(met(after, "status")).toEqual({ "listProducts 500": 1 });
+    expect(met(after, "error_code")).toEqual({ INTERNAL: 1, CONFLICT: 1 });
+    expect(met(after, "operation")).toEqual({ listProducts: 1, deleteBrand: 1 });
+    expect(after.unexpected).toEqual({});
+    expect([after.totals.operations, after.totals.statuses, after.totals.error_codes]).toEqual([
+      { covered: 2, total: 48, percent: 4.2 },
+      { covered: 1, total: 342, percent: 0.3 },
+      { covered: 2, total: 29, percent: 6.9 },
+    ]);
+    // Overall: the mean of the four kinds' percents, (4.2 + 0.3 + 6.9 + 0) / 4.
+    expect(after.totals.all).toEqual({ covered: 5, total: 419 + COVERAGE_BRANCHES.length, percent: 2.9 });
   });
 });

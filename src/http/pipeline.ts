@@ -121,7 +121,11 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const pair = world.limits.peek(POLICIES.failedPair, caller.pairKey, now);
   const address = world.limits.peek(POLICIES.failedAddress, req.remoteAddress, now);
   const lockout = pair.used >= pair.policy.limit ? pair : address.used >= address.policy.limit ? address : undefined;
-  if (lockout) return marked(tooMany("Too many failed authentication attempts.", lockout), "limits.failed-auth-429");
+  if (lockout)
+    return marked(
+      tooMany("Too many failed authentication attempts.", lockout),
+      lockout === pair ? "limits.failed-auth-429" : "limits.failed-auth-address",
+    );
 
   const storePath = STORE_PATH.exec(req.path);
   const prefix = storePath?.[1];
@@ -200,7 +204,8 @@ async function execute(
 ): Promise<SimResponse> {
   const { world, req, now } = caller;
   // Spec, Errors: a non-UUID id answers NOT_FOUND.
-  for (const value of Object.values(params)) if (!isUuid(value)) return errorResponse(notFound());
+  for (const value of Object.values(params))
+    if (!isUuid(value)) return errorResponse({ ...notFound(), branch: "envelope.non-uuid-id" });
   const query = readQuery(caller, op);
   if (query.errors.length > 0) return errorResponse(validationFailed(query.errors));
   const body = readBody(req, op.body, world.caps.fieldErrors);

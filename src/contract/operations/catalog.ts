@@ -144,7 +144,11 @@ function resourceOperations<
   path: Path,
   schemas: { read: Read; create: Create; update: Update },
   text: ResourceText,
-  deleteErrors: readonly "CONFLICT"[] = [],
+  errors: {
+    readonly create: readonly ("CONFLICT" | "UNPROCESSABLE")[];
+    readonly update: readonly ("CONFLICT" | "UNPROCESSABLE")[];
+    readonly delete: readonly "CONFLICT"[];
+  },
 ) {
   const tag = plural;
   return [
@@ -173,7 +177,7 @@ function resourceOperations<
       kind: "single",
       response: schemas.read,
       successStatus: 201,
-      errors: ["CONFLICT", "UNPROCESSABLE"],
+      errors: errors.create,
     }),
     op({
       id: `get${singular}` as const,
@@ -197,7 +201,7 @@ function resourceOperations<
       body: schemas.update,
       kind: "single",
       response: schemas.read,
-      errors: ["CONFLICT", "UNPROCESSABLE"],
+      errors: errors.update,
     }),
     op({
       id: `delete${singular}` as const,
@@ -208,7 +212,7 @@ function resourceOperations<
       tag,
       scope: "catalog:write",
       kind: "empty",
-      errors: deleteErrors,
+      errors: errors.delete,
     }),
   ] as const;
 }
@@ -260,6 +264,13 @@ const SUPPLIER_TEXT: ResourceText = {
   delete: `Deletes a supplier. Spec, Delete rules: “removed from every product carrying it; a purchase order naming it keeps its reference”, ${NEW_VERSIONS}`,
 };
 
+/**
+ * The refusals each resource's writes answer, as its text says: a duplicate brand or tag name (spec,
+ * Errors: CONFLICT "duplicate brand or tag name"), a category's parent and moves and its Delete rules.
+ * Supplier names may repeat, so a supplier write has no refusal of its own.
+ */
+const NAMED = { create: ["CONFLICT"], update: ["CONFLICT"], delete: [] } as const;
+
 export const taxonomyOperations = [
   ...resourceOperations(
     "Brands",
@@ -267,6 +278,7 @@ export const taxonomyOperations = [
     "/brands",
     { read: Brand, create: BrandCreate, update: BrandUpdate },
     BRAND_TEXT,
+    NAMED,
   ),
   ...resourceOperations(
     "Categories",
@@ -274,8 +286,12 @@ export const taxonomyOperations = [
     "/categories",
     { read: Category, create: CategoryCreate, update: CategoryUpdate },
     CATEGORY_TEXT,
-    ["CONFLICT"],
+    { create: ["UNPROCESSABLE"], update: ["CONFLICT", "UNPROCESSABLE"], delete: ["CONFLICT"] },
   ),
-  ...resourceOperations("Tags", "Tag", "/tags", TagSchemas, TAG_TEXT),
-  ...resourceOperations("Suppliers", "Supplier", "/suppliers", SupplierSchemas, SUPPLIER_TEXT),
+  ...resourceOperations("Tags", "Tag", "/tags", TagSchemas, TAG_TEXT, NAMED),
+  ...resourceOperations("Suppliers", "Supplier", "/suppliers", SupplierSchemas, SUPPLIER_TEXT, {
+    create: [],
+    update: [],
+    delete: [],
+  }),
 ] as const;

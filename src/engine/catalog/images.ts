@@ -99,6 +99,7 @@ export function decideImage(
     return fail({
       ...apiError("RATE_LIMITED", "Too many image imports are running; retry shortly. Nothing was written."),
       retryAfter: 1,
+      branch: "limits.image-busy",
     });
   }
   if (outcome === "fail") return ok({ kind: "failed" });

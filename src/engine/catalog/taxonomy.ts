@@ -184,10 +184,14 @@ export function deleteCategory(ctx: CatalogContext, id: string): Result<undefine
   const found = live(catalog.categories, id);
   if (!found.ok) return found;
   const category = found.value.value;
-  if (category.system === "other") return fail(apiError("CONFLICT", "The system category cannot be deleted."));
-  if (category.system === "gift_cards") return fail(apiError("CONFLICT", "The gift cards category cannot be deleted."));
+  // The rule branches (contract/coverage-branches.ts) tell the gift cards category from the other refusals.
+  const refused = (message: string, branch: string) => fail({ ...apiError("CONFLICT", message), branch });
+  if (category.system === "other")
+    return refused("The system category cannot be deleted.", "catalog.category-delete-refusals");
+  if (category.system === "gift_cards")
+    return refused("The gift cards category cannot be deleted.", "catalog.gift-cards-category-delete");
   if (catalog.subcategories.get(category.id).size > 0)
-    return fail(apiError("CONFLICT", "The category has live subcategories."));
+    return refused("The category has live subcategories.", "catalog.category-delete-refusals");
   touchProducts(ctx, catalog.byCategory.get(category.id), (p) => ({ ...p, category_id: catalog.otherCategoryId }));
   if (category.parent_id) catalog.subcategories.remove(category.parent_id, category.id);
   catalog.categories.markDeleted(category.id, ctx.now);

@@ -150,11 +150,12 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
     // Spec, Inventory rules 3: a product and outlet pair may appear only once per batch.
     const pair = `${planned.value.product.id}/${planned.value.outletId}`;
     if (pairs.has(pair)) {
-      return fail(
-        apiError("VALIDATION_FAILED", `${at}: this product and outlet pair appears earlier in the batch`, [
+      return fail({
+        ...apiError("VALIDATION_FAILED", `${at}: this product and outlet pair appears earlier in the batch`, [
           { field: at, message: "this product and outlet pair appears earlier in the batch" },
         ]),
-      );
+        branch: "inventory.batch-pair-once",
+      });
     }
     pairs.add(pair);
     plans.push(planned.value);

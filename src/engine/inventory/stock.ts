@@ -39,6 +39,8 @@ export interface StockRefusal {
   readonly code: ErrorCode;
   readonly message: string;
   readonly field?: string;
+  /** The rule branch that refused, when the answer alone does not tell it (contract/coverage-branches.ts). */
+  readonly branch?: string;
 }
 
 const refuse = (code: ErrorCode, message: string, field?: string): { ok: false; error: StockRefusal } =>
@@ -73,7 +75,12 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
     if (!reason) return refuse("UNPROCESSABLE", "The adjustment reason was not found.", "reason_id");
     // Spec, Inventory rules 5: REASON_NOT_ALLOWED for the system reason or a disabled reason.
     if (reason.is_system || !reason.enabled)
-      return refuse("REASON_NOT_ALLOWED", `The reason "${reason.name}" cannot be used here.`, "reason_id");
+      return fail({
+        code: "REASON_NOT_ALLOWED",
+        message: `The reason "${reason.name}" cannot be used here.`,
+        field: "reason_id",
+        branch: reason.is_system ? "inventory.system-reason-refused" : "inventory.disabled-reason-refused",
+      });
     reasonId = reason.id;
   }
 
@@ -156,7 +163,9 @@ export function applyStockChange(ctx: AreaContext, planned: PlannedChange): Appl
 /** The refusal as the spec's error; a batch names the line (`lines.2.sku`). A path 404 names no field. */
 export function stockRefusal(r: StockRefusal, linePrefix?: string): ApiError {
   const field = linePrefix === undefined ? r.field : r.field === undefined ? linePrefix : `${linePrefix}.${r.field}`;
-  return field === undefined || (r.code === "NOT_FOUND" && linePrefix === undefined)
-    ? apiError(r.code, r.message)
-    : apiError(r.code, r.message, [{ field, message: r.message }]);
+  const error =
+    field === undefined || (r.code === "NOT_FOUND" && linePrefix === undefined)
+      ? apiError(r.code, r.message)
+      : apiError(r.code, r.message, [{ field, message: r.message }]);
+  return r.branch === undefined ? error : { ...error, branch: r.branch };
 }

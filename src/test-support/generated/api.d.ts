@@ -3313,7 +3313,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
+            /** @description Error: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -3658,17 +3658,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: UNPROCESSABLE. */
-            422: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Error: RATE_LIMITED. */
             429: {
                 headers: {
@@ -3883,7 +3872,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
+            /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4488,7 +4477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
+            /** @description Error: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -4833,17 +4822,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: UNPROCESSABLE. */
-            422: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
             /** @description Error: RATE_LIMITED. */
             429: {
                 headers: {
@@ -5058,7 +5036,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: CONFLICT, IDEMPOTENCY_IN_PROGRESS. */
+            /** @description Error: IDEMPOTENCY_IN_PROGRESS. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -5070,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: IDEMPOTENCY_KEY_REUSED, UNPROCESSABLE. */
+            /** @description Error: IDEMPOTENCY_KEY_REUSED. */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -5395,28 +5373,6 @@ export interface operations {
             };
             /** @description Error: NOT_FOUND. */
             404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: CONFLICT. */
-            409: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: UNPROCESSABLE. */
-            422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
