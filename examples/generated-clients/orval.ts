@@ -1,6 +1,6 @@
 // The same walk as heyapi.ts with the client orval generates (its fetch client) from the two documents:
 // `orval/api.ts` from {base_url}/openapi.json, `orval/oauth.ts` from {api_root}/oauth/openapi.json, each with its
-// document's server as base URL (orval.config.mjs). Orval's functions answer {data, status, headers}, narrowed by
+// document's server as base URL (orval.config.cjs). Orval's functions answer {data, status, headers}, narrowed by
 // status; credentials and the Idempotency-Key header go in the RequestInit.
 import { allPages, type Input, live, main, type Report, report, unexpected } from "./drive.js";
 import {
