@@ -96,6 +96,94 @@ describe("docs/interfaces.md, Library: publicUrl fixes the origin of every URL t
     expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
+  it("docs/interfaces.md, --public-url: every URL a sandbox hands out starts with api_root; with that replaced by the listen URL it answers as the public URL does", async () => {
+    const sim = checkedSimulator({ clock: "manual", seed: 4, publicUrl: PUBLIC });
+    sims.push(sim);
+    const { url: listen } = await sim.listen(0);
+    const json = { "content-type": "application/json" };
+    const made = await fetch(`${listen}/_sim/sandboxes`, { method: "POST", headers: json, body: "{}" });
+    expect(made.status).toBe(201);
+    const sb = (await made.json()) as {
+      api_root: string;
+      control_url: string;
+      stores: { prefix: string; base_url: string; keys: { name: string; token: string }[] }[];
+      oauth_clients: { client_id: string; client_secret: string; redirect_uris: string[] }[];
+      users: { id: string; email: string }[];
+    };
+    expect(sb.api_root).toBe(PUBLIC);
+    // The one rewrite rule: the leading api_root of a URL the simulator wrote, replaced by where it listens.
+    const connect = (url: string) => `${listen}${url.slice(sb.api_root.length)}`;
+    // Each URL with the credential that reads it, or null for a documents' example (a URL of the demo fixture the
+    // example was drawn from, not of this sandbox: checked for its origin, not fetched).
+    const handedOut = new Map<string, Record<string, string> | null>();
+    const collect = (value: unknown, auth: Record<string, string> | null = {}): void => {
+      if (typeof value === "string" && /^https?:\/\//.test(value)) {
+        if (!handedOut.has(value) || auth !== null) handedOut.set(value, auth);
+      } else if (Array.isArray(value)) for (const item of value) collect(item, auth);
+      else if (value && typeof value === "object")
+        for (const [k, v] of Object.entries(value)) {
+          // An OAuth client's redirect URIs (and the documents' examples of one) are the client's, not the simulator's.
+          if (k !== "redirect_uris" && k !== "redirect_uri")
+            collect(v, k === "example" || k === "examples" ? null : auth);
+        }
+    };
+    const demo = sb.stores.find((s) => s.prefix === "demo-sb1");
+    const key = { authorization: `Bearer ${demo?.keys.find((k) => k.name === "full")?.token}` };
+    collect(sb);
+    const base = connect(demo?.base_url ?? "");
+    collect(await (await fetch(`${base}/products?sku=TOTE-CANVAS`, { headers: key })).json(), key);
+    collect(await (await fetch(`${base}/openapi.json`, { headers: key })).json(), key);
+    collect(await (await fetch(connect(`${sb.api_root}/oauth/openapi.json`))).json());
+    const client = sb.oauth_clients[0];
+    const admin = sb.users.find((u) => u.email === "admin@demo.example");
+    const consent = await fetch(`${connect(sb.control_url)}/oauth/authorize`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({
+        user_id: admin?.id,
+        client_id: client?.client_id,
+        redirect_uri: client?.redirect_uris[0],
+        scope: "catalog:read",
+        state: "s",
+        decision: "allow",
+      }),
+    });
+    const code = new URL(((await consent.json()) as { redirect_to: string }).redirect_to).searchParams.get("code");
+    const token = await fetch(connect(`${sb.api_root}/oauth/token`), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: code ?? "",
+        redirect_uri: client?.redirect_uris[0] ?? "",
+        client_id: client?.client_id ?? "",
+        client_secret: client?.client_secret ?? "",
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const granted = (await token.json()) as { access_token: string };
+    collect(granted, { authorization: `Bearer ${granted.access_token}` });
+
+    const urls = [...handedOut.keys()];
+    expect(urls.filter((url) => url !== sb.api_root && !url.startsWith(`${sb.api_root}/`))).toEqual([]);
+    // The sandbox's control URL, api_root and auth_url, the stores' base URLs, image URLs, both documents' servers
+    // and OAuth URLs, and the token's api_base_url.
+    expect(urls.length).toBeGreaterThanOrEqual(10);
+    expect(urls).toContain(`${PUBLIC}/_sim/sandboxes/sb1`);
+    expect(urls).toContain(`${PUBLIC}/demo-sb1/v1`);
+    expect(urls.some((url) => /\/images\/[0-9a-f-]{36}\/thumb\.png$/.test(url))).toBe(true);
+    for (const [url, headers] of handedOut) {
+      if (headers === null) continue;
+      // A store's base URL is probed at /me, an origin at the token endpoint's document, anything else as it is.
+      const probe = /\/v1$/.test(url) ? "/me" : url === sb.api_root ? "/oauth/openapi.json" : "";
+      const rewritten = await fetch(`${connect(url)}${probe}`, { headers });
+      const inProcess = await sim.fetch(`${url}${probe}`, { headers });
+      expect([rewritten.status, url]).toEqual([inProcess.status, url]);
+      expect(rewritten.status, url).not.toBe(404);
+      expect(Buffer.from(await rewritten.arrayBuffer())).toEqual(Buffer.from(await inProcess.arrayBuffer()));
+    }
+  });
+
   it.each([
     ["sim.test", "is not a URL"],
     ["ftp://sim.test", "is not an http or https URL"],

@@ -133,10 +133,6 @@ export async function allPages<T>(
   return pages;
 }
 
-/** The live rows of a list that may carry tombstones (`{id, deleted_at, version}`). */
-export const live = <T extends object>(rows: readonly (T | { deleted_at: string })[]): T[] =>
-  rows.filter((row): row is T => !("deleted_at" in row));
-
 /** The input, checked field by field: every field a string. */
 export function readInput(argument = process.argv[2]): Input {
   const raw: unknown = JSON.parse(argument ?? "null");

@@ -1,10 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../examples/generated-clients/drive.js";
 import type { Simulator } from "../simulator.js";
-import { type Finished, runBin, runNode, workFolder, writeProject } from "../test-support/generated-clients.js";
+import {
+  EXAMPLE,
+  type Finished,
+  ROOT,
+  runBin,
+  runNode,
+  workFolder,
+  writeProject,
+} from "../test-support/generated-clients.js";
 import { checkedSimulator } from "../test-support/sim.js";
 
 // docs/sdk-authors.md, Generate a client: the documents a running simulator serves, {base_url}/openapi.json and
@@ -97,7 +105,7 @@ beforeAll(async () => {
       ["-i", "openapi.json", "oauth-openapi.json", "-o", "heyapi/api", "heyapi/oauth", "-c", "@hey-api/client-fetch"],
       join(root, "heyapi"),
     ),
-    runBin("orval", ["--config", "orval.config.mjs"], join(root, "orval")),
+    runBin("orval", ["--config", "orval.config.cjs"], join(root, "orval")),
   ]);
   for (const run of generated) if (run.code !== 0) throw new Error(`a generator failed:\n${run.stdout}${run.stderr}`);
   writeProject(root);
@@ -167,4 +175,41 @@ describe("docs/sdk-authors.md, Generate a client: clients generated from the ser
       expect(report.revoked).toEqual({ status: 401, code: "UNAUTHORIZED" });
     });
   }
+});
+
+describe("docs/sdk-authors.md, Generate a client: the documented commands are the ones tested", () => {
+  const devDependencies: Record<string, string> = JSON.parse(
+    readFileSync(join(ROOT, "package.json"), "utf8"),
+  ).devDependencies;
+  const installed = (name: string) =>
+    JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version as string;
+
+  it("every generator or tool the docs run with npx names the version package.json pins and the tests run", () => {
+    const section = readFileSync(join(ROOT, "docs/sdk-authors.md"), "utf8").split("## Generate a client")[1];
+    const example = readFileSync(join(EXAMPLE, "README.md"), "utf8");
+    const commands = [...`${section?.split("\n## ")[0]}\n${example}`.matchAll(/npx (?:-p )?(\S+)/g)]
+      .map((m) => m[1] as string)
+      .filter((spec) => spec !== "retail-sim");
+    const pinned = commands.map((spec) => {
+      const at = spec.lastIndexOf("@");
+      return at > 0 ? { name: spec.slice(0, at), version: spec.slice(at + 1) } : { name: spec, version: "" };
+    });
+    expect(new Set(pinned.map((p) => p.name))).toEqual(
+      new Set(["@hey-api/openapi-ts", "orval", "openapi-typescript", "@stoplight/spectral-cli", "typescript"]),
+    );
+    for (const { name, version } of pinned) {
+      expect(version, name).toBe(devDependencies[name]);
+      expect(version, name).toBe(installed(name));
+    }
+  });
+
+  it("the generated clients compile with module and moduleResolution NodeNext and strict", async () => {
+    const shown = await runBin("tsc", ["-p", "tsconfig.json", "--showConfig"], root);
+    const options = JSON.parse(shown.stdout).compilerOptions;
+    expect({ module: options.module, moduleResolution: options.moduleResolution, strict: options.strict }).toEqual({
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      strict: true,
+    });
+  });
 });

@@ -47,7 +47,7 @@ function successSchema(op: Operation, components: Components): unknown {
   const item = op.tombstones
     ? {
         oneOf: [components.schema(response), components.schema(Tombstone)],
-        description: `A live ${name}, or, with include_deleted=true, a Tombstone for a deleted one (tell them apart by \`deleted_at\`, which only a Tombstone has).`,
+        description: `A live ${name}; only with include_deleted=true, a Tombstone for a deleted one. Only a Tombstone has \`deleted_at\`: \`row.deleted_at != null\` tells them apart, and narrows a generated \`${name} | Tombstone\`.`,
       }
     : components.schema(response);
   switch (op.kind) {

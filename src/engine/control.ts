@@ -331,7 +331,7 @@ export function storedCustomer(
   world: World,
   prefix: string,
   id: string,
-): Result<Customer & { deleted_at: string | null }, ApiError> {
+): Result<Omit<Customer, "deleted_at"> & { deleted_at: string | null }, ApiError> {
   const store = findStore(world, prefix);
   if (!store.ok) return store;
   const row = store.value.customers.customers.row(id);

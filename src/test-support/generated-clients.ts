@@ -55,7 +55,7 @@ function collect(child: ReturnType<typeof spawn>, what: string, timeoutMs: numbe
 export function workFolder(root: string, tool: "heyapi" | "orval", documents: { api: unknown; oauth: unknown }) {
   const dir = join(root, tool);
   mkdirSync(dir, { recursive: true });
-  for (const file of ["drive.ts", `${tool}.ts`, ...(tool === "orval" ? ["orval.config.mjs"] : [])])
+  for (const file of ["drive.ts", `${tool}.ts`, ...(tool === "orval" ? ["orval.config.cjs"] : [])])
     copyFileSync(join(EXAMPLE, file), join(dir, file));
   writeFileSync(join(dir, "openapi.json"), JSON.stringify(documents.api));
   writeFileSync(join(dir, "oauth-openapi.json"), JSON.stringify(documents.oauth));

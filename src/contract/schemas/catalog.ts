@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
-import { DateTime, Nullable, Uuid, Version } from "./common.js";
+import { DateTime, NeverDeleted, Nullable, Uuid, Version } from "./common.js";
 import { StringEnum } from "./enum.js";
 import { component } from "./component.js";
 
@@ -111,6 +111,7 @@ export const Product = component(
       created_at: DateTime,
       updated_at: DateTime,
       version: Version,
+      deleted_at: NeverDeleted,
     },
     { additionalProperties: false },
   ),

@@ -66,3 +66,17 @@ export const ErrorEnvelope = component(
 );
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * Spec, Resources and their fields: Tombstone, "{id, deleted_at, version}": `deleted_at` of a live product or
+ * customer, which it never carries. `not: {}` matches no value, so the property is absent; `type: "null"` is what
+ * generators that ignore `not` see (openapi-typescript, hey-api, orval: `deleted_at?: null`), so a list row of
+ * `Product | Tombstone` narrows on `row.deleted_at != null` (docs/sdk-authors.md, Generate a client).
+ */
+export const NeverDeleted = Type.Optional(
+  Type.Null({
+    not: {},
+    description:
+      "Never present on a live row: only a Tombstone has `deleted_at` (typed null for generators, which ignore `not`).",
+  }),
+);

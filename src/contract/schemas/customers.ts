@@ -1,5 +1,5 @@
 import { Type, type Static, type TOptional, type TProperties } from "@sinclair/typebox";
-import { DateTime, Nullable, Uuid, Version } from "./common.js";
+import { DateTime, NeverDeleted, Nullable, Uuid, Version } from "./common.js";
 import { component } from "./component.js";
 
 // Spec, Resources: Customer and CustomerGroup.
@@ -64,6 +64,7 @@ export const Customer = component(
       created_at: DateTime,
       updated_at: DateTime,
       version: Version,
+      deleted_at: NeverDeleted,
     },
     { additionalProperties: false },
   ),

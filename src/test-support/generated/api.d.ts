@@ -793,6 +793,8 @@ export interface components {
             updated_at: string;
             /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
             version: string;
+            /** @description Never present on a live row: only a Tombstone has `deleted_at` (typed null for generators, which ignore `not`). */
+            deleted_at?: null;
         };
         CustomerCreate: {
             /**
@@ -1084,6 +1086,8 @@ export interface components {
             updated_at: string;
             /** @description Delta-sync version of the row: a decimal integer as a string that rises with every change. */
             version: string;
+            /** @description Never present on a live row: only a Tombstone has `deleted_at` (typed null for generators, which ignore `not`). */
+            deleted_at?: null;
         };
         ProductAttribute: {
             /**
