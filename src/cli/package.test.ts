@@ -1,9 +1,10 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { demoMe, launchToReady } from "../test-support/launch.js";
 
 // docs/sdk-authors.md: the package works the way SDK authors install it. `npm pack` makes a tarball; installed into
 // an empty project it runs `npx retail-sim` and `import { createSimulator } from "retail-sim"`, types included.
@@ -41,64 +42,21 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
   });
 
   it("`npx retail-sim --port 0 --json` prints the ready line and answers GET /me", async () => {
-    // Its own process group: npx runs the bin as a child, and the whole group is stopped at the end.
-    const child = spawn("npx", ["retail-sim", "--port", "0", "--json"], {
-      cwd: project,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    const { ready, stop } = await npx(["--port", "0", "--json"]);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (c: Buffer) => {
-          out += c.toString();
-          if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-        });
-        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
-      const ready = JSON.parse(line);
-      const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
-      const res = await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } });
+      const res = await demoMe(ready);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { domain_prefix: string } }).data.domain_prefix).toBe("demo");
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const stopped = new Promise((done) => child.once("exit", done));
-        process.kill(-(child.pid as number), "SIGTERM");
-        await stopped;
-      }
+      await stop();
     }
   }, 60_000);
 
   /** `npx retail-sim ...` in the installed project, in its own process group (stopped at the end in any case). */
-  async function npx(args: string[]) {
-    const child = spawn("npx", ["retail-sim", ...args], {
-      cwd: project,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (c: Buffer) => {
-        out += c.toString();
-        if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-      });
-      child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-    });
-    // Resolves once npx, its `sh -c` and the server, every holder of the stdout pipe, are gone.
-    const allGone = new Promise<void>((resolve) => child.stdout.on("close", resolve));
-    const cleanUp = () => {
-      try {
-        process.kill(-(child.pid as number), "SIGKILL");
-      } catch {
-        // The group is gone already.
-      }
-    };
-    return { child, ready: JSON.parse(line) as { listen_url: string; pid: number }, allGone, cleanUp };
-  }
+  const npx = (args: string[]) => launchToReady("npx", ["retail-sim", ...args], project);
 
   it("under npx, the ready line's pid is the server's own: SIGTERM to it stops the server, and npx exits 0", async () => {
-    const { child, ready, cleanUp } = await npx(["--port", "0", "--json"]);
+    const { child, ready, stop } = await npx(["--port", "0", "--json"]);
     try {
       expect(ready.pid).not.toBe(child.pid);
       const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -106,32 +64,32 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
       expect(await exited).toBe(0);
       await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
     } finally {
-      cleanUp();
+      await stop("SIGKILL");
     }
   }, 60_000);
 
   it("under npx with --exit-with-parent, SIGTERM to the npx process alone (kill $!) stops the server too", async () => {
-    const { child, ready, allGone, cleanUp } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
+    const { child, ready, allGone, stop } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
     try {
       expect((await fetch(`${ready.listen_url}/_sim/health`)).status).toBe(200);
       child.kill("SIGTERM");
       await allGone;
       await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
     } finally {
-      cleanUp();
+      await stop("SIGKILL");
     }
   }, 60_000);
 
   it("under npx with --exit-with-parent, SIGKILL to the npx process alone (kill -9 $!) stops the server too", async () => {
     // npx (npm exec) is one of the server's recorded ancestors: gone, even as a zombie, it stops the server.
-    const { child, ready, allGone, cleanUp } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
+    const { child, ready, allGone, stop } = await npx(["--port", "0", "--json", "--exit-with-parent"]);
     try {
       expect((await fetch(`${ready.listen_url}/_sim/health`)).status).toBe(200);
       child.kill("SIGKILL");
       await allGone;
       await expect(fetch(`${ready.listen_url}/_sim/health`)).rejects.toThrow();
     } finally {
-      cleanUp();
+      await stop("SIGKILL");
     }
   }, 60_000);
 

@@ -1,8 +1,9 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { demoMe, launchToReady } from "../test-support/launch.js";
 
 // README, Quick start: in a clone, `npm install` builds and `npm start` starts the built command at once, with
 // no build step; `npx retail-sim` in the clone runs the same bin, and the `prepare` npm exec runs when it links
@@ -28,32 +29,12 @@ describe("README, Quick start: the start command runs the built bin without buil
 
   it("`npm start -- --port 0 --json` prints the ready line, answers GET /me, and leaves the build as it was", async () => {
     const built = statSync(BIN).mtimeMs;
-    // Its own process group: npm runs the bin under `sh -c`, and the whole group is stopped at the end.
-    const child = spawn("npm", ["start", "--silent", "--", "--port", "0", "--json"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    const { ready, stop } = await launchToReady("npm", ["start", "--silent", "--", "--port", "0", "--json"], ROOT);
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let out = "";
-        child.stdout.on("data", (c: Buffer) => {
-          out += c.toString();
-          if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
-        });
-        child.on("exit", (code) => reject(new Error(`exited ${code}`)));
-      });
-      const ready = JSON.parse(line);
-      const demo = ready.stores.find((s: { prefix: string }) => s.prefix === "demo");
-      const res = await fetch(`${demo.base_url}/me`, { headers: { authorization: `Bearer ${demo.keys[0].token}` } });
-      expect(res.status).toBe(200);
+      expect((await demoMe(ready)).status).toBe(200);
       expect(statSync(BIN).mtimeMs).toBe(built);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) {
-        const stopped = new Promise((done) => child.once("exit", done));
-        process.kill(-(child.pid as number), "SIGTERM");
-        await stopped;
-      }
+      await stop();
     }
   }, 30_000);
 
