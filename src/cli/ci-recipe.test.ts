@@ -138,6 +138,15 @@ interface Run {
 }
 
 /**
+ * The environment a CI runner gives a job's shell: this process's, less what npm set for the command that runs
+ * these tests (`npm test`, `npx -p node@24 -- ...`): an inherited `npm_config_package` would make the recipe's
+ * own `npx` look for that package instead of retail-sim.
+ */
+function ciRunnerEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
+/**
  * Runs `script` in a fresh directory of the job with `bash args...`, waits for the test step to record what it saw,
  * SIGKILLs the shell if asked, then polls until nothing of the simulator is left or GONE_WITHIN_MS have passed.
  */
@@ -149,7 +158,7 @@ async function runJob(script: string, args: string[], killShell = false): Promis
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
     env: {
-      ...process.env,
+      ...ciRunnerEnv(),
       PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH}`,
       npm_config_update_notifier: "false",
     },
