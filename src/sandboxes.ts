@@ -3,7 +3,6 @@ import { fail, ok, type Result } from "./kernel/result.js";
 import { apiError, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import { DEFAULT_RUN, type SandboxBody } from "./contract/schemas/control.js";
-import type { CoverageReport } from "./contract/journal.js";
 import type { Snapshot } from "./contract/schemas/snapshot.js";
 import { buildWorld } from "./engine/build-world.js";
 import type { ProcessBounds } from "./engine/caps.js";
@@ -12,7 +11,7 @@ import { journalOff, type SandboxDirectory, type SandboxView } from "./engine/co
 import { restoreWorld } from "./engine/snapshot/restore.js";
 import { DEFAULT_SANDBOX_ID, retarget, streamOf } from "./engine/snapshot/retarget.js";
 import type { World } from "./engine/world.js";
-import type { RunView } from "./contract/journal.js";
+import type { CoverageReport, RunView } from "./contract/journal.js";
 import { Journal, type JournalLedger } from "./http/journal.js";
 import { FixtureError, isSnapshot, loadFixture, type WorldSource } from "../scenarios/fixtures/index.js";
 
@@ -297,7 +296,7 @@ export class Sandboxes implements SandboxDirectory {
   }
 
   runs(): Result<RunView[], ApiError> {
-    return this.shared.journals ? ok(this.shared.journals.runs.list()) : fail(journalOff());
+    return this.shared.journals ? ok(this.shared.journals.runList()) : fail(journalOff());
   }
 
   private noRun(run: string): ApiError {

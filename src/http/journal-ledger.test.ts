@@ -250,3 +250,12 @@ describe("Journal: a full ring's oldest entry is filled again with the newest ex
     expect(ledger.queued).toBe(4);
   });
 });
+
+describe("JournalLedger: the coverage of test runs (docs/interfaces.md, Coverage of a run)", () => {
+  it("GET /_sim/runs counts an exchange still waiting to be recorded, as the run's report does", () => {
+    const ledger = new JournalLedger(1e12);
+    new Journal("a", { entries: 10, bodyBytes: 100 }, ledger, "ci").record(request(0), answer(), "getMe", 0, 1);
+    expect(ledger.runList()).toEqual([{ run: "ci", sandboxes: 1, requests: 1 }]);
+    expect(ledger.runCoverage("ci")?.requests).toBe(1);
+  });
+});

@@ -56,6 +56,12 @@ export class JournalLedger {
     return this.runs.report(run);
   }
 
+  /** Every run with its requests, its waiting exchanges recorded first. */
+  runList() {
+    this.settle();
+    return this.runs.list();
+  }
+
   /** Sets a run's coverage back to 0, its waiting exchanges recorded first; false for an unknown run. */
   clearRunCoverage(run: string): boolean {
     this.settle();
