@@ -226,6 +226,11 @@ describe("interfaces.md 1: retail-sim serve", () => {
     [["--control-token", "short"], "--control-token must be 16 to 256 printable characters without spaces"],
     [["--port", "-1"], "--port must be an integer from 0 to 65535"],
     [["--fixture", "/no/such/file.json"], 'fixture "/no/such/file.json" is neither a built-in fixture'],
+    // Refused unread: a device is no regular file (docs/interfaces.md, Snapshots).
+    [
+      ["--fixture", "/dev/zero"],
+      'fixture "/dev/zero" is neither a built-in fixture (demo, empty, large) nor a readable file: not a regular file',
+    ],
     [["--clock", "sundial"], "Invalid values"],
     [["--now", "yesterday"], "--now must be an ISO 8601 date-time"],
     [
