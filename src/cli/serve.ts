@@ -8,7 +8,7 @@ import { ExposedControlError, isLoopback } from "../http/exposure.js";
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, recordAncestry, writePidFile } from "./lifeline.js";
-import { readState, saveState, StateFileError } from "./state-file.js";
+import { openState, saveState, StateFileError, type StateFile } from "./state-file.js";
 
 interface ServeArgs {
   port: number;
@@ -153,13 +153,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     // First: an ancestor that is gone before it is recorded is never seen (building a large fixture takes seconds).
     const ancestry = args["exit-with-parent"] ? recordAncestry() : undefined;
     let sim;
-    let restored = false;
+    let state: StateFile | undefined;
     try {
-      const state = args.state === undefined ? undefined : readState(args.state);
-      restored = state !== undefined;
+      state = args.state === undefined ? undefined : openState(args.state);
       sim = createSimulator({
         seed: args.seed,
-        fixture: state ?? args.fixture,
+        fixture: state?.snapshot ?? args.fixture,
         clock: args.clock,
         now: args.now,
         control: args.control,
@@ -203,7 +202,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       if (finished) return;
       finished = true;
       const say = (line: string) => process.stderr.write(`${line}\n`);
-      const saved = args.state === undefined ? 0 : saveState(sim, args.state, say);
+      const saved = state === undefined ? 0 : saveState(sim, state, say);
       process.exit(Math.max(code, saved));
     };
     const stop = () => {
@@ -236,7 +235,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       if (args.state !== undefined) Object.assign(ready, { state: args.state });
       process.stdout.write(`${JSON.stringify(ready)}\n`);
     } else {
-      process.stdout.write(banner(creds, args, listening.url, sim.world.env.clock.mode, restored));
+      process.stdout.write(banner(creds, args, listening.url, sim.world.env.clock.mode, state?.snapshot !== undefined));
     }
   },
 };

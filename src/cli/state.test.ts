@@ -154,6 +154,28 @@ describe("docs/interfaces.md, Command line: --state", () => {
     expect(readFileSync(broken, "utf8")).toBe(JSON.stringify({ format: "retail-sim/snapshot", version: 1 }));
   });
 
+  it("a state path that is no regular file (a device, a fifo, a folder) or in no folder exits 2 at once, never read", () => {
+    const dir = folder();
+    const fifo = join(dir, "fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const missing = join(dir, "none", "state.json");
+    const cases: [file: string, reason: string][] = [
+      ["/dev/zero", "cannot read the state file /dev/zero: not a regular file"],
+      [fifo, `cannot read the state file ${fifo}: not a regular file`],
+      [dir, `cannot read the state file ${dir}: not a regular file`],
+      [missing, `the state file ${missing} cannot be saved in ${join(dir, "none")}: ENOENT`],
+    ];
+    for (const [file, reason] of cases) {
+      // At once: a read of /dev/zero or a wait for the fifo's writer would run into the timeout (status null).
+      const refused = spawnSync(process.execPath, [BIN, "--port", "0", "--state", file], {
+        encoding: "utf8",
+        timeout: 5_000,
+      });
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toContain(`retail-sim: ${reason}`);
+    }
+  });
+
   it("--fixture FILE takes a snapshot GET /_sim/snapshot answered", async () => {
     const first = await start([]);
     const id = await created(first, "Carried");
