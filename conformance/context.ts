@@ -91,6 +91,8 @@ export class RuleContext {
     return this.send(method, `${this.run.target.controlUrl}${path}`, {
       body,
       token: this.run.target.controlToken ?? null,
+      // docs/interfaces.md, Control plane: every write sends a JSON content type, with an empty body too.
+      headers: method === "GET" ? {} : { "content-type": "application/json" },
     });
   }
 

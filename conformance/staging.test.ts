@@ -82,7 +82,10 @@ const keyOf = (f: Fixture, prefix: string, name: string) => {
 /** The key named `read` is revoked in the back office (here: through the server's control plane). */
 async function revokeReadKey(s: { controlUrl: string }, f: Fixture): Promise<string> {
   const read = keyOf(f, "demo", "read");
-  const res = await fetch(`${s.controlUrl}/keys/${read.id}/revoke`, { method: "POST" });
+  const res = await fetch(`${s.controlUrl}/keys/${read.id}/revoke`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+  });
   expect(res.status).toBe(200);
   return read.token;
 }

@@ -10,7 +10,7 @@ async function runScript(seed: number): Promise<string[]> {
   const transcript: string[] = [];
   const send = async (method: string, path: string, token: string | null, body?: unknown) => {
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    if (body !== undefined) headers["content-type"] = "application/json";
+    if (method !== "GET") headers["content-type"] = "application/json";
     const res = await sim.fetch(`http://sim.test${path}`, {
       method,
       headers,

@@ -19,7 +19,7 @@ import { JournalLedger } from "./http/journal.js";
 import { toResponse, toSimRequest } from "./http/fetch.js";
 import { type CloseOptions, type CloseReport, listen, type Listening, type ServerLimits } from "./http/node.js";
 import type { RequestHandler, WorldPort } from "./http/ports.js";
-import { bindAddress, ExposedControlError, isLoopback } from "./http/exposure.js";
+import { allowedHost, bindAddress, ExposedControlError, isLoopback } from "./http/exposure.js";
 import { publicOrigin } from "./http/public-url.js";
 import type { SimRequest, SimResponse } from "./http/types.js";
 import {
@@ -53,6 +53,11 @@ export interface SimulatorOptions {
    * (its Host header, or the URL given to `fetch`). Fix it for byte-identical runs on any port.
    */
   publicUrl?: string;
+  /**
+   * Names a /_sim request's Host may carry, besides loopback addresses, `localhost` and the public URL's host,
+   * while `listen` serves on loopback (docs/interfaces.md, Control plane). An invalid one throws an `Error`.
+   */
+  allowHosts?: readonly string[];
   /** Where internal errors are reported. */
   log?: (line: string) => void;
   /** The real-time wait used by delay faults; tests pass a controlled one. */
@@ -247,11 +252,18 @@ export class Simulator extends SandboxHandle {
     this.controlEnabled = options.control ?? true;
     this.controlToken = options.controlToken === "" ? undefined : options.controlToken;
     this.publicUrl = Simulator.checkedPublicUrl(options.publicUrl);
+    const hostNames = new Set(this.publicUrl === undefined ? [] : [new URL(this.publicUrl).hostname]);
+    for (const name of options.allowHosts ?? []) {
+      const allowed = allowedHost(name);
+      if (!allowed.ok) throw new Error(`allowHosts: ${allowed.error}`);
+      hostNames.add(allowed.value);
+    }
     this.server = createServer({
       worlds: this.worldPort(),
       control: {
         enabled: this.controlEnabled,
         token: this.controlToken,
+        hostNames: () => (this.listening && isLoopback(this.listening.host) ? hostNames : undefined),
         maxFieldErrors: sandboxes.main.world.caps.fieldErrors,
         run: (id, input, apiRoot, sandbox) => this.runControl(id, input, apiRoot, sandbox),
       },

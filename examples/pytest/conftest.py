@@ -102,6 +102,9 @@ class Control:
         self.url = sandbox["control_url"]
 
     def __call__(self, method, path, body=None):
+        # /_sim refuses a write without Content-Type: application/json, an empty one too: send {} at least.
+        if body is None and method not in ("GET", "DELETE"):
+            body = {}
         answer = call(method, self.url + path, body)
         assert answer.status < 300, f"{method} {path} answered {answer.status} {answer.body}"
         return answer.body

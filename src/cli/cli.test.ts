@@ -238,6 +238,8 @@ describe("interfaces.md 1: retail-sim serve", () => {
       '--public-url must be an http(s) origin without path, query or fragment: "http://sim.test/api" has a path',
     ],
     [["--public-url", "sim.test:4747"], '"sim.test:4747" is not'],
+    [["--allow-host", "sim.test:4747"], '--allow-host: "sim.test:4747" is not a host name without a port'],
+    [["--allow-host", "http://sim.test"], '--allow-host: "http://sim.test" is not a host name without a port'],
     [["--max-sandboxes", "-1"], "--max-sandboxes must be an integer from 0 to 100000"],
     [["--sandbox-idle-seconds", "0"], "--sandbox-idle-seconds must be an integer from 1 to 31536000"],
     [["--bogus"], "Unknown argument"],

@@ -4,7 +4,7 @@ import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
 import { CAP_NAMES, parseCapArgs, resolveCaps, type Caps } from "../engine/caps.js";
-import { ExposedControlError, isLoopback } from "../http/exposure.js";
+import { allowedHost, ExposedControlError, isLoopback } from "../http/exposure.js";
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS } from "../http/node.js";
 import { createSimulator } from "../simulator.js";
 import { exitWithParent, recordAncestry, writePidFile } from "./lifeline.js";
@@ -24,6 +24,7 @@ interface ServeArgs {
   "control-token"?: string;
   "insecure-control": boolean;
   "public-url"?: string;
+  "allow-host": string[];
   "pid-file"?: string;
   "exit-with-parent": boolean;
   state?: string;
@@ -77,6 +78,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("public-url", {
         type: "string",
         describe: "The origin every URL the simulator writes starts with (or RETAIL_SIM_PUBLIC_URL), e.g. for --port 0",
+      })
+      .option("allow-host", {
+        type: "string",
+        array: true,
+        default: [] as string[],
+        describe:
+          "A name /_sim answers to besides loopback and localhost while on loopback (repeatable), e.g. a dev proxy's",
       })
       .option("pid-file", {
         type: "string",
@@ -147,6 +155,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const origin = publicUrl === undefined ? undefined : publicOrigin(publicUrl);
         if (origin !== undefined && !origin.ok)
           throw new Error(`--public-url must be an http(s) origin without path, query or fragment: ${origin.error}`);
+        for (const name of a["allow-host"]) {
+          const allowed = allowedHost(name);
+          if (!allowed.ok) throw new Error(`--allow-host: ${allowed.error}`);
+        }
         return true;
       }),
   handler: async (args) => {
@@ -171,6 +183,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         sandboxIdleSeconds: args["sandbox-idle-seconds"],
         caps: (parseCapArgs(args.cap) as { value: Partial<Caps> }).value,
         publicUrl: givenPublicUrl(args["public-url"]),
+        allowHosts: args["allow-host"],
         log: (line) => process.stderr.write(`${line}\n`),
       });
     } catch (error) {

@@ -1,12 +1,11 @@
 import { httpDate } from "../kernel/clock.js";
 import { stopwatch } from "../kernel/stopwatch.js";
-import { safeEqual } from "../kernel/digest.js";
 import { apiError } from "../contract/errors.js";
 import { operationParams, type Match } from "../contract/router.js";
 import { OAUTH_DOCUMENT_PATH } from "../contract/path.js";
 import type { Fault } from "../engine/faults.js";
 import type { World } from "../engine/world.js";
-import { handleControl } from "./control.js";
+import { controlRefusal, handleControl } from "./control.js";
 import { handleAuthorize, handleToken, oauthClientId } from "./oauth.js";
 import { handleApi } from "./pipeline.js";
 import type { RequestHandler, ServerPorts, WorldPort } from "./ports.js";
@@ -109,12 +108,8 @@ async function dispatch(
   const route = match?.route;
   if (req.path === CONTROL_BASE || req.path.startsWith(`${CONTROL_BASE}/`)) {
     const { control } = ports;
-    if (!control.enabled) return errorResponse(apiError("NOT_FOUND", "The control plane is off (--no-control)."));
-    if (control.token !== undefined && !controlAuthorized(control.token, req.headers.authorization)) {
-      return errorResponse(
-        apiError("UNAUTHORIZED", "The control plane needs its token: Authorization: Bearer <--control-token>."),
-      );
-    }
+    const refused = controlRefusal(control, req);
+    if (refused) return errorResponse(refused);
     if (route?.kind !== "control" || !match) return handleControl(control, undefined, req);
     if (!route.scoped) return handleControl(control, { route: route.op, params: match.params }, req);
     const { sandbox_id: sandbox, ...params } = match.params;
@@ -147,12 +142,6 @@ async function withFaults(world: World, req: SimRequest, pipeline: () => Promise
     return lost;
   }
   return response;
-}
-
-/** The control token, compared in constant time (docs/spec-choices.md, Security). */
-function controlAuthorized(token: string, header: string | undefined): boolean {
-  const given = /^Bearer ([\x21-\x7E]+)$/.exec(header ?? "")?.[1];
-  return given !== undefined && safeEqual(given, token);
 }
 
 function injected(fault: Fault, message: string): SimResponse {

@@ -6,6 +6,10 @@ import type { Simulator } from "../simulator.js";
 // docs/interfaces.md, Control plane: a /_sim body is read by the API's rules (spec, Errors: 400 VALIDATION_FAILED
 // for an invalid body), so a body over the 1 MiB cap, of another content type or not UTF-8 JSON changes nothing.
 
+/** docs/interfaces.md, Control plane: the refusal of a write without a JSON content type, saying what to send. */
+const WRITE_TYPE =
+  "must be application/json on every /_sim write, an empty body included (curl -H 'Content-Type: application/json'; Python requests: json={})";
+
 const OVER_CAP = `{"seed": 2, "pad": "${"a".repeat(1024 * 1024)}"}`;
 
 async function post(sim: Simulator, path: string, body: string | Uint8Array | undefined, type?: string) {
@@ -34,8 +38,8 @@ const refused = (field: string, message: string, summary = `${field}: ${message}
 describe("docs/interfaces.md, Control plane: bodies are read by the API's rules", () => {
   it.each([
     ["a body over the 1 MiB cap", OVER_CAP, "application/json", "body", "must be at most 1048576 bytes"],
-    ["a body of another content type", '{"seed": 2}', "text/plain", "Content-Type", "must be application/json"],
-    ["a body without a content type", '{"seed": 2}', undefined, "Content-Type", "must be application/json"],
+    ["a body of another content type", '{"seed": 2}', "text/plain", "Content-Type", WRITE_TYPE],
+    ["a body without a content type", '{"seed": 2}', undefined, "Content-Type", WRITE_TYPE],
     ["malformed JSON", '{"seed": 2', "application/json", "body", "is not valid JSON in UTF-8"],
     [
       "invalid UTF-8",
@@ -63,9 +67,9 @@ describe("docs/interfaces.md, Control plane: bodies are read by the API's rules"
     expect(sim.clock.now()).toBe("2026-01-01T01:00:00.000Z");
   });
 
-  it("an empty body still reads as {}: POST /_sim/reset without a body resets with the defaults", async () => {
+  it("an empty body still reads as {}: POST /_sim/reset without a body (its type given) resets with the defaults", async () => {
     const sim = movedSim();
-    const res = await post(sim, "/reset", undefined);
+    const res = await post(sim, "/reset", undefined, "application/json");
     expect(res.status).toBe(200);
     expect(sim.clock.now()).toBe("2026-01-01T00:00:00.000Z");
   });

@@ -24,7 +24,7 @@ async function viaRoute(sim: Simulator, step: Step): Promise<Outcome & { status:
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(step.params?.[name] ?? ""));
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method: op.method,
-    headers: step.body === undefined ? {} : { "content-type": "application/json" },
+    headers: op.method === "GET" ? {} : { "content-type": "application/json" },
     body: step.body === undefined ? undefined : JSON.stringify(step.body),
   });
   const text = await res.text();

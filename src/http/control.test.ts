@@ -7,7 +7,7 @@ import type { Simulator } from "../simulator.js";
 async function control(sim: Simulator, method: string, path: string, body?: unknown) {
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { fail, ok, type Result } from "../kernel/result.js";
 
 // Whether a server is reachable from other machines: it is unless it binds a loopback address
 // (127.0.0.0/8 or ::1, IPv4-mapped forms included). The /_sim control plane hands out every credential and
@@ -13,6 +14,32 @@ LOOPBACK.addAddress("::1", "ipv6");
 export function isLoopback(address: string): boolean {
   const family = isIP(address);
   return family !== 0 && LOOPBACK.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * A `Host` header as the URL `http://HOST/`, its name spelled as the URL standard spells it (`Sim.Test:80` is
+ * `sim.test`, `[::1]:4747` is `[::1]`); undefined when it is anything but a host and an optional port.
+ */
+export function hostUrl(host: string): URL | undefined {
+  if (!/^[^/?#@\\%\s]+$/.test(host)) return undefined;
+  try {
+    return new URL(`http://${host}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A host name only this machine answers to: a loopback address, `localhost` or a name under it. */
+export function isLocalName(name: string): boolean {
+  return name === "localhost" || name.endsWith(".localhost") || isLoopback(name.replace(/^\[(.*)\]$/, "$1"));
+}
+
+/** A name `allowHosts` (`--allow-host`) adds: a host name without a port, answered as the URL standard spells it. */
+export function allowedHost(name: string): Result<string, string> {
+  const spelled = hostUrl(name)?.hostname;
+  return spelled === name.toLowerCase()
+    ? ok(spelled)
+    : fail(`"${name}" is not a host name without a port, such as sim.test`);
 }
 
 /**

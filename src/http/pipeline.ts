@@ -298,6 +298,10 @@ async function holdPoint(world: World, req: SimRequest, body: unknown): Promise<
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; error: ApiError };
 
+/** A JSON content type, with optional parameters: `application/json; charset=utf-8`, `application/merge-patch+json`. */
+export const isJson = (req: SimRequest): boolean =>
+  /^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(req.headers["content-type"] ?? "");
+
 /**
  * JSON bodies only, within the size limit, matching the schema (unknown properties refused), with at most
  * `maxFields` field errors listed. The control plane reads its bodies here too, by the same rules, except
@@ -310,10 +314,7 @@ export function readBody(req: SimRequest, schema: TSchema | undefined, maxFields
     if (empty === "{}") return checked(schema, {}, maxFields);
     return { ok: false, error: invalid("body", "a JSON body is required") };
   }
-  const type = req.headers["content-type"] ?? "";
-  if (!/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-    return { ok: false, error: invalid("Content-Type", "must be application/json") };
-  }
+  if (!isJson(req)) return { ok: false, error: invalid("Content-Type", "must be application/json") };
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(req.body));

@@ -34,6 +34,7 @@ function controlPort(settings: { enabled?: boolean; token?: string } = {}) {
   const port: ControlPort = {
     enabled: settings.enabled ?? true,
     token: settings.token,
+    hostNames: () => undefined,
     maxFieldErrors: 100,
     run: (id, input, apiRoot) => {
       runs.push({ id, input, apiRoot });
@@ -47,7 +48,7 @@ describe("the http layer on its ports", () => {
   it("routes /_sim to the control port's runner with the table's id, the path's parameters and the origin", async () => {
     const { port, runs } = controlPort();
     const serve = createServer({ worlds: single(() => makeWorld()), control: port });
-    const res = await serve(request("POST", "/_sim/keys/k-1/revoke"));
+    const res = await serve(request("POST", "/_sim/keys/k-1/revoke", { "content-type": "application/json" }));
     expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: '{"ran":"revokeKey"}' });
     expect(runs).toEqual([
       { id: "revokeKey", input: { params: { id: "k-1" }, body: undefined }, apiRoot: "http://ports.test" },

@@ -15,6 +15,11 @@ export interface ControlPort {
   readonly enabled: boolean;
   /** When set, every /_sim request must carry `Authorization: Bearer <token>`. */
   readonly token: string | undefined;
+  /**
+   * While the server listens on loopback, the names besides loopback addresses and `localhost` a /_sim request's
+   * Host may carry (the public URL's host, `allowHosts`); undefined when any may (http/control.ts, controlRefusal).
+   */
+  hostNames(): ReadonlySet<string> | undefined;
   /** Field errors listed at most in one refusal of a control body (the `field-errors` cap). */
   readonly maxFieldErrors: number;
   /**

@@ -70,7 +70,7 @@ export async function demo(options: SimulatorOptions = {}): Promise<Demo> {
 export async function control(sim: Simulator, method: string, path: string, body?: unknown) {
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

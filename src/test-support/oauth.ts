@@ -50,13 +50,10 @@ async function reply(res: Response): Promise<JsonReply> {
   return { status: res.status, headers: res.headers, json, text };
 }
 
-/** `GET`/`POST` a control route (`/_sim/...`) with a JSON body. */
+/** `GET`/`POST` a control route (`/_sim/...`) with a JSON body (a write sends the JSON content type even without one). */
 export async function control(sim: Simulator, method: string, path: string, body?: unknown): Promise<JsonReply> {
-  const init: RequestInit = { method };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers = { "content-type": "application/json" };
-  }
+  const init: RequestInit = { method, body: body === undefined ? undefined : JSON.stringify(body) };
+  if (method !== "GET") init.headers = { "content-type": "application/json" };
   return reply(await sim.fetch(`${ORIGIN}${path}`, init));
 }
 

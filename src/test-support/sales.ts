@@ -62,7 +62,7 @@ export interface ControlReply {
 export async function control(sim: Simulator, method: string, path: string, body?: unknown): Promise<ControlReply> {
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();

@@ -143,7 +143,7 @@ export async function control(
 ): Promise<{ status: number; json: any }> {
   const res = await sim.fetch(`${ORIGIN}/_sim${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

@@ -49,7 +49,9 @@ export async function call(sim: Simulator, method: string, path: string, options
   let body: string | undefined;
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined) headers["content-type"] = options.contentType ?? "application/json";
+  // docs/interfaces.md, Control plane: a /_sim write sends a JSON content type, with an empty body too.
+  if (body !== undefined || (path.startsWith("/_sim") && method !== "GET"))
+    headers["content-type"] = options.contentType ?? "application/json";
   const res = await sim.fetch(`${ORIGIN}${path}`, { method, headers, body, remoteAddress: options.remoteAddress });
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null, text };

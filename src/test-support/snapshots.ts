@@ -62,9 +62,10 @@ export class Wire {
     return { status: res.status, text, json, headers: res.headers };
   }
 
-  /** A control route (no credential). */
+  /** A control route (no credential); a write sends the JSON content type even without a body. */
   control(method: string, path: string, body?: unknown): Promise<Sent> {
-    return this.send(method, `/_sim${path}`, { token: null, body });
+    const headers: Record<string, string> = method === "GET" ? {} : { "content-type": "application/json" };
+    return this.send(method, `/_sim${path}`, { token: null, body, headers });
   }
 }
 

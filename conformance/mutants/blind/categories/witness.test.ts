@@ -32,7 +32,8 @@ async function call(sim: Simulator, method: string, path: string, o: CallOptions
   const token = o.token === undefined ? sim.token(path.split("/")[1] ?? "demo", o.key ?? "full") : o.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const body = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || (path.startsWith("/_sim") && method !== "GET"))
+    headers["content-type"] = "application/json";
   const res = await sim.fetch(`${ORIGIN}${path}`, { method, headers, body });
   const text = await res.text();
   let json: any;
