@@ -1,4 +1,3 @@
-import { Chain, type Link } from "../kernel/chain.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { DEFAULT_MAX_FIELD_ERRORS } from "../contract/errors.js";
 import { WindowLedger } from "./limits.js";
@@ -7,20 +6,34 @@ import { WindowLedger } from "./limits.js";
 // manual clock included): when a store is full, its oldest entries go first. The caps are configurable
 // (`--cap name=value`, the library's `caps` option); their defaults keep the demo and large fixtures
 // within the memory figures of docs/performance.md under any request stream. Caps named "per ..." hold
-// for each credential, store or answer of one sandbox; the others hold for the whole process, every
-// sandbox's entries counted together.
+// for each credential, store, address or answer of one sandbox, or for each sandbox; the others hold for
+// the whole process, every sandbox's entries counted together. What the spec promises per credential
+// (idempotency records, rate-limit windows) is bounded per sandbox first, with the process-wide cap a
+// last line that takes only from the sandbox holding the most: another sandbox's traffic never takes a
+// record or a window from a sandbox holding no more than its share.
 
 export interface Caps {
-  /** Idempotency records kept in the whole process. */
+  /** Idempotency records kept in the whole process; past it, the sandbox holding the most lets its oldest go. */
   readonly idempotencyRecords: number;
-  /** Bytes of idempotency records (stored answers and their keys) kept in the whole process. */
+  /** Bytes of idempotency records (stored answers and their keys) kept in the whole process; as above. */
   readonly idempotencyBytes: number;
+  /** Idempotency records kept per sandbox; past it, the sandbox's own oldest go. */
+  readonly idempotencyRecordsPerSandbox: number;
+  /** Bytes of idempotency records kept per sandbox. */
+  readonly idempotencyBytesPerSandbox: number;
   /** Idempotency records kept per credential. */
   readonly idempotencyRecordsPerCredential: number;
   /** Bytes of idempotency records kept per credential. */
   readonly idempotencyBytesPerCredential: number;
-  /** Rate-limit windows (distinct counted keys) open in the whole process. */
+  /** Rate-limit windows (distinct counted keys) open in the whole process; past it, the sandbox holding the most lets one go. */
   readonly rateLimitKeys: number;
+  /**
+   * Rate-limit windows per sandbox, each of its two pools: the windows of its credentials (their own
+   * limits, the failed-authentication pairs of a credential it knows) and those any request can open.
+   */
+  readonly rateLimitKeysPerSandbox: number;
+  /** Failure windows charged to one address, or to one credential a sandbox knows (its failed pairs). */
+  readonly rateLimitKeysPerCaller: number;
   /** Pending OAuth sign-ins (consent tickets) and unexchanged authorization codes, each, per sandbox. */
   readonly oauthPending: number;
   /** Unexpired access tokens per OAuth connection; one more retires the connection's oldest. */
@@ -44,9 +57,13 @@ export interface Caps {
 export const DEFAULT_CAPS: Caps = {
   idempotencyRecords: 200_000,
   idempotencyBytes: 64 * 1024 * 1024,
+  idempotencyRecordsPerSandbox: 50_000,
+  idempotencyBytesPerSandbox: 32 * 1024 * 1024,
   idempotencyRecordsPerCredential: 20_000,
   idempotencyBytesPerCredential: 16 * 1024 * 1024,
   rateLimitKeys: 100_000,
+  rateLimitKeysPerSandbox: 20_000,
+  rateLimitKeysPerCaller: 64,
   oauthPending: 10_000,
   accessTokensPerConnection: 10,
   connectionsPerAppUser: 100,
@@ -62,9 +79,13 @@ export const DEFAULT_CAPS: Caps = {
 export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
   idempotencyRecords: "idempotency-records",
   idempotencyBytes: "idempotency-bytes",
+  idempotencyRecordsPerSandbox: "idempotency-records-per-sandbox",
+  idempotencyBytesPerSandbox: "idempotency-bytes-per-sandbox",
   idempotencyRecordsPerCredential: "idempotency-records-per-credential",
   idempotencyBytesPerCredential: "idempotency-bytes-per-credential",
   rateLimitKeys: "rate-limit-keys",
+  rateLimitKeysPerSandbox: "rate-limit-keys-per-sandbox",
+  rateLimitKeysPerCaller: "rate-limit-keys-per-caller",
   oauthPending: "oauth-pending",
   accessTokensPerConnection: "access-tokens-per-connection",
   connectionsPerAppUser: "connections-per-app-user",
@@ -113,47 +134,50 @@ export function parseCapArgs(args: readonly string[]): Result<Partial<Caps>, str
   return ok(caps);
 }
 
-/** An entry a world keeps and the process counts: its size, and how its world lets it go. */
-export interface Counted {
+/** One world's share of a kind of entry the process counts, and how it lets its own oldest go. */
+export interface Holder {
+  readonly size: number;
   readonly bytes: number;
-  /** Takes the entry out of its world (which then calls `ProcessLedger.remove`). */
-  drop(): void;
+  /** Lets its oldest entry go (and tells the ledger, through `count`). */
+  dropOldest(): void;
 }
 
 /**
- * The entries of one kind that every world of a process keeps, oldest first, counted against the
- * process-wide caps: adding one costs the same whatever the number held, and the oldest go first.
+ * The entries of one kind that every world of a process keeps, counted against the process-wide caps.
+ * Past a cap the world holding the most (records, or bytes past the byte cap) lets its own oldest go:
+ * a world holding no more than the others never loses an entry to their traffic. Finding it looks at
+ * each world once, only at the cap, which a world's own caps keep out of reach of one busy world.
  */
 export class ProcessLedger {
-  private readonly chain = new Chain<Counted>();
-  private heldBytes = 0;
+  private readonly holders = new Set<Holder>();
+  records = 0;
+  bytes = 0;
 
-  get records(): number {
-    return this.chain.size;
+  join(holder: Holder): void {
+    this.holders.add(holder);
   }
 
-  get bytes(): number {
-    return this.heldBytes;
+  leave(holder: Holder): void {
+    this.holders.delete(holder);
   }
 
-  add(entry: Counted): Link<Counted> {
-    this.heldBytes += entry.bytes;
-    return this.chain.push(entry);
+  /** A holder's entries changed by `records` and `bytes`. */
+  count(records: number, bytes: number): void {
+    this.records += records;
+    this.bytes += bytes;
   }
 
-  remove(link: Link<Counted>): void {
-    if (link.linked) this.heldBytes -= link.value.bytes;
-    this.chain.remove(link);
-  }
-
-  /** An entry held changed size by `delta` bytes. */
-  resized(delta: number): void {
-    this.heldBytes += delta;
-  }
-
-  /** Drops the oldest entries (whichever world keeps them) until at most `records` and `bytes` are held. */
-  trim(records: number, bytes: number): void {
-    while (this.chain.size > records || this.heldBytes > bytes) (this.chain.first as Counted).drop();
+  /**
+   * Has the world holding the most let its oldest go until at most `records` and `bytes` are held;
+   * `asking`, the world that just added, loses a tie.
+   */
+  trim(records: number, bytes: number, asking: Holder): void {
+    while (this.records > records || this.bytes > bytes) {
+      const measure = this.records > records ? (h: Holder) => h.size : (h: Holder) => h.bytes;
+      let most = asking;
+      for (const h of this.holders) if (measure(h) > measure(most)) most = h;
+      most.dropOldest();
+    }
   }
 }
 
@@ -169,6 +193,6 @@ export class ProcessBounds {
   readonly rateLimitWindows: WindowLedger;
 
   constructor(readonly caps: Caps = DEFAULT_CAPS) {
-    this.rateLimitWindows = new WindowLedger(caps.rateLimitKeys);
+    this.rateLimitWindows = new WindowLedger(caps);
   }
 }

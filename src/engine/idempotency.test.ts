@@ -58,19 +58,39 @@ describe("Spec, Limits: bounded idempotency records", () => {
     expect(s.bytes).toBe(RECORD_OVERHEAD_BYTES + 1 + 1 + 15);
   });
 
-  it("counts every world of the process together: the process's oldest record goes first, whichever world holds it", () => {
+  it("keeps at most idempotencyRecordsPerSandbox and idempotencyBytesPerSandbox per world, the world's own oldest going first", () => {
+    const shared = bounds({ idempotencyRecordsPerSandbox: 3 });
+    const busy = new IdempotencyStore(shared);
+    const quiet = new IdempotencyStore(shared);
+    store(quiet, "a", "1");
+    for (const [credential, key] of [
+      ["a", "1"],
+      ["b", "2"],
+      ["c", "3"],
+      ["a", "4"],
+    ] as const)
+      store(busy, credential, key);
+    expect([busy.size, quiet.size]).toEqual([3, 1]);
+    expect(busy.records().map((r) => r.key)).toEqual(["2", "3", "4"]);
+    const body = "y".repeat(500);
+    const bytes = new IdempotencyStore(bounds({ idempotencyBytesPerSandbox: 2 * cost("a", "1", body) }));
+    for (const key of ["1", "2", "3"]) store(bytes, "a", key, body);
+    expect(bytes.records().map((r) => r.key)).toEqual(["2", "3"]);
+  });
+
+  it("counts every world of the process together: past the process cap the world holding the most lets its own oldest go, never a world holding fewer", () => {
     const shared = bounds({ idempotencyRecords: 4 });
     const one = new IdempotencyStore(shared);
     const two = new IdempotencyStore(shared);
     store(one, "a", "1");
     store(two, "a", "1");
     store(one, "a", "2");
-    store(two, "a", "2");
-    store(two, "a", "3");
+    for (let i = 2; i < 100; i++) store(two, "a", String(i));
     expect(shared.idempotency.records).toBe(4);
-    expect([one.size, two.size]).toEqual([1, 3]);
-    expect(kept(one, "a", "1")).toBe(false);
-    expect(kept(one, "a", "2")).toBe(true);
+    expect([one.size, two.size]).toEqual([2, 2]);
+    expect(kept(one, "a", "1")).toBe(true);
+    expect(kept(two, "a", "98")).toBe(true);
+    expect(kept(two, "a", "97")).toBe(false);
   });
 
   it("bounds the process's bytes across worlds", () => {

@@ -1,13 +1,14 @@
 import { Chain, type Link } from "../kernel/chain.js";
-import type { Caps, Counted, ProcessBounds, ProcessLedger } from "./caps.js";
+import type { Caps, Holder, ProcessBounds, ProcessLedger } from "./caps.js";
 
 // Spec, Limits, Idempotency paragraph: a retry with the same key and body replays the stored status
 // and data; a different body answers IDEMPOTENCY_KEY_REUSED; a key still processing answers
 // IDEMPOTENCY_IN_PROGRESS; a 500 is not remembered; stored records lapse after 24 hours; keys are
 // remembered per credential.
 //
-// Bounded (engine/caps.ts): by count and by bytes per credential (in this world) and in the whole
-// process (every world's records counted together in `ProcessBounds`); the oldest go first. A lapsed
+// Bounded (engine/caps.ts): by count and by bytes per credential and per world, the credential's or
+// the world's own oldest going first; and in the whole process (every world's records counted together
+// in `ProcessBounds`), where the world holding the most lets its oldest go. A lapsed
 // record is gone on time: the records of a world lapse in the order they were stored (the lifetime is
 // constant and the world's clock only moves forward), so each request drops the ones at the front that
 // have lapsed, and never looks at the others.
@@ -51,15 +52,13 @@ interface Pending {
   readonly fingerprint: string;
 }
 
-/** A stored record and its places in the three orders it is kept in: its world's, its credential's, the process's. */
-class Stored implements Counted, IdempotencyRecord {
+/** A stored record and its places in the two orders it is kept in: its world's and its credential's. */
+class Stored implements IdempotencyRecord {
   inWorld!: Link<Stored>;
   inCredential!: Link<Stored>;
-  inProcess!: Link<Counted>;
   bytes: number;
 
   constructor(
-    private readonly owner: IdempotencyStore,
     readonly id: string,
     readonly credentialId: string,
     readonly key: string,
@@ -69,10 +68,6 @@ class Stored implements Counted, IdempotencyRecord {
     readonly subject: string | undefined,
   ) {
     this.bytes = recordBytes(key, credentialId, response);
-  }
-
-  drop(): void {
-    this.owner.remove(this);
   }
 }
 
@@ -85,7 +80,7 @@ interface Holding {
   bytes: number;
 }
 
-export class IdempotencyStore {
+export class IdempotencyStore implements Holder {
   private readonly entries = new Map<string, Pending | Stored>();
   /** Stored records in the order they were stored, which is the order they lapse in. */
   private readonly byAge = new Chain<Stored>();
@@ -99,6 +94,7 @@ export class IdempotencyStore {
   constructor(bounds: ProcessBounds) {
     this.ledger = bounds.idempotency;
     this.caps = bounds.caps;
+    this.ledger.join(this);
   }
 
   begin(credentialId: string, key: string, fingerprint: string, now: number): Begin {
@@ -125,7 +121,7 @@ export class IdempotencyStore {
     if (!entry || entry instanceof Stored) return;
     this.entries.delete(id);
     if (response.status >= 500) return;
-    this.keep(new Stored(this, id, credentialId, key, entry.fingerprint, response, now + IDEMPOTENCY_TTL_MS, subject));
+    this.keep(new Stored(id, credentialId, key, entry.fingerprint, response, now + IDEMPOTENCY_TTL_MS, subject));
   }
 
   /** Drops the records that have lapsed by `now`: the oldest, at the front; work only for those dropped. */
@@ -163,7 +159,7 @@ export class IdempotencyStore {
       const id = `${r.credentialId}\u0000${r.key}`;
       const old = this.entries.get(id);
       if (old instanceof Stored) this.remove(old);
-      this.keep(new Stored(this, id, r.credentialId, r.key, r.fingerprint, r.response, r.expiresAt, r.subject));
+      this.keep(new Stored(id, r.credentialId, r.key, r.fingerprint, r.response, r.expiresAt, r.subject));
     }
   }
 
@@ -172,6 +168,7 @@ export class IdempotencyStore {
     this.discarded = true;
     for (let first = this.byAge.first; first; first = this.byAge.first) this.remove(first);
     this.entries.clear();
+    this.ledger.leave(this);
   }
 
   /** Stored records of this world. */
@@ -182,6 +179,10 @@ export class IdempotencyStore {
   /** Bytes of this world's stored records. */
   get bytes(): number {
     return this.heldBytes;
+  }
+
+  dropOldest(): void {
+    this.remove(this.byAge.first as Stored);
   }
 
   /** One credential's stored records and their bytes. */
@@ -195,7 +196,7 @@ export class IdempotencyStore {
     if (!record.inWorld.linked) return;
     this.entries.delete(record.id);
     this.byAge.remove(record.inWorld);
-    this.ledger.remove(record.inProcess);
+    this.ledger.count(-1, -record.bytes);
     this.heldBytes -= record.bytes;
     const holding = this.byCredential.get(record.credentialId) as Holding;
     holding.chain.remove(record.inCredential);
@@ -212,10 +213,14 @@ export class IdempotencyStore {
     const caps = this.caps;
     if (this.discarded) return;
     // A record larger than a byte cap is not kept: it would push out every other and then itself.
-    if (record.bytes > Math.min(caps.idempotencyBytesPerCredential, caps.idempotencyBytes)) return;
+    if (
+      record.bytes >
+      Math.min(caps.idempotencyBytesPerCredential, caps.idempotencyBytesPerSandbox, caps.idempotencyBytes)
+    )
+      return;
     this.entries.set(record.id, record);
     record.inWorld = this.byAge.push(record);
-    record.inProcess = this.ledger.add(record);
+    this.ledger.count(1, record.bytes);
     this.heldBytes += record.bytes;
     let holding = this.byCredential.get(record.credentialId);
     if (!holding) this.byCredential.set(record.credentialId, (holding = { chain: new Chain(), bytes: 0 }));
@@ -231,13 +236,16 @@ export class IdempotencyStore {
 
   private resized(record: Stored, delta: number): void {
     this.heldBytes += delta;
-    this.ledger.resized(delta);
+    this.ledger.count(0, delta);
     const holding = this.byCredential.get(record.credentialId) as Holding;
     holding.bytes += delta;
     this.bound(holding);
   }
 
-  /** The oldest go first: the credential's until within its caps, then the process's (any world's). */
+  /**
+   * The oldest go first: the credential's until within its caps, then this world's, then the world's
+   * holding the most in the process (docs/interfaces.md, Caps).
+   */
   private bound(holding: Holding): void {
     const caps = this.caps;
     while (
@@ -245,6 +253,8 @@ export class IdempotencyStore {
       holding.bytes > caps.idempotencyBytesPerCredential
     )
       this.remove(holding.chain.first as Stored);
-    this.ledger.trim(caps.idempotencyRecords, caps.idempotencyBytes);
+    while (this.size > caps.idempotencyRecordsPerSandbox || this.heldBytes > caps.idempotencyBytesPerSandbox)
+      this.dropOldest();
+    this.ledger.trim(caps.idempotencyRecords, caps.idempotencyBytes, this);
   }
 }

@@ -70,7 +70,7 @@ describe("Spec, Limits: idempotency records are bounded", () => {
     expect(again.json.data.id).not.toBe(first.json.data.id);
   });
 
-  it("every sandbox counts toward the process's caps, and one removed or reset gives its records back", async () => {
+  it("every sandbox counts toward the process's caps: past one, the sandbox holding the most lets its own oldest go; one removed or reset gives its records back", async () => {
     const sim = makeSim({ caps: { idempotencyRecords: 3 } });
     const sandbox = sim.sandbox();
     const prefix = `demo-${sandbox.id}`;
@@ -82,17 +82,17 @@ describe("Spec, Limits: idempotency records are bounded", () => {
       });
     await product(sim, "main-1");
     for (const key of ["sb-1", "sb-2", "sb-3"]) expect((await inSandbox(key)).status).toBe(201);
-    // The process's oldest record, the main world's, went first.
+    // The sandbox held the most: its own oldest went, not the main world's older record.
     expect(sim.world.bounds.idempotency.records).toBe(3);
-    expect(sim.world.idempotency.size).toBe(0);
-    expect(sandbox.world.idempotency.size).toBe(3);
+    expect(sim.world.idempotency.size).toBe(1);
+    expect(sandbox.world.idempotency.records().map((r) => r.key)).toEqual(["sb-2", "sb-3"]);
     sandbox.reset();
-    expect(sim.world.bounds.idempotency.records).toBe(0);
+    expect(sim.world.bounds.idempotency.records).toBe(1);
     await inSandbox("sb-4");
     await product(sim, "main-2");
-    expect(sim.world.bounds.idempotency.records).toBe(2);
+    expect(sim.world.bounds.idempotency.records).toBe(3);
     sandbox.remove();
-    expect(sim.world.bounds.idempotency.records).toBe(1);
+    expect(sim.world.bounds.idempotency.records).toBe(2);
     sim.reset();
     expect(sim.world.bounds.idempotency.records).toBe(0);
   });

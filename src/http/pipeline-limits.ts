@@ -4,6 +4,7 @@ import {
   policyHeader,
   rateLimitHeader,
   retryAfterSeconds,
+  type Payer,
   type Policy,
   type WindowState,
 } from "../engine/limits.js";
@@ -21,6 +22,8 @@ export interface LimitCounter {
   readonly now: number;
   /** The failed-authentication window key: the address and the credential presented. */
   readonly pairKey: string;
+  /** Who pays for that window: the address, or the credential presented once the sandbox knows it. */
+  pairPayer: Payer;
   /** The rate-limit windows this request was counted in; the headers report them. */
   readonly windows: WindowState[];
   /** Set when a further limit refused the request. */
@@ -48,14 +51,15 @@ export function countOrRefuse(caller: LimitCounter, policy: Policy, key: string)
       branch: LIMIT_BRANCH[policy.name],
     };
   }
-  caller.windows.push(caller.world.limits.hit(policy, key, caller.now));
+  caller.windows.push(caller.world.limits.hit(policy, key, caller.now, { credential: key }));
   return undefined;
 }
 
 /** 401, 402 and 403 count toward the failed-authentication limits (spec, Limits). */
 export function recordFailure(caller: LimitCounter, response: SimResponse): SimResponse {
-  caller.world.limits.hit(POLICIES.failedAddress, caller.req.remoteAddress, caller.now);
-  caller.world.limits.hit(POLICIES.failedPair, caller.pairKey, caller.now);
+  const address = caller.req.remoteAddress;
+  caller.world.limits.hit(POLICIES.failedAddress, address, caller.now, { address });
+  caller.world.limits.hit(POLICIES.failedPair, caller.pairKey, caller.now, caller.pairPayer);
   return response;
 }
 

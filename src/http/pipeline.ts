@@ -17,7 +17,7 @@ import {
 import { storeGate } from "../engine/auth/gate.js";
 import { wouldDownload } from "../engine/catalog/images.js";
 import { listParams, type Listing } from "../engine/listing.js";
-import { POLICIES, type Policy, type WindowState } from "../engine/limits.js";
+import { POLICIES, type Policy } from "../engine/limits.js";
 import type { StoreState } from "../engine/store.js";
 import type { World } from "../engine/world.js";
 import { HANDLERS } from "./handlers/index.js";
@@ -26,7 +26,14 @@ import { emptyResponse, errorResponse, jsonResponse, marked } from "./respond.js
 import { apiRouter, operationParams, type Match } from "../contract/router.js";
 import { MAX_BODY_BYTES, type SimRequest, type SimResponse } from "./types.js";
 import { idempotent } from "./pipeline-idempotency.js";
-import { countOrRefuse, failedAuth, recordFailure, tooMany, withLimitHeaders } from "./pipeline-limits.js";
+import {
+  countOrRefuse,
+  failedAuth,
+  type LimitCounter,
+  recordFailure,
+  tooMany,
+  withLimitHeaders,
+} from "./pipeline-limits.js";
 import { decodeSegment } from "../contract/path.js";
 
 // One pipeline for every API operation: authenticate, limit, store state, route, scope,
@@ -35,23 +42,14 @@ import { decodeSegment } from "../contract/path.js";
 
 const STORE_PATH = /^\/([^/]+)\/v1(\/.*)$/;
 
-interface Caller {
+interface Caller extends LimitCounter {
   /** The request's operation, found by the server's route table (undefined: no operation has its path). */
   readonly match: Match<Operation> | undefined;
   readonly handlers: Readonly<Record<string, AnyHandler>>;
   /** What an empty query string gives the operation's query schema: worked out once, not per request. */
   readonly emptyQuery: (op: Operation) => QueryRead;
-  readonly world: World;
-  readonly req: SimRequest;
-  readonly now: number;
   /** What the Authorization header presents (a digest, never the plaintext). */
   readonly given: Presented;
-  /** The failed-authentication window key: the address and the credential presented. */
-  readonly pairKey: string;
-  /** The rate-limit windows this request was counted in; the headers report them. */
-  readonly windows: WindowState[];
-  /** Set when a further limit refused the request. */
-  limited: boolean;
 }
 
 /** The pipeline given each request's operation by the route table that matched it (undefined: none did). */
@@ -90,6 +88,7 @@ export function apiPipeline(
       now,
       given,
       pairKey: failedPairKey(req.remoteAddress, given),
+      pairPayer: { address: req.remoteAddress },
       windows: [],
       limited: false,
     });
@@ -130,6 +129,9 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
   const storePath = STORE_PATH.exec(req.path);
   const prefix = storePath?.[1];
   const auth = world.credentials.authenticate(caller.given, now);
+  // A credential the sandbox knows pays for its own failed pairs; a stranger's the address pays (docs/spec-choices.md, Limits).
+  if (caller.given.kind === "bearer" && (auth.ok || auth.why !== "unknown"))
+    caller.pairPayer = { credential: caller.given.digest };
   if (!auth.ok)
     return failedAuth(caller, {
       ...apiError("UNAUTHORIZED", AUTH_FAILURE_MESSAGE[auth.why]),
@@ -157,7 +159,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
       tooMany("Rate limit exceeded: 120 requests per minute per credential.", general, ...classes),
       "limits.general-429",
     );
-  caller.windows.push(world.limits.hit(POLICIES.general, principal, now));
+  caller.windows.push(world.limits.hit(POLICIES.general, principal, now, { credential: principal }));
   const response = await authorized(caller, credential, store, rest, match);
   // A request refused by a further limit (a 429) does not count toward the general one (docs/spec-choices.md).
   if (caller.limited) caller.windows[0] = world.limits.refund(POLICIES.general, principal, now);

@@ -232,7 +232,7 @@ export function tokenEndpoint(
   const answer = form
     ? exchange(ctx, form, authorization, now, apiRoot)
     : oauthError(400, "invalid_request", "Send the form as application/x-www-form-urlencoded.");
-  if (answer.status >= 400) ctx.limits.hit(POLICIES.tokenFailures, address, now);
+  if (answer.status >= 400) ctx.limits.hit(POLICIES.tokenFailures, address, now, { address });
   return answer;
 }
 

@@ -43,7 +43,8 @@ export function signIn(
   }
   const user = ctx.users.find((u) => u.email.toLowerCase() === typed && u.password === password);
   if (user) return { ok: true, user };
-  ctx.limits.hit(POLICIES.signInAddress, address, now);
-  ctx.limits.hit(POLICIES.signInAccount, account, now);
+  // Both charged to the address: typing many accounts fills its own windows, never another's.
+  ctx.limits.hit(POLICIES.signInAddress, address, now, { address });
+  ctx.limits.hit(POLICIES.signInAccount, account, now, { address });
   return { ok: false, status: 401, message: "The email or password is not right." };
 }
