@@ -76,12 +76,13 @@ describe("docs/interfaces.md, --state: the save's temporary file", () => {
 });
 
 describe("docs/interfaces.md, --state: at start", () => {
-  it("removes the temporary files of this FILE's interrupted saves (a link among them unlinked, not followed), nothing else", () => {
+  it("removes the temporary files of this FILE's interrupted saves (FILE.<pid>.tmp of earlier versions too; a link among them unlinked, not followed), nothing else", () => {
     const dir = folder();
     const file = join(dir, "state.json");
     const victim = plant(dir, [nameAt(file, 7)]);
     writeFileSync(nameAt(file, 0xabcdef), "half a snapsh");
-    const kept = ["other.json.0123456789abcdef.tmp", "state.json.0123456789abcdef.tmp.bak", "state.json.12345.tmp"];
+    writeFileSync(`${file}.12345.tmp`, "an earlier version's half snapshot");
+    const kept = ["other.json.0123456789abcdef.tmp", "state.json.0123456789abcdef.tmp.bak", "state.json.x12345.tmp"];
     for (const name of kept) writeFileSync(join(dir, name), "");
     expect(openState(file)).toEqual({ file, target: file, snapshot: undefined });
     expect(readdirSync(dir).sort()).toEqual([...kept, "victim"].sort());

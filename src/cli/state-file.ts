@@ -35,10 +35,13 @@ export interface StateFile {
   readonly snapshot: Snapshot | undefined;
 }
 
-/** The temporary files of saves of `target`: `target.<16 hex digits>.tmp`, the random part from `random`. */
+/**
+ * The temporary files of saves of `target`: `target.<16 hex digits>.tmp`, the random part from `random`.
+ * Leftovers of earlier versions' saves, `target.<pid>.tmp`, are removed at start too.
+ */
 const temporaryName = (target: string, random: (size: number) => Buffer) =>
   `${target}.${random(8).toString("hex")}.tmp`;
-const TEMPORARY = /^(.+)\.[0-9a-f]{16}\.tmp$/;
+const TEMPORARY = /^(.+)\.(?:[0-9a-f]{16}|[0-9]{1,10})\.tmp$/;
 
 /**
  * Checks FILE at start (its folder exists and can be written; FILE, if there, is a regular file of at most
