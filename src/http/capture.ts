@@ -63,13 +63,14 @@ export function decoded(captured: Captured, cap: number): { text: string | null;
   const { head } = captured;
   if (head === null) return { text: null, bytes: 0 };
   if (captured.text) return { text: head as string, bytes: captured.bytes };
-  if (typeof head === "string") {
-    const bytes = Buffer.byteLength(head);
-    return { text: bytes <= cap ? head : utf8.decode(Buffer.from(head).subarray(0, cap)), bytes };
-  }
+  if (typeof head === "string") return { text: cut(head, cap), bytes: Buffer.byteLength(head) };
   const bytes = head instanceof Uint8Array ? head : Buffer.concat(head as Uint8Array[]);
   return { text: utf8.decode(bytes.subarray(0, cap)), bytes: captured.bytes };
 }
+
+/** A text's first `cap` bytes (UTF-8). */
+export const cut = (text: string, cap: number): string =>
+  text.length <= cap / 3 || Buffer.byteLength(text) <= cap ? text : utf8.decode(Buffer.from(text).subarray(0, cap));
 
 /** Held bytes count twice: a read decodes them into text as long, while it lasts (UTF-16 at worst). */
 export const capturedBytes = (c: Captured): number => 2 * c.held;

@@ -9,12 +9,14 @@ import {
   capture,
   captureAnswer,
   capturedBytes,
+  cut,
   decoded,
   type Head,
   kept,
+  NO_BODY,
 } from "./capture.js";
 import { HeaderPairs } from "./header-pairs.js";
-import { redactForm, redactHeaders, redactJson } from "./redact.js";
+import { redactBody, redactForm, redactHeaders } from "./redact.js";
 import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 
 // One exchange as the journal keeps it: the start of each body, secrets and personal details redacted,
@@ -24,19 +26,14 @@ import { BRANCHES, type SimRequest, type SimResponse } from "./types.js";
 const SENT_FINAL = 1;
 const ANSWER_FINAL = 2;
 
-/** A body's text with its secret and personal values redacted, read by its content type. */
-function redactBody(headers: Readonly<Record<string, string | undefined>>, text: string): string {
-  const type = headers["content-type"] ?? "";
-  if (type.includes("x-www-form-urlencoded")) return redactForm(text);
-  return type.includes("json") ? redactJson(text) : text;
-}
-
+/** One side of an entry; its body redacted now unless `redact` is false (it was when recorded, or needs not be). */
 function message(
   headers: Readonly<Record<string, string | undefined>>,
   start: { text: string | null; bytes: number },
   cap: number,
+  redact: boolean,
 ): JournalMessage {
-  const text = start.text === null ? null : redactBody(headers, start.text);
+  const text = start.text === null || !redact ? start.text : cut(redactBody(headers["content-type"], start.text), cap);
   return { headers: redactHeaders(headers), body: text, body_bytes: start.bytes, truncated: start.bytes > cap };
 }
 
@@ -226,12 +223,14 @@ export class RecordedExchange {
     newest: RecordedExchange | undefined,
   ): void {
     const bodyCap = this.bodyCap;
-    // Nothing secret is kept raw: the request's headers are redacted at once, and the bodies of the
-    // exchanges that carry personal details or secrets (customers, the OAuth endpoints, paths no route
-    // matched) are decoded and redacted at once too, so an erasure leaves no detail in the journal.
-    // Such an exchange is recorded as soon as it is answered; any other waits until its event loop's
-    // turn ends (JournalLedger.hand).
+    // Nothing secret is kept raw: the request's headers and query are redacted at once, and so are the
+    // bodies of the exchanges that carry personal details or secrets (customers, the OAuth endpoints,
+    // paths no route matched) and a request body longer than the cap, whole, before they are cut, so an
+    // erasure leaves no detail in the journal. Such an exchange is recorded as soon as it is answered;
+    // any other waits until its event loop's turn ends (JournalLedger.hand), and its request body (all
+    // of it within the cap) is redacted when read. The answers of the other operations hold neither.
     const eager = carriesSecrets(operation);
+    const sentNow = eager || (req.body !== null && req.body.length > bodyCap);
     let sent = capture(req.body, bodyCap);
     let answer = captureAnswer(response, bodyCap);
     const prior = newest?.held === true ? newest : undefined;
@@ -248,11 +247,9 @@ export class RecordedExchange {
     this.injected = response.injected === true;
     this.code = response.status < 400 ? null : errorCode(answerText(response, answer, bodyCap));
     this.branches = branchesOf(req, response, operation, this.code, answer, sent, bodyCap);
-    if (eager) {
-      sent = redacted(req.headers, sent, bodyCap);
-      answer = redacted(response.headers, answer, bodyCap);
-    }
-    this.finals = eager ? (sent.text ? SENT_FINAL : 0) | (answer.text ? ANSWER_FINAL : 0) : 0;
+    if (sentNow) sent = redacted(req.headers, req.body, bodyCap);
+    if (eager) answer = redacted(response.headers, response.body, bodyCap);
+    this.finals = (sent.text ? SENT_FINAL : 0) | (answer.text ? ANSWER_FINAL : 0);
     this.sentHead = sent.head;
     this.sentBytes = sent.bytes;
     this.answerHead = this.keepParts(answer.head);
@@ -292,11 +289,13 @@ export class RecordedExchange {
         this.requestHeaders.record(),
         decoded(kept(this.sentHead, this.sentBytes, (this.finals & SENT_FINAL) !== 0), cap),
         cap,
+        (this.finals & SENT_FINAL) === 0,
       ),
       response: message(
         this.responseHeaders.record(),
         decoded(kept(answerHead, this.answerBytes, (this.finals & ANSWER_FINAL) !== 0), cap),
         cap,
+        false,
       ),
     };
   }
@@ -348,12 +347,19 @@ export function carriesSecrets(operation: string | null): boolean {
   }
 }
 
-/** A capture decoded and redacted now, kept as text (with the body's whole length). */
-function redacted(headers: Readonly<Record<string, string | undefined>>, captured: Captured, cap: number): Captured {
-  const start = decoded(captured, cap);
-  if (start.text === null) return captured;
-  const text = redactBody(headers, start.text);
-  return { head: text, bytes: start.bytes, held: text.length, text: true };
+const utf8 = new TextDecoder();
+
+/** A whole body redacted now, then cut to the cap, kept as text (with the body's whole length). */
+function redacted(
+  headers: Readonly<Record<string, string | undefined>>,
+  body: string | Uint8Array | null,
+  cap: number,
+): Captured {
+  if (body === null) return NO_BODY;
+  const whole = typeof body === "string" ? body : utf8.decode(body);
+  const text = cut(redactBody(headers["content-type"], whole), cap);
+  const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  return { head: text, bytes, held: text.length, text: true };
 }
 
 function errorCode(text: string): string | null {

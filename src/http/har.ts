@@ -188,7 +188,8 @@ export function parseQuery(query: string): HarRecord[] {
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-function formDecode(text: string): string {
+/** A form field's name or value as URLSearchParams reads it: `+` a space, percent escapes decoded. */
+export function formDecode(text: string): string {
   return text.replace(/\+/g, " ").replace(ESCAPES, decodeEscapes);
 }
 

@@ -6,9 +6,11 @@ import { component } from "./component.js";
 
 const Str = (max: number) => Nullable(Type.String({ maxLength: max }));
 
-/** Fields a client writes. `first_name` is the one personal field that is never null. */
-const writable = {
-  customer_group_id: Uuid,
+/**
+ * A customer's personal details (spec, Delete rules: customer): what erasure replaces (the code and
+ * `first_name`, the one personal field that is never null) or scrubs (every other one).
+ */
+const personal = {
   customer_code: Type.String({ minLength: 1, maxLength: 100, pattern: "^\\S(.*\\S)?$" }),
   first_name: Type.String({ minLength: 1, maxLength: 255 }),
   last_name: Str(255),
@@ -31,6 +33,15 @@ const writable = {
   custom_field_2: Str(255),
   custom_field_3: Str(255),
   custom_field_4: Str(255),
+} satisfies TProperties;
+
+/** The personal fields' names (the journal redacts them, erasure scrubs them). */
+export const PERSONAL_FIELDS = Object.keys(personal) as (keyof typeof personal)[];
+
+/** Fields a client writes. */
+const writable = {
+  customer_group_id: Uuid,
+  ...personal,
   on_account_limit: Type.Integer({
     minimum: 0,
     maximum: 1_000_000_000_000,
@@ -40,6 +51,9 @@ const writable = {
   dont_email: Type.Boolean(),
   dont_sms: Type.Boolean(),
 } satisfies TProperties;
+
+/** The names of the fields a client writes. */
+export const WRITABLE_FIELDS = Object.keys(writable) as (keyof typeof writable)[];
 
 /** Read-only fields: accepted and ignored on write, so a read document can be sent back. */
 const readOnly = {

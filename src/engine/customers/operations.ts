@@ -2,52 +2,24 @@ import { iso } from "../../kernel/clock.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
 import type { Rng } from "../../kernel/random.js";
 import { apiError, notFound, type ApiError } from "../../contract/errors.js";
-import type { Customer, CustomerCreate, CustomerGroup, CustomerUpdate } from "../../contract/schemas/customers.js";
+import {
+  type Customer,
+  type CustomerCreate,
+  type CustomerGroup,
+  type CustomerUpdate,
+  PERSONAL_FIELDS,
+  WRITABLE_FIELDS,
+} from "../../contract/schemas/customers.js";
 import { versionOf, type Row } from "../feed.js";
 import { checkVersion } from "../versions.js";
 import type { AreaContext } from "../context.js";
 import type { CustomerGroupRecord, CustomerRecord, CustomerState } from "./state.js";
 
-const WRITABLE = [
-  "customer_group_id",
-  "customer_code",
-  "first_name",
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-  "on_account_limit",
-  "enable_loyalty",
-  "dont_email",
-  "dont_sms",
-] as const satisfies readonly (keyof CustomerRecord & keyof CustomerUpdate)[];
+const WRITABLE = WRITABLE_FIELDS satisfies readonly (keyof CustomerRecord & keyof CustomerUpdate)[];
 
 /** Personal details scrubbed by erasure (spec, Delete rules: customer): every nullable personal field. */
-export const PERSONAL = WRITABLE.filter(
-  (k) =>
-    k !== "customer_group_id" &&
-    k !== "customer_code" &&
-    k !== "first_name" &&
-    k !== "on_account_limit" &&
-    k !== "enable_loyalty" &&
-    k !== "dont_email" &&
-    k !== "dont_sms",
+export const PERSONAL = PERSONAL_FIELDS.filter(
+  (k): k is Exclude<typeof k, "customer_code" | "first_name"> => k !== "customer_code" && k !== "first_name",
 );
 
 /** A customer operation needs its store, the id stream and the time. */
