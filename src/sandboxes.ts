@@ -72,7 +72,7 @@ export class Sandbox {
     readonly run: string = DEFAULT_RUN,
   ) {
     this.ownClock = this.clock = createClock(settings.clock, settings.now);
-    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
+    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed, shared.bounds.caps));
     // Made once the fixture is known to be good, so a refused sandbox counts toward no run.
     const caps = shared.bounds.caps;
     this.journal =
@@ -95,7 +95,7 @@ export class Sandbox {
    */
   reset(options: { seed?: number; fixture?: FixtureInput } = {}): World {
     const seed = options.seed ?? this.settings.seed;
-    const source = loadFixture(options.fixture ?? this.settings.fixture, seed);
+    const source = loadFixture(options.fixture ?? this.settings.fixture, seed, this.shared.bounds.caps);
     // Requests held by the old world's faults go on (against the old world) rather than hang; what it
     // held against the process's caps is given back.
     this.current.faults.clear();
