@@ -9,7 +9,8 @@ import { BIN, ensureBuilt, ROOT } from "../test-support/conformance.js";
 
 // docs/spec-choices.md, Restored documents: a snapshot the command line is given (--fixture FILE,
 // --state FILE) goes through the caps and invariants of live operation; refused, the process exits 2
-// naming every problem on stderr, before it listens.
+// naming every problem on stderr, before it listens. docs/interfaces.md, Caps: world-bytes holds the
+// default sandbox too.
 
 const dir = mkdtempSync(join(tmpdir(), "retail-sim-restore-"));
 beforeAll(ensureBuilt);
@@ -49,5 +50,11 @@ describe("the command line refuses a snapshot live operation could not have made
     expect([refused.status, refused.stdout]).toEqual([2, ""]);
     expect(refused.stderr).toContain(sku);
     expect(refused.stderr).toContain(`faults.list: 500000 faults: at most ${MAX_FAULTS}`);
+  });
+
+  it("--cap world-bytes below what the fixture takes: exit 2 saying so", () => {
+    const refused = run(["--cap", "world-bytes=100000"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("--cap world-bytes");
   });
 });
