@@ -10,6 +10,7 @@ import { MAX_IMAGE_OUTCOMES } from "../catalog/images.js";
 import { CAPS } from "../catalog/product-collections.js";
 import { combinationKey } from "../catalog/variants.js";
 import { MAX_FAULTS } from "../faults.js";
+import { recordBytes } from "../idempotency.js";
 import { MAX_OUTLETS } from "../store.js";
 
 // What a snapshot must hold beyond its schema for the world restored from it to work: rows in change
@@ -139,9 +140,26 @@ export function snapshotProblems(doc: Snapshot, caps: Caps): FieldError[] {
   overCap(problem, "oauth.sign_ins", doc.oauth.sign_ins.length, caps.oauthPending, "sign-ins");
   overCap(problem, "rate_limits", doc.rate_limits.length, caps.rateLimitKeys, "rate-limit windows");
   overCap(problem, "idempotency", doc.idempotency.length, caps.idempotencyRecords, "idempotency records");
-  const perCredential = countBy(doc.idempotency, (r) => r.credential);
-  for (const [id, n] of perCredential)
-    overCap(problem, "idempotency", n, caps.idempotencyRecordsPerCredential, `records of credential ${id}`);
+  // Counted as the idempotency store counts them (recordBytes), in all and per credential.
+  const perCredential = new Map<string, { records: number; bytes: number }>();
+  let bytes = 0;
+  for (const r of doc.idempotency) {
+    const size = recordBytes(r.key, r.credential, r);
+    const held = perCredential.get(r.credential) ?? { records: 0, bytes: 0 };
+    perCredential.set(r.credential, { records: held.records + 1, bytes: held.bytes + size });
+    bytes += size;
+  }
+  overCap(problem, "idempotency", bytes, caps.idempotencyBytes, "bytes of idempotency records");
+  for (const [id, held] of perCredential) {
+    overCap(problem, "idempotency", held.records, caps.idempotencyRecordsPerCredential, `records of credential ${id}`);
+    overCap(
+      problem,
+      "idempotency",
+      held.bytes,
+      caps.idempotencyBytesPerCredential,
+      `bytes of credential ${id}'s records`,
+    );
+  }
   doc.oauth.connections.forEach((c, i) => {
     const at = `oauth.connections.${i}.access_tokens`;
     overCap(problem, at, c.access_tokens.length, caps.accessTokensPerConnection, "access tokens");

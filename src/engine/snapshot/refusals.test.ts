@@ -225,6 +225,21 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
     ]);
   });
 
+  it("idempotency records are counted in bytes as the idempotency store counts them (caps.idempotencyBytes)", async () => {
+    const source = fresh();
+    await new Wire(source).send("POST", "/demo/v1/products", {
+      body: { name: "Keyed", retail_price: 1 },
+      headers: { "idempotency-key": "k1" },
+    });
+    const reply = await new Wire(makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyBytes: 500 } })).control(
+      "POST",
+      "/reset",
+      { fixture: snapshotOf(source) },
+    );
+    expectError(reply, 400, "VALIDATION_FAILED", "fixture.idempotency");
+    expect(reply.json.error.fields[0].message).toMatch(/^\d+ bytes of idempotency records: at most 500$/);
+  });
+
   it("the library: reset throws a ControlError, createSimulator a FixtureError naming the field", () => {
     const sim = fresh();
     const broken = { ...snapshotOf(), version: 9 } as unknown as Snapshot;
