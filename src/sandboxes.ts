@@ -165,8 +165,12 @@ export class Sandbox {
  */
 function worldCost(fixture: FixtureInput, source: WorldSource): number {
   if (fixture === "large") return 512 * 2 ** 20;
-  return 128 * 1024 + jsonSize(source) * (isSnapshot(source) ? 2 : 12);
+  // A reset back to the same document does not walk it again (a second for a large snapshot).
+  let cost = COSTS.get(source);
+  if (cost === undefined) COSTS.set(source, (cost = 128 * 1024 + jsonSize(source) * (isSnapshot(source) ? 2 : 12)));
+  return cost;
 }
+const COSTS = new WeakMap<WorldSource, number>();
 
 /** About the length of a value's JSON text, without making it (a checked document: its depth is its schema's). */
 function jsonSize(value: unknown): number {
