@@ -5,6 +5,7 @@ import type { ValueError } from "@sinclair/typebox/value";
 import type { FieldError } from "../../contract/errors.js";
 import { Snapshot } from "../../contract/schemas/snapshot.js";
 import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
+import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
 import type { Caps } from "../caps.js";
 import { MAX_IMAGE_OUTCOMES } from "../catalog/images.js";
 import { CAPS } from "../catalog/product-collections.js";
@@ -138,6 +139,10 @@ export function snapshotProblems(doc: Snapshot, caps: Caps): FieldError[] {
   overCap(problem, "images.outcomes", doc.images.outcomes.length, MAX_IMAGE_OUTCOMES, "image outcomes");
   overCap(problem, "oauth.codes", doc.oauth.codes.length, caps.oauthPending, "authorization codes");
   overCap(problem, "oauth.sign_ins", doc.oauth.sign_ins.length, caps.oauthPending, "sign-ins");
+  doc.oauth.sign_ins.forEach((t, i) => {
+    for (const [name, value = ""] of Object.entries(t.params))
+      overCap(problem, `oauth.sign_ins.${i}.params.${name}`, value.length, MAX_AUTHORIZE_PARAM, "characters");
+  });
   overCap(problem, "rate_limits", doc.rate_limits.length, caps.rateLimitKeys, "rate-limit windows");
   overCap(problem, "idempotency", doc.idempotency.length, caps.idempotencyRecords, "idempotency records");
   // Counted as the idempotency store counts them (recordBytes), in all and per credential.

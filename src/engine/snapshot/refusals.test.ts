@@ -7,6 +7,7 @@ import { makeSim } from "../../test-support/sim.js";
 import { PUBLIC_URL, Wire } from "../../test-support/snapshots.js";
 import { CAPS } from "../catalog/product-collections.js";
 import { MAX_FAULTS } from "../faults.js";
+import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
 
 // docs/interfaces.md, Snapshots: a snapshot is checked against its schema (contract/schemas/snapshot.ts) and
 // against what the restored world relies on; a malformed one answers 400 VALIDATION_FAILED naming each
@@ -103,6 +104,20 @@ const BROKEN: [string, (doc: Snapshot) => unknown, string][] = [
     "a live product of a brand that is not there",
     (doc) => (((demoOf(doc).catalog.products[0] as Row).value.brand_id = "00000000-0000-4000-8000-000000000000"), doc),
     "fixture.stores.0.catalog.products.0.value.brand_id",
+  ],
+  [
+    "a pending sign-in with a parameter longer than /oauth/authorize takes",
+    (doc) => {
+      const params = { client_id: "c".repeat(MAX_AUTHORIZE_PARAM + 1) };
+      doc.oauth.sign_ins.push({
+        ticket: "t",
+        user_id: (doc.users[0] as any).id,
+        expires_at: doc.clock.now + 60_000,
+        params,
+      });
+      return doc;
+    },
+    "fixture.oauth.sign_ins.0.params.client_id",
   ],
   [
     `${MAX_FAULTS + 1} faults (docs/interfaces.md, Control plane: at most ${MAX_FAULTS})`,
