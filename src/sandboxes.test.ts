@@ -4,6 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { call, makeSim, ORIGIN, type Reply } from "./test-support/sim.js";
 import type { Simulator } from "./simulator.js";
+import type { FixtureSpec } from "./contract/schemas/fixture.js";
+import { demoFixture } from "../scenarios/fixtures/demo.js";
+import { FixtureError } from "../scenarios/fixtures/index.js";
+import { errorOf, expectError } from "./test-support/errors.js";
 
 interface Created {
   id: string;
@@ -282,5 +286,58 @@ describe("Sandboxes in process", () => {
     expect((await call(sim, "GET", "/demo-sb1/v1/me", { auth: `Bearer ${token}` })).status).toBe(200);
     sandbox.remove();
     expect((await call(sim, "GET", "/demo-sb1/v1/me", { auth: `Bearer ${token}` })).status).toBe(401);
+  });
+});
+
+/** A fixture document of ~1 MB: the demo store alone with 11,000 plain products. */
+function megabyteFixture() {
+  const demo = demoFixture(1);
+  const store = demo.stores[0] as FixtureSpec["stores"][number];
+  const products = Array.from({ length: 11_000 }, (_, i) => ({
+    sku: `SKU-${i}`,
+    name: `Product ${i}`,
+    retail_price: 100 + i,
+    description: "A plain product.",
+  }));
+  return {
+    ...demo,
+    stores: [{ ...store, catalog: { ...store.catalog, products }, customers: [], sales: [] }],
+    users: demo.users.filter((u) => u.store_prefix === store.prefix),
+  };
+}
+
+describe("docs/interfaces.md, Caps: world-bytes, the budget of every sandbox's world", () => {
+  it("a creation loop from a 1 MB fixture ends in 409 CONFLICT within the budget; deletes give the bytes back", async () => {
+    const fixture = megabyteFixture();
+    const size = JSON.stringify(fixture).length;
+    expect(size).toBeGreaterThan(900_000);
+    expect(size).toBeLessThan(1024 * 1024);
+    const budget = 32 * 2 ** 20;
+    const sim = makeSim({ caps: { worldBytes: budget } });
+    const bounds = sim.world.bounds;
+    const start = bounds.worldBytesHeld;
+    const made: string[] = [];
+    let refused: Reply | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const reply = await control(sim, "POST", "/sandboxes", { fixture });
+      if (reply.status === 201) made.push(reply.json.id);
+      else refused = reply;
+    }
+    expect(made).toEqual(["sb1", "sb2"]);
+    expectError(refused as Reply, 409, "CONFLICT");
+    expect(errorOf(refused as Reply).message).toContain("--cap world-bytes");
+    expect(bounds.worldBytesHeld).toBeLessThanOrEqual(budget);
+    // A reset of the default sandbox to the fixture is refused alike, and changes nothing.
+    const before = JSON.stringify(sim.snapshot());
+    expectError(await control(sim, "POST", "/reset", { fixture }), 409, "CONFLICT");
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+    for (const id of made) expect((await control(sim, "DELETE", `/sandboxes/${id}`)).status).toBe(204);
+    expect(bounds.worldBytesHeld).toBe(start);
+    expect((await control(sim, "POST", "/sandboxes", { fixture })).json.id).toBe("sb3");
+  });
+
+  it("a default sandbox its budget cannot hold is refused at start (the command line exits 2)", () => {
+    expect(() => makeSim({ caps: { worldBytes: 1000 } })).toThrow(FixtureError);
+    expect(() => makeSim({ caps: { worldBytes: 1000 } })).toThrow("--cap world-bytes");
   });
 });

@@ -62,6 +62,8 @@ export class Sandbox {
   private clock: Clock;
   /** When a request or control call last used it, on the wall clock (idle expiry). */
   lastUsed = 0;
+  /** Bytes its world is charged against the process's `worldBytes` cap (`worldCost`). */
+  private charged = 0;
 
   /** Throws a FixtureError when the fixture cannot be read or used. */
   constructor(
@@ -72,7 +74,10 @@ export class Sandbox {
     readonly run: string = DEFAULT_RUN,
   ) {
     this.ownClock = this.clock = createClock(settings.clock, settings.now);
-    this.current = this.build(settings.seed, loadFixture(settings.fixture, settings.seed));
+    const source = loadFixture(settings.fixture, settings.seed, shared.bounds.caps);
+    const cost = this.afford(settings.fixture, source);
+    this.current = this.build(settings.seed, source);
+    this.charge(cost);
     // Made once the fixture is known to be good, so a refused sandbox counts toward no run.
     const caps = shared.bounds.caps;
     this.journal =
@@ -91,18 +96,41 @@ export class Sandbox {
 
   /**
    * Back to the state right after it was made (the clock included), or to another seed and fixture. A
-   * fixture that cannot be used throws a FixtureError and changes nothing.
+   * fixture that cannot be used, or that the budget for worlds cannot take, throws a FixtureError and
+   * changes nothing.
    */
   reset(options: { seed?: number; fixture?: FixtureInput } = {}): World {
     const seed = options.seed ?? this.settings.seed;
-    const source = loadFixture(options.fixture ?? this.settings.fixture, seed);
+    const fixture = options.fixture ?? this.settings.fixture;
+    const source = loadFixture(fixture, seed, this.shared.bounds.caps);
+    const cost = this.afford(fixture, source);
     // Requests held by the old world's faults go on (against the old world) rather than hang; what it
     // held against the process's caps is given back.
     this.current.faults.clear();
     this.current.discard();
     this.ownClock.reset();
     this.current = this.build(seed, source);
+    this.charge(cost);
     return this.current;
+  }
+
+  /** Its world's cost from `source`, when the process's budget can take it in place of the present one's (409 otherwise). */
+  private afford(fixture: FixtureInput, source: WorldSource): number {
+    const cost = worldCost(fixture, source);
+    const { caps, worldBytesHeld } = this.shared.bounds;
+    if (worldBytesHeld - this.charged + cost <= caps.worldBytes) return cost;
+    const mb = (bytes: number) => `${Math.ceil(bytes / 2 ** 20)} MB`;
+    throw new FixtureError(
+      `A world from this fixture takes about ${mb(cost)}, and the simulator's worlds already hold ${mb(worldBytesHeld - this.charged)} of their ${mb(caps.worldBytes)} budget: DELETE the sandboxes you are done with, or start it with a higher --cap world-bytes.`,
+      [],
+      "CONFLICT",
+    );
+  }
+
+  /** Charges the world's cost to the process (0: gives it back, the sandbox is removed). */
+  charge(cost: number): void {
+    this.shared.bounds.worldBytesHeld += cost - this.charged;
+    this.charged = cost;
   }
 
   private build(seed: number, source: WorldSource): World {
@@ -128,6 +156,32 @@ export class Sandbox {
   }
 }
 
+/**
+ * What a world from `source` takes of the heap, estimated from the size of its JSON (measured with
+ * `--expose-gc`: ~7 to 11 bytes of heap per byte of a fixture, its sales the dearest, and ~180 KB
+ * besides; ~1.2 per byte of a snapshot, whose records the world shares; ~240 KB for a demo world), and
+ * for the large fixture, which is no document, from its figures in docs/performance.md (~430 MB with
+ * every record made).
+ */
+function worldCost(fixture: FixtureInput, source: WorldSource): number {
+  if (fixture === "large") return 512 * 2 ** 20;
+  // A reset back to the same document does not walk it again (a second for a large snapshot).
+  let cost = COSTS.get(source);
+  if (cost === undefined) COSTS.set(source, (cost = 128 * 1024 + jsonSize(source) * (isSnapshot(source) ? 2 : 12)));
+  return cost;
+}
+const COSTS = new WeakMap<WorldSource, number>();
+
+/** About the length of a value's JSON text, without making it (a checked document: its depth is its schema's). */
+function jsonSize(value: unknown): number {
+  if (typeof value === "string") return value.length + 2;
+  if (typeof value !== "object" || value === null) return 8;
+  let size = 2;
+  if (Array.isArray(value)) for (const item of value) size += jsonSize(item) + 1;
+  else for (const key in value) size += key.length + 4 + jsonSize((value as Record<string, unknown>)[key]);
+  return size;
+}
+
 /** Rows one idle slice lays out: a few milliseconds, so a request that needs none of them waits no longer. */
 const LAYOUT_SLICE = 2048;
 
@@ -148,13 +202,13 @@ export function layOutWhileIdle(world: Pick<World, "discarded" | "layOut" | "log
   if (world.layOut(0)) setImmediate(slice).unref();
 }
 
-/** A fixture or snapshot the control plane was given that cannot be used: 400, naming each problem under `fixture`. */
+/** A fixture or snapshot the control plane was given that cannot be used: 400, naming each problem under `fixture` (409: over the budget for worlds). */
 export function fixtureRefusal(error: FixtureError): ApiError {
   const fields = error.fields.map((f) => ({
     field: f.field === "fixture" || f.field === "snapshot" ? "fixture" : `fixture.${f.field}`,
     message: f.message,
   }));
-  return apiError("VALIDATION_FAILED", error.message, fields.length > 0 ? fields : undefined);
+  return apiError(error.code, error.message, fields.length > 0 ? fields : undefined);
 }
 
 /** Runs `make`; a FixtureError it throws becomes the control plane's refusal. */
@@ -344,6 +398,7 @@ export class Sandboxes implements SandboxDirectory {
     sandbox.world.faults.clear();
     sandbox.world.discard();
     sandbox.journal?.discard();
+    sandbox.charge(0);
     this.live.delete(sandbox.id);
     for (const [prefix, owner] of this.byPrefix) if (owner === sandbox) this.byPrefix.delete(prefix);
   }

@@ -52,6 +52,11 @@ export interface Caps {
   readonly journalBodyBytes: number;
   /** Bytes the journals of the whole process keep; past it, the process's oldest entries go first. */
   readonly journalBytes: number;
+  /**
+   * Bytes of heap the worlds of the whole process may take (the default sandbox, every other one, and
+   * the fixture or snapshot each keeps for its resets), as `sandboxes.ts` estimates them from their source.
+   */
+  readonly worldBytes: number;
 }
 
 export const DEFAULT_CAPS: Caps = {
@@ -73,6 +78,7 @@ export const DEFAULT_CAPS: Caps = {
   journalEntries: 1000,
   journalBodyBytes: 16 * 1024,
   journalBytes: 64 * 1024 * 1024,
+  worldBytes: 1024 * 1024 * 1024,
 };
 
 /** The command line's names of the caps (`--cap idempotency-bytes=1048576`), in the order they are documented. */
@@ -95,6 +101,7 @@ export const CAP_NAMES: Readonly<Record<keyof Caps, string>> = {
   journalEntries: "journal-entries",
   journalBodyBytes: "journal-body-bytes",
   journalBytes: "journal-bytes",
+  worldBytes: "world-bytes",
 };
 
 /** Each cap is an integer from 1 to this (a cap of 0 would refuse what the spec allows). */
@@ -191,6 +198,8 @@ export class ProcessBounds {
   readonly idempotency = new ProcessLedger();
   /** The rate-limit windows of every world, against `rateLimitKeys`. */
   readonly rateLimitWindows: WindowLedger;
+  /** Bytes charged to the worlds held, against `worldBytes` (sandboxes.ts). */
+  worldBytesHeld = 0;
 
   constructor(readonly caps: Caps = DEFAULT_CAPS) {
     this.rateLimitWindows = new WindowLedger(caps);

@@ -71,7 +71,7 @@ class Stored implements IdempotencyRecord {
   }
 }
 
-const recordBytes = (key: string, credentialId: string, response: StoredResponse): number =>
+export const recordBytes = (key: string, credentialId: string, response: StoredResponse): number =>
   RECORD_OVERHEAD_BYTES + key.length + credentialId.length + (response.body ? Buffer.byteLength(response.body) : 0);
 
 /** One credential's records, oldest first, and their bytes. */

@@ -14,7 +14,7 @@ const refuse = (code: "VALIDATION_FAILED" | "CONFLICT" | "UNPROCESSABLE", field:
   fail(apiError(code, `${field}: ${message}`, [{ field, message } satisfies FieldError]));
 
 /** A combination's identity: values in attribute order, compared without regard to case. */
-const combinationKey = (options: readonly OptionRecord[]) =>
+export const combinationKey = (options: readonly OptionRecord[]) =>
   options.map((o) => `${o.attribute_id}=${o.value.toLowerCase()}`).join("\u0000");
 
 export function addVariants(

@@ -5,6 +5,9 @@ import { FixtureError } from "../../../scenarios/fixtures/index.js";
 import { expectError } from "../../test-support/errors.js";
 import { makeSim } from "../../test-support/sim.js";
 import { PUBLIC_URL, Wire } from "../../test-support/snapshots.js";
+import { CAPS } from "../catalog/product-collections.js";
+import { MAX_FAULTS } from "../faults.js";
+import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
 
 // docs/interfaces.md, Snapshots: a snapshot is checked against its schema (contract/schemas/snapshot.ts) and
 // against what the restored world relies on; a malformed one answers 400 VALIDATION_FAILED naming each
@@ -60,7 +63,86 @@ const BROKEN: [string, (doc: Snapshot) => unknown, string][] = [
     (doc) => (((doc.stores[1] as any).settings.prefix = "demo"), doc),
     "fixture.stores.1.settings.prefix",
   ],
+  // docs/spec-choices.md, Restored documents: the caps and invariants of live operation.
+  [
+    "two live products with one sku, in another case (spec, Errors: CONFLICT, SKU in use)",
+    (doc) => {
+      const [a, b] = demoOf(doc).catalog.products;
+      (b as Row).value.sku = (a as Row).value.sku.toLowerCase();
+      return doc;
+    },
+    "fixture.stores.0.catalog.products.1.value.sku",
+  ],
+  [
+    "two live brands with one name (spec, Errors: CONFLICT, duplicate brand name)",
+    (doc) => (((demoOf(doc).catalog.brands[1] as any).value.name = demoOf(doc).catalog.brands[0]?.value.name), doc),
+    "fixture.stores.0.catalog.brands.1.value.name",
+  ],
+  [
+    "two variant children with one combination (spec, Product write rules 9)",
+    (doc) => {
+      const products = demoOf(doc).catalog.products;
+      const children = products.filter((r) => r.value.variant_parent_id !== null);
+      const twin = children.find(
+        (r) => r.value.variant_parent_id === children[0]?.value.variant_parent_id && r !== children[0],
+      );
+      (twin as Row).value.variant_options = (children[0] as Row).value.variant_options;
+      return doc;
+    },
+    "fixture.stores.0.catalog.products.5.value.variant_options",
+  ],
+  [
+    "a product with 21 tags (spec, Product: at most 20)",
+    (doc) => {
+      const product = (demoOf(doc).catalog.products[0] as Row).value;
+      product.tag_ids = Array.from({ length: CAPS.tags + 1 }, () => product.tag_ids[0] as string);
+      return doc;
+    },
+    "fixture.stores.0.catalog.products.0.value.tags",
+  ],
+  [
+    "a live product of a brand that is not there",
+    (doc) => (((demoOf(doc).catalog.products[0] as Row).value.brand_id = "00000000-0000-4000-8000-000000000000"), doc),
+    "fixture.stores.0.catalog.products.0.value.brand_id",
+  ],
+  [
+    "a pending sign-in with a parameter longer than /oauth/authorize takes",
+    (doc) => {
+      const params = { client_id: "c".repeat(MAX_AUTHORIZE_PARAM + 1) };
+      doc.oauth.sign_ins.push({
+        ticket: "t",
+        user_id: (doc.users[0] as any).id,
+        expires_at: doc.clock.now + 60_000,
+        params,
+      });
+      return doc;
+    },
+    "fixture.oauth.sign_ins.0.params.client_id",
+  ],
+  [
+    `${MAX_FAULTS + 1} faults (docs/interfaces.md, Control plane: at most ${MAX_FAULTS})`,
+    (doc) => ((doc.faults = manyFaults(MAX_FAULTS + 1)), doc),
+    "fixture.faults.list",
+  ],
 ];
+
+type Row = Snapshot["stores"][number]["catalog"]["products"][number];
+
+const manyFaults = (n: number): Snapshot["faults"] => ({
+  next_id: n + 1,
+  list: Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    method: null,
+    path: `/x${i}`,
+    status: 503,
+    code: null,
+    times: null,
+    remaining: null,
+    delay_ms: null,
+    after_commit: false,
+    hold: false,
+  })),
+});
 
 describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () => {
   it.each(BROKEN)(
@@ -117,6 +199,60 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
       "VALIDATION_FAILED",
       "fixture.users.0.store_prefix",
     );
+  });
+
+  it("a snapshot with 500,000 faults is refused whole, naming the list, and nothing changes (the library's reset)", () => {
+    const sim = fresh();
+    const before = JSON.stringify(sim.snapshot());
+    const doc = snapshotOf();
+    doc.faults = manyFaults(500_000);
+    let thrown: unknown;
+    try {
+      sim.reset({ fixture: doc });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as ControlError).error.code).toBe("VALIDATION_FAILED");
+    expect((thrown as ControlError).error.fields).toEqual([
+      { field: "fixture.faults.list", message: `500000 faults: at most ${MAX_FAULTS}` },
+    ]);
+    expect(JSON.stringify(sim.snapshot())).toBe(before);
+  });
+
+  it("every problem is named, each bound checked under the process's caps (caps.idempotencyRecordsPerCredential)", async () => {
+    const source = fresh();
+    const wire = new Wire(source);
+    for (const key of ["k1", "k2"])
+      await wire.send("POST", "/demo/v1/products", {
+        body: { name: key, retail_price: 1 },
+        headers: { "idempotency-key": key },
+      });
+    const doc = snapshotOf(source);
+    const [a, b] = demoOf(doc).catalog.products;
+    (b as Row).value.sku = (a as Row).value.sku;
+    const reply = await new Wire(
+      makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyRecordsPerCredential: 1 } }),
+    ).control("POST", "/sandboxes", { fixture: doc });
+    expectError(reply, 400, "VALIDATION_FAILED", "any");
+    expect(reply.json.error.fields.map((f: { field: string }) => f.field)).toEqual([
+      "fixture.stores.0.catalog.products.1.value.sku",
+      "fixture.idempotency",
+    ]);
+  });
+
+  it("idempotency records are counted in bytes as the idempotency store counts them (caps.idempotencyBytes)", async () => {
+    const source = fresh();
+    await new Wire(source).send("POST", "/demo/v1/products", {
+      body: { name: "Keyed", retail_price: 1 },
+      headers: { "idempotency-key": "k1" },
+    });
+    const reply = await new Wire(makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyBytes: 500 } })).control(
+      "POST",
+      "/reset",
+      { fixture: snapshotOf(source) },
+    );
+    expectError(reply, 400, "VALIDATION_FAILED", "fixture.idempotency");
+    expect(reply.json.error.fields[0].message).toMatch(/^\d+ bytes of idempotency records: at most 500$/);
   });
 
   it("the library: reset throws a ControlError, createSimulator a FixtureError naming the field", () => {
