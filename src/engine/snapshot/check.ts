@@ -144,7 +144,9 @@ export function snapshotProblems(doc: Snapshot, caps: Caps): FieldError[] {
       overCap(problem, `oauth.sign_ins.${i}.params.${name}`, value.length, MAX_AUTHORIZE_PARAM, "characters");
   });
   overCap(problem, "rate_limits", doc.rate_limits.length, caps.rateLimitKeys, "rate-limit windows");
-  overCap(problem, "idempotency", doc.idempotency.length, caps.idempotencyRecords, "idempotency records");
+  // A snapshot is one sandbox: its records within the sandbox's caps as well as the process's.
+  const records = Math.min(caps.idempotencyRecords, caps.idempotencyRecordsPerSandbox);
+  overCap(problem, "idempotency", doc.idempotency.length, records, "idempotency records");
   // Counted as the idempotency store counts them (recordBytes), in all and per credential.
   const perCredential = new Map<string, { records: number; bytes: number }>();
   let bytes = 0;
@@ -154,7 +156,8 @@ export function snapshotProblems(doc: Snapshot, caps: Caps): FieldError[] {
     perCredential.set(r.credential, { records: held.records + 1, bytes: held.bytes + size });
     bytes += size;
   }
-  overCap(problem, "idempotency", bytes, caps.idempotencyBytes, "bytes of idempotency records");
+  const sandboxBytes = Math.min(caps.idempotencyBytes, caps.idempotencyBytesPerSandbox);
+  overCap(problem, "idempotency", bytes, sandboxBytes, "bytes of idempotency records");
   for (const [id, held] of perCredential) {
     overCap(problem, "idempotency", held.records, caps.idempotencyRecordsPerCredential, `records of credential ${id}`);
     overCap(

@@ -255,6 +255,27 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
     expect(reply.json.error.fields[0].message).toMatch(/^\d+ bytes of idempotency records: at most 500$/);
   });
 
+  it("a snapshot is one sandbox: its idempotency records within the per-sandbox caps (caps.idempotencyRecordsPerSandbox, caps.idempotencyBytesPerSandbox)", async () => {
+    const source = fresh();
+    const wire = new Wire(source);
+    for (const key of ["k1", "k2"])
+      await wire.send("POST", "/demo/v1/products", {
+        body: { name: key, retail_price: 1 },
+        headers: { "idempotency-key": key },
+      });
+    const doc = snapshotOf(source);
+    const byCount = await new Wire(
+      makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyRecordsPerSandbox: 1 } }),
+    ).control("POST", "/reset", { fixture: doc });
+    expectError(byCount, 400, "VALIDATION_FAILED", "fixture.idempotency");
+    expect(byCount.json.error.fields[0].message).toBe("2 idempotency records: at most 1");
+    const byBytes = await new Wire(
+      makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyBytesPerSandbox: 500 } }),
+    ).control("POST", "/reset", { fixture: doc });
+    expectError(byBytes, 400, "VALIDATION_FAILED", "fixture.idempotency");
+    expect(byBytes.json.error.fields[0].message).toMatch(/^\d+ bytes of idempotency records: at most 500$/);
+  });
+
   it("the library: reset throws a ControlError, createSimulator a FixtureError naming the field", () => {
     const sim = fresh();
     const broken = { ...snapshotOf(), version: 9 } as unknown as Snapshot;
