@@ -74,6 +74,7 @@ export function listen(
       connectionsCheckingInterval: l.checkIntervalMs,
     },
     (req, res) => {
+      if (!connections.answerable(req)) return;
       connections.received(req, res);
       void serve(handler, req, res, server, connections);
     },
