@@ -1,6 +1,15 @@
-import { createClock, iso, systemClock, type Clock, type ClockMode, type Sleep } from "./kernel/clock.js";
+import {
+  createClock,
+  iso,
+  LAST_INSTANT,
+  PAST_LAST_INSTANT,
+  systemClock,
+  type Clock,
+  type ClockMode,
+  type Sleep,
+} from "./kernel/clock.js";
 import { fail, ok, type Result } from "./kernel/result.js";
-import { apiError, type ApiError } from "./contract/errors.js";
+import { apiError, invalid, type ApiError } from "./contract/errors.js";
 import type { FixtureSpec } from "./contract/schemas/fixture.js";
 import { DEFAULT_RUN, type SandboxBody } from "./contract/schemas/control.js";
 import type { Snapshot } from "./contract/schemas/snapshot.js";
@@ -274,6 +283,7 @@ export class Sandboxes implements SandboxDirectory {
     }
     const main = this.main.settings;
     const now = body.now === undefined ? undefined : Date.parse(body.now);
+    if (now !== undefined && now > LAST_INSTANT) return fail(invalid("now", PAST_LAST_INSTANT));
     const settings: SandboxSettings = {
       seed: body.seed ?? main.seed,
       fixture: body.fixture ?? (typeof main.fixture === "string" && main.fixture !== "large" ? main.fixture : "demo"),

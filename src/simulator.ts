@@ -1,4 +1,4 @@
-import { realSleep, type ClockMode, type Sleep } from "./kernel/clock.js";
+import { LAST_INSTANT, PAST_LAST_INSTANT, realSleep, type ClockMode, type Sleep } from "./kernel/clock.js";
 import { fail, type Result } from "./kernel/result.js";
 import {
   CONTROL_OPERATIONS,
@@ -225,6 +225,7 @@ export class Simulator extends SandboxHandle {
   constructor(readonly options: SimulatorOptions = {}) {
     const start = typeof options.now === "string" ? Date.parse(options.now) : options.now;
     if (start !== undefined && !Number.isFinite(start)) throw new Error(`now: "${options.now}" is not a date-time`);
+    if (start !== undefined && start > LAST_INSTANT) throw new Error(`now: "${options.now}" ${PAST_LAST_INSTANT}`);
     const bounds = new ProcessBounds(capsOrThrow(options.caps));
     const sandboxes = new Sandboxes(
       { seed: options.seed ?? 1, fixture: options.fixture ?? "demo", clock: options.clock ?? "system", now: start },

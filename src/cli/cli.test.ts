@@ -233,6 +233,7 @@ describe("interfaces.md 1: retail-sim serve", () => {
     ],
     [["--clock", "sundial"], "Invalid values"],
     [["--now", "yesterday"], "--now must be an ISO 8601 date-time"],
+    [["--now", "9999-06-01T00:00:00Z"], "--now would put the clock past its last instant, 9999-01-01T00:00:00.000Z"],
     [
       ["--public-url", "http://sim.test/api"],
       '--public-url must be an http(s) origin without path, query or fragment: "http://sim.test/api" has a path',

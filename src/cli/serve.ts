@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { parseUtcDateTime } from "../kernel/clock.js";
+import { LAST_INSTANT, PAST_LAST_INSTANT, parseUtcDateTime } from "../kernel/clock.js";
 import { FixtureError } from "../../scenarios/fixtures/index.js";
 import { publicOrigin } from "../http/public-url.js";
 import type { CredentialsView } from "../engine/control.js";
@@ -145,8 +145,10 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         const grace = a["shutdown-grace-seconds"];
         if (!Number.isFinite(grace) || grace < 0 || grace > 3600)
           throw new Error("--shutdown-grace-seconds must be a number from 0 to 3600");
-        if (a.now !== undefined && parseUtcDateTime(a.now) === undefined)
+        const now = a.now === undefined ? undefined : parseUtcDateTime(a.now);
+        if (a.now !== undefined && now === undefined)
           throw new Error("--now must be an ISO 8601 date-time in UTC ending in Z");
+        if (now !== undefined && now > LAST_INSTANT) throw new Error(`--now ${PAST_LAST_INSTANT}`);
         const caps = parseCapArgs(a.cap);
         if (!caps.ok) throw new Error(caps.error);
         const resolved = resolveCaps(caps.value);

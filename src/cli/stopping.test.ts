@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { connect } from "node:net";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -164,6 +165,38 @@ describe("docs/interfaces.md, Command line (Signals): the shutdown grace", () =>
     expect(stderr()).toBe(
       "retail-sim: 1 request was cut off unanswered: the shutdown grace of 0 s (--shutdown-grace-seconds) ran out\n",
     );
+  });
+
+  it("64 idle keep-alive clients are closed without a reset and the exit does not wait for the grace", async () => {
+    const { child, ready } = await start(process.execPath, [
+      BIN,
+      "--port",
+      "0",
+      "--json",
+      "--shutdown-grace-seconds",
+      "3600",
+    ]);
+    const port = Number(new URL(ready.listen_url).port);
+    const ends: Promise<string>[] = [];
+    await Promise.all(
+      Array.from({ length: 64 }, () => {
+        const socket = connect(port, "127.0.0.1");
+        ends.push(
+          new Promise((resolve) => {
+            socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+            socket.on("close", (hadError) => hadError || resolve("clean"));
+          }),
+        );
+        return new Promise((answered) => {
+          socket.once("data", answered);
+          socket.write("GET /_sim/health HTTP/1.1\r\nHost: x\r\n\r\n");
+        });
+      }),
+    );
+    const exited = exitOf(child);
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(await Promise.all(ends)).toStrictEqual(Array(64).fill("clean"));
   });
 
   it.each(["-1", "3601", "soon"])("--shutdown-grace-seconds %s exits 2 with a message", (value) => {

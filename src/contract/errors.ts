@@ -53,8 +53,8 @@ export function leftOut(count: number, root: string): FieldError {
 }
 
 /**
- * At most `max` field errors, then, when any were left out, one `leftOut` entry counting them: the
- * ones past `max`, and those the `leftOut` entries among `fields` already stood for.
+ * At most `max` field errors, the first of each field only, then, when any were left out, one `leftOut`
+ * entry counting them: the ones past `max`, and those the `leftOut` entries among `fields` already stood for.
  */
 export function boundFields(fields: readonly FieldError[], max: number, root: string): FieldError[] {
   let omitted = 0;
@@ -62,6 +62,7 @@ export function boundFields(fields: readonly FieldError[], max: number, root: st
   for (const f of fields) {
     const stands = (f as { [LEFT_OUT]?: number })[LEFT_OUT];
     if (stands !== undefined) omitted += stands;
+    else if (kept.some((k) => k.field === f.field)) continue;
     else if (kept.length < max) kept.push(f);
     else omitted += 1;
   }

@@ -264,7 +264,7 @@ const decodePointer = (segment: string) => segment.replace(/~1/g, "/").replace(/
 /**
  * Turns query text into typed values by the schema's property types, strictly: integers are plain
  * decimal digits, booleans `true` or `false`. A value that does not convert stays a string so the
- * validator reports it. A parameter given twice is an error of its own.
+ * validator reports it. A known parameter given twice is an error of its own.
  */
 export function coerceQuery(
   schema: TObject,
@@ -273,11 +273,12 @@ export function coerceQuery(
   const value: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const errors: FieldError[] = [];
   for (const [name, text] of params) {
+    const prop = Object.hasOwn(schema.properties, name) ? (schema.properties[name] as { type?: unknown }) : undefined;
     if (Object.hasOwn(value, name)) {
-      if (!errors.some((e) => e.field === name)) errors.push({ field: name, message: "must be given once" });
+      // A name the operation does not know is refused as unknown (by the validator), however often it comes.
+      if (prop && !errors.some((e) => e.field === name)) errors.push({ field: name, message: "must be given once" });
       continue;
     }
-    const prop = Object.hasOwn(schema.properties, name) ? (schema.properties[name] as { type?: unknown }) : undefined;
     value[name] = convert(prop?.type, text);
   }
   return { value, errors };

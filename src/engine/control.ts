@@ -1,4 +1,4 @@
-import { isTimeZone, iso, parseUtcDateTime } from "../kernel/clock.js";
+import { isTimeZone, iso, LAST_INSTANT, PAST_LAST_INSTANT, parseUtcDateTime } from "../kernel/clock.js";
 import { fromMilli } from "../kernel/quantity.js";
 import { fail, ok, type Result } from "../kernel/result.js";
 import { apiError, codeForStatus, invalid, isErrorCode, notFound, type ApiError } from "../contract/errors.js";
@@ -129,17 +129,21 @@ export function patchStore(
 
 export const clockView = (world: World) => ({ now: iso(world.env.clock.now()) });
 
-/** Moves the simulator's clock forward; it never goes back (docs/interfaces.md, Control plane: an earlier time answers 400). */
+/**
+ * Moves the simulator's clock forward, never back and never past `LAST_INSTANT` (docs/interfaces.md, Control plane:
+ * either answers 400 and changes nothing).
+ */
 export function moveClock(world: World, body: ClockBody): Result<{ now: string }, ApiError> {
   const clock = world.env.clock;
-  if ("advance_seconds" in body) {
-    clock.advance(Math.round(body.advance_seconds * 1000));
-    return ok(clockView(world));
-  }
-  const target = parseUtcDateTime(body.set);
+  const now = clock.now();
+  const field = "set" in body ? "set" : "advance_seconds";
+  const target = "set" in body ? parseUtcDateTime(body.set) : now + Math.round(body.advance_seconds * 1000);
   if (target === undefined) return fail(invalid("set", "must be an ISO 8601 date-time in UTC ending in Z"));
-  if (target < clock.now()) return fail(invalid("set", `is earlier than the simulator's now (${iso(clock.now())})`));
-  clock.set(target);
+  if (target < now) return fail(invalid("set", `is earlier than the simulator's now (${iso(now)})`));
+  if (target > LAST_INSTANT) return fail(invalid(field, PAST_LAST_INSTANT));
+  // A system clock runs on while this runs: an advance moves it by exactly the step.
+  if (field === "set") clock.set(target);
+  else clock.advance(target - now);
   return ok(clockView(world));
 }
 

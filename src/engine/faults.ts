@@ -64,9 +64,10 @@ export class FaultList {
     for (const fault of faults) this.releaseAll(fault);
   }
 
-  /** Lets every held request go on; the faults stay (used-up hold faults go). */
+  /** Lets every held request go on, in one pass over the faults; the faults stay (used-up hold faults go). */
   releaseHeld(): void {
-    for (const fault of [...this.faults]) this.release(fault.id);
+    for (const fault of this.faults) this.releaseAll(fault);
+    this.faults = this.faults.filter((f) => f.remaining === null || f.remaining > 0);
   }
 
   /** The first answering (not holding) fault matching the request, counted as used. */

@@ -85,4 +85,18 @@ describe("Spec, Errors: a bounded error answer", () => {
       { field: "query", message: "299 more field errors were left out" },
     ]);
   });
+
+  // docs/spec-choices.md, Requests (a query parameter given twice): `npm run fuzz` found include_deleted, which
+  // GET /sales does not know, named twice (given twice, and unknown).
+  it.each([
+    ["/demo/v1/sales?include_deleted=false&include_deleted=false", "include_deleted", "is not a known property"],
+    ["/demo/v1/products?colour=red&colour=blue&colour=x", "colour", "is not a known property"],
+    ["/demo/v1/products?limit=abc&limit=1", "limit", "must be given once"],
+    ["/demo/v1/sales?status=paid&status=open", "status", "must be given once"],
+  ])("a repeated query parameter is named once: %s", async (path, field, message) => {
+    const res = await call(makeSim(), "GET", path);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_FAILED");
+    expect(res.json.error.fields).toEqual([{ field, message }]);
+  });
 });

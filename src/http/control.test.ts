@@ -103,6 +103,63 @@ describe("interfaces.md 3: the clock", () => {
   });
 });
 
+describe("interfaces.md 3: the clock's last instant (docs/spec-choices.md, Control plane and fixtures)", () => {
+  const past = { message: "would put the clock past its last instant, 9999-01-01T00:00:00.000Z" };
+
+  it("a move past it answers 400 naming the field and changes nothing; the clock, writes and snapshots work after", async () => {
+    const sim = makeSim();
+    const step = { advance_seconds: 3153600000 };
+    let moves = 0;
+    while ((await control(sim, "POST", "/clock", step)).status === 200) moves += 1;
+    expect(moves).toBe(79);
+    const at = sim.clock.now();
+    expect(at).toBe("9920-10-04T00:00:00.000Z");
+    const refused = await control(sim, "POST", "/clock", step);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe("VALIDATION_FAILED");
+    expect(refused.json.error.fields).toEqual([{ field: "advance_seconds", ...past }]);
+    expect((await control(sim, "POST", "/clock", { set: "9999-01-01T00:00:00.001Z" })).json.error.fields).toEqual([
+      { field: "set", ...past },
+    ]);
+    expect(sim.clock.now()).toBe(at);
+    // The last instant itself is reached; not a millisecond past it, by any way the clock moves.
+    expect(sim.clock.set("9999-01-01T00:00:00Z")).toBe("9999-01-01T00:00:00.000Z");
+    expect((await control(sim, "POST", "/clock", { advance_seconds: 0.001 })).status).toBe(400);
+    expect(() => sim.clock.advance(1)).toThrow(past.message);
+    expect(sim.clock.now()).toBe("9999-01-01T00:00:00.000Z");
+
+    // The fixture's keys went idle for 90 days on the way: a new one.
+    const key = await control(sim, "POST", "/stores/demo/keys", { name: "last", scopes: ["catalog:write"] });
+    const auth = `Bearer ${key.json.token}`;
+    const created = await call(sim, "POST", "/demo/v1/products", {
+      auth,
+      body: { name: "Last", retail_price: 100 },
+      headers: { "idempotency-key": "last-1" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.data.created_at).toBe("9999-01-01T00:00:00.000Z");
+    const snapshot = sim.snapshot();
+    expect((await control(sim, "POST", "/reset", { fixture: snapshot })).status).toBe(200);
+    expect(sim.clock.now()).toBe("9999-01-01T00:00:00.000Z");
+    expect((await call(sim, "GET", `/demo/v1/products/${created.json.data.id}`, { auth })).json.data.name).toBe("Last");
+  });
+
+  it("a snapshot, a sandbox or a simulator starting past it is refused", async () => {
+    const sim = makeSim();
+    const snapshot = sim.snapshot();
+    const late = { ...snapshot, clock: { ...snapshot.clock, now: Date.parse("9999-01-01T00:00:00.001Z") } };
+    const reset = await control(sim, "POST", "/reset", { fixture: late });
+    expect(reset.status).toBe(400);
+    expect(reset.json.error.fields).toEqual([{ field: "fixture.clock.now", ...past }]);
+    const sandbox = await control(sim, "POST", "/sandboxes", { now: "9999-06-01T00:00:00Z" });
+    expect(sandbox.status).toBe(400);
+    expect(sandbox.json.error.fields).toEqual([{ field: "now", ...past }]);
+    expect((await control(sim, "GET", "/sandboxes")).json).toEqual([]);
+    expect(() => makeSim({ now: "9999-06-01T00:00:00Z" })).toThrow(past.message);
+    expect(sim.clock.now()).toBe("2026-01-01T00:00:00.000Z");
+  });
+});
+
 describe("interfaces.md 3: keys and revoke", () => {
   it("creates a key whose write scope ticks its read scope, and it works at once", async () => {
     const sim = makeSim();

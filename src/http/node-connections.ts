@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
 // What the node:http adapter keeps about its connections: the requests each one has received and not yet
@@ -19,9 +20,28 @@ export class Connections {
   private readonly refusals = new WeakMap<Duplex, () => void>();
   /** Connections already refused, whose later read errors are the same one. */
   private readonly refused = new WeakSet<Duplex>();
+  /** Every open connection, and by connection the bytes read by the end of its last answer. */
+  private readonly open = new Map<Socket, number>();
   private shutdown?: Promise<CloseReport>;
 
-  constructor(private readonly server: Server) {}
+  constructor(private readonly server: Server) {
+    server.on("connection", (socket: Socket) => {
+      this.open.set(socket, 0);
+      socket.once("close", () => this.open.delete(socket));
+    });
+    // Node's own (which its `close` calls) destroys idle connections: a request already on its way to one meets a
+    // reset. This one closes them in stages.
+    server.closeIdleConnections = () => {
+      for (const socket of this.open.keys()) this.closeIfIdle(socket);
+    };
+  }
+
+  /** False for a request on a connection the shutdown already closed for writing: nobody can be answered there. */
+  answerable(req: IncomingMessage): boolean {
+    if (!req.socket.writableEnded) return true;
+    req.resume();
+    return false;
+  }
 
   /** True once the server is shutting down: every answer then closes its connection. */
   get closing(): boolean {
@@ -41,6 +61,7 @@ export class Connections {
       done = true;
       this.inFlight.delete(res);
       mine.delete(req);
+      if (this.open.has(socket)) this.open.set(socket, socket.bytesRead);
       const refusal = this.refusals.get(socket);
       if (refusal && !waiting(mine)) {
         this.refusals.delete(socket);
@@ -83,9 +104,18 @@ export class Connections {
         clearTimeout(timer);
         resolve({ cutOff });
       });
-      server.closeIdleConnections();
     });
     return this.shutdown;
+  }
+
+  /**
+   * RFC 9112 section 9.6, a staged close of a connection with no request begun since its last answer: the
+   * server stops writing, then reads until the client closes (a request already on its way meets the end of
+   * the connection, not a reset); the grace ends what is left.
+   */
+  private closeIfIdle(socket: Socket): void {
+    const mine = this.unanswered.get(socket);
+    if ((mine === undefined || mine.size === 0) && socket.bytesRead === this.open.get(socket)) socket.end();
   }
 }
 

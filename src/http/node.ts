@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type CloseReport, Connections } from "./node-connections.js";
 import type { RequestHandler } from "./ports.js";
-import { bodyParts } from "./respond.js";
+import { apiError } from "../contract/errors.js";
+import { bodyParts, errorResponse } from "./respond.js";
 import { MAX_BODY_BYTES, type SimRequest } from "./types.js";
 
 export type { CloseReport };
@@ -31,6 +32,7 @@ export interface CloseOptions {
 /** The shutdown grace's default, in seconds. */
 export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 5;
 
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)\/?/i;
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** Server hygiene limits; the defaults suit every use, tests shorten the timeouts. */
@@ -72,6 +74,7 @@ export function listen(
       connectionsCheckingInterval: l.checkIntervalMs,
     },
     (req, res) => {
+      if (!connections.answerable(req)) return;
       connections.received(req, res);
       void serve(handler, req, res, server, connections);
     },
@@ -79,7 +82,11 @@ export function listen(
   const connections = new Connections(server);
   // The answers to the requests read before the unreadable one go out first, in order (a committed write's too).
   server.on("clientError", (error: Error & { code?: string }, socket: Duplex) =>
-    connections.refuseAfterAnswers(socket, () => refuseUnreadable(error, socket, l.maxHeaderBytes)),
+    connections.refuseAfterAnswers(socket, () => refuse(socket, unreadable(error, l.maxHeaderBytes))),
+  );
+  // Without a listener Node resets a CONNECT's connection; its target is a host, not a resource of the API.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) =>
+    connections.refuseAfterAnswers(socket, () => refuse(socket, "CONNECT is not served: the simulator is no proxy.")),
   );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -109,16 +116,21 @@ async function serve(
   try {
     if (!hasBody(req)) req.resume();
     const { body, tooLarge } = hasBody(req) ? await readBody(req) : NO_BODY;
-    const hostHeader = req.headers.host;
-    const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : ownHost(server);
-    const rawUrl = req.url ?? "/";
-    const q = rawUrl.indexOf("?");
     const headers: Record<string, string> = {};
     const given = req.headers;
     for (const name in given) {
       const value = given[name];
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
+    // RFC 9112 section 3.2.2: an absolute-form target (`http://host/x`) is served by its path, its authority
+    // standing for Host.
+    const url = req.url ?? "/";
+    const absolute = ABSOLUTE_FORM.exec(url);
+    if (absolute?.[1] !== undefined) headers["host"] = absolute[1];
+    const rawUrl = absolute ? `/${url.slice(absolute[0].length)}` : url;
+    const hostHeader = headers["host"];
+    const host = hostHeader && HOST_HEADER.test(hostHeader) ? hostHeader : ownHost(server);
+    const q = rawUrl.indexOf("?");
     const simReq: SimRequest = {
       method: (req.method ?? "GET").toUpperCase(),
       path: q === -1 ? rawUrl : rawUrl.slice(0, q),
@@ -129,7 +141,10 @@ async function serve(
       remoteAddress: req.socket.remoteAddress ?? "unknown",
       origin: `http://${host}`,
     };
-    const out = await handler(simReq);
+    // Only a path names a resource: not `*` (`OPTIONS *`, `M-SEARCH *`) nor an authority.
+    const out = rawUrl.startsWith("/")
+      ? await handler(simReq)
+      : errorResponse(apiError("VALIDATION_FAILED", "The request target must be a path, such as /_sim/health."));
     // Past an unread body the connection cannot go on; once the server is stopping, none does.
     if (tooLarge || connections.closing) out.headers["connection"] = "close";
     // A known length: no chunked framing. A body of parts (cached rows' bytes) goes out as they are, in one
@@ -166,23 +181,25 @@ function writeParts(res: ServerResponse, parts: readonly Uint8Array[]): void {
   res.end();
 }
 
+/** Why Node could not read a request: a header block over the cap, a client too slow, a malformed request. */
+function unreadable(error: Error & { code?: string }, maxHeaderBytes: number): string {
+  return error.code === "HPE_HEADER_OVERFLOW"
+    ? `The request headers exceed ${maxHeaderBytes} bytes.`
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? "The request was not received in time."
+      : "The request could not be read as HTTP/1.1.";
+}
+
 /**
- * A request Node could not read (a header block over the cap, a malformed request line, a client too
- * slow to send its headers or body): the spec's envelope, 400 VALIDATION_FAILED (the catalog has no
- * 408 or 431; docs/spec-choices.md), and the connection closes. Requests pipelined before it on the
- * connection are answered first.
+ * A request Node could not read or will not serve (a CONNECT): the spec's envelope, 400 VALIDATION_FAILED
+ * (the catalog has no 405, 408 or 431; docs/spec-choices.md), and the connection closes. Requests pipelined
+ * before it on the connection are answered first.
  */
-function refuseUnreadable(error: Error & { code?: string }, socket: Duplex, maxHeaderBytes: number): void {
+function refuse(socket: Duplex, why: string): void {
   if (!socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
-  const why =
-    error.code === "HPE_HEADER_OVERFLOW"
-      ? `The request headers exceed ${maxHeaderBytes} bytes.`
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? "The request was not received in time."
-        : "The request could not be read as HTTP/1.1.";
   const body = JSON.stringify({ error: { code: "VALIDATION_FAILED", message: why } });
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -200,3 +200,56 @@ describe("Server hygiene: a malformed request pipelined after valid ones (RFC 91
     await stillServing();
   });
 });
+
+describe("Every request Node hands over gets the envelope (docs/spec-choices.md, Requests: request targets)", () => {
+  const target = {
+    error: { code: "VALIDATION_FAILED", message: "The request target must be a path, such as /_sim/health." },
+  };
+
+  it("CONNECT answers 400 VALIDATION_FAILED and the connection closes, after the answers pipelined before it", async () => {
+    const raw = await exchange((s) =>
+      s.write(
+        "GET /_sim/health HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+      ),
+    );
+    const got = answers(raw);
+    expect(got.map((a) => a.status)).toEqual([200, 400]);
+    expect(got[1]!.headers).toContain("connection: close");
+    expect(JSON.parse(got[1]!.body)).toStrictEqual({
+      error: { code: "VALIDATION_FAILED", message: "CONNECT is not served: the simulator is no proxy." },
+    });
+    await stillServing();
+  });
+
+  it.each(["OPTIONS *", "M-SEARCH *", "GET *"])(
+    "%s answers 400 VALIDATION_FAILED: the target is no path",
+    async (line) => {
+      const reply = parse(await exchange((s) => s.write(`${line} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)));
+      expect(reply.status).toBe(400);
+      expect(reply.body).toStrictEqual(target);
+      await stillServing();
+    },
+  );
+
+  it.each([
+    ["an absolute-form target (RFC 9112 section 3.2.2)", "GET http://sim.test/_sim/health HTTP/1.1\r\nHost: x"],
+    [
+      "an upgrade to WebSocket",
+      "GET /_sim/health HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13",
+    ],
+  ])("%s is served as a plain request", async (_, head) => {
+    const reply = parse(await exchange((s) => s.write(`${head}\r\nConnection: close\r\n\r\n`)));
+    expect(reply.status).toBe(200);
+    expect(reply.body).toStrictEqual({ status: "ok" });
+  });
+
+  it("a method Node parses but no route has (PROPFIND) answers 404 NOT_FOUND", async () => {
+    const reply = parse(
+      await exchange((s) => s.write("PROPFIND /_sim/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")),
+    );
+    expect(reply.status).toBe(404);
+    expect(reply.body).toStrictEqual({
+      error: { code: "NOT_FOUND", message: "No control route PROPFIND /_sim/health." },
+    });
+  });
+});

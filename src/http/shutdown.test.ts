@@ -111,3 +111,70 @@ describe("docs/interfaces.md, Library: close()", () => {
     expect(await makeSim().close()).toStrictEqual({ cutOff: 0 });
   });
 });
+
+/** A raw connection's end: "clean" for an orderly close, else the error's code (ECONNRESET for a reset). */
+const ending = (socket: ReturnType<typeof connect>) =>
+  new Promise<string>((resolve) => {
+    socket.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+    socket.on("close", (hadError) => hadError || resolve("clean"));
+  });
+
+describe("docs/interfaces.md, Library: close() closes idle connections in stages (RFC 9112 section 9.6)", () => {
+  it("64 connections, idle after an answer or before any request, close at once without a reset, grace or not", async () => {
+    const sim = makeSim();
+    const listening = await sim.listen(0);
+    const token = sim.token("demo", "full");
+    const idle = Array.from({ length: 32 }, () => open(listening.port));
+    for (const c of idle) expect((await c.get("/demo/v1/me", token)).head).toContain("connection: keep-alive");
+    const silent = Array.from({ length: 32 }, () => connect(listening.port, "127.0.0.1"));
+    const ends = [...idle.map((c) => ending(c.socket)), ...silent.map(ending)];
+    // Every connection accepted by the server before it stops listening.
+    const count = () => new Promise<number>((r) => listening.server.getConnections((_, n) => r(n)));
+    while ((await count()) < 64) await new Promise((turn) => setImmediate(turn));
+
+    expect(await sim.close({ graceSeconds: 3600 })).toStrictEqual({ cutOff: 0 });
+    expect(await Promise.all(ends)).toStrictEqual(Array(64).fill("clean"));
+  });
+
+  it("a request sent on an idle connection after the server closed it for writing is not carried out, and meets no reset", async () => {
+    const sim = makeSim();
+    const { port } = await sim.listen(0);
+    const token = sim.token("demo", "full");
+    const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    const ended = ending(socket);
+    const first = `GET /_sim/health HTTP/1.1\r\nHost: x\r\n\r\n`;
+    await new Promise((answered) => {
+      socket.once("data", answered);
+      socket.write(first);
+    });
+    const brands = sim.world.stores.get("demo")!.catalog.brands.size;
+    const body = JSON.stringify({ name: "Late" });
+    // The server's end of the connection arrives; the client had a request on its way.
+    socket.once("end", () => {
+      socket.write(
+        `POST /demo/v1/brands HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      socket.end();
+    });
+    expect(await sim.close({ graceSeconds: 3600 })).toStrictEqual({ cutOff: 0 });
+    expect(await ended).toBe("clean");
+    expect(sim.world.stores.get("demo")!.catalog.brands.size).toBe(brands);
+  });
+});
+
+describe("docs/interfaces.md, Library: close() whatever the state holds", () => {
+  it("200,000 faults (as a restored snapshot may hold) are gone through once: close() ends at once", async () => {
+    const sim = makeSim();
+    await sim.listen(0);
+    const count = 200_000;
+    const faults = Array.from({ length: count }, (_, i) => ({
+      id: i + 1,
+      path: `/x${i}`,
+      status: 500,
+      remaining: null,
+    }));
+    sim.world.faults.restore({ nextId: count + 1, faults });
+    expect(await sim.close({ graceSeconds: 3600 })).toStrictEqual({ cutOff: 0 });
+    expect(sim.world.faults.list()).toHaveLength(count);
+  });
+});

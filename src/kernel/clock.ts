@@ -17,6 +17,16 @@ export interface Clock {
 
 export const DEFAULT_MANUAL_START = Date.parse("2026-01-01T00:00:00Z");
 
+/**
+ * The last instant a clock may start at or be moved to (docs/spec-choices.md, Control plane and fixtures):
+ * a year before the last one a date-time with a four-digit year can write, room for every lifetime the
+ * engine adds to now (the longest, a credential's 90 idle days).
+ */
+export const LAST_INSTANT = Date.parse("9999-01-01T00:00:00Z");
+
+/** The refusal's message for a time past `LAST_INSTANT`. */
+export const PAST_LAST_INSTANT = `would put the clock past its last instant, ${new Date(LAST_INSTANT).toISOString()}`;
+
 /** Wall clock plus a travel offset that `advance` and `set` move; `startAt` sets the first reading. */
 export function systemClock(startAt?: number, wallNow: () => number = Date.now): Clock {
   const initialOffset = startAt === undefined ? 0 : startAt - wallNow();
