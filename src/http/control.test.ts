@@ -144,13 +144,17 @@ describe("interfaces.md 3: the clock's last instant (docs/spec-choices.md, Contr
     expect((await call(sim, "GET", `/demo/v1/products/${created.json.data.id}`, { auth })).json.data.name).toBe("Last");
   });
 
-  it("a snapshot, a sandbox or a simulator starting past it is refused", async () => {
+  it("a snapshot, a sandbox or a simulator starting past it (or a snapshot before the first instant) is refused", async () => {
     const sim = makeSim();
     const snapshot = sim.snapshot();
     const late = { ...snapshot, clock: { ...snapshot.clock, now: Date.parse("9999-01-01T00:00:00.001Z") } };
     const reset = await control(sim, "POST", "/reset", { fixture: late });
     expect(reset.status).toBe(400);
     expect(reset.json.error.fields).toEqual([{ field: "fixture.clock.now", ...past }]);
+    const early = { ...snapshot, clock: { ...snapshot.clock, now: -8.64e15 } };
+    expect((await control(sim, "POST", "/reset", { fixture: early })).json.error.fields).toEqual([
+      { field: "fixture.clock.now", message: "is before the clock's first instant, 0000-01-01T00:00:00.000Z" },
+    ]);
     const sandbox = await control(sim, "POST", "/sandboxes", { now: "9999-06-01T00:00:00Z" });
     expect(sandbox.status).toBe(400);
     expect(sandbox.json.error.fields).toEqual([{ field: "now", ...past }]);

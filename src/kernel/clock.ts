@@ -24,6 +24,12 @@ export const DEFAULT_MANUAL_START = Date.parse("2026-01-01T00:00:00Z");
  */
 export const LAST_INSTANT = Date.parse("9999-01-01T00:00:00Z");
 
+/** The first instant a clock may start at: the first a date-time with a four-digit year can write. */
+export const FIRST_INSTANT = Date.parse("0000-01-01T00:00:00Z");
+
+/** The refusal's message for a time before `FIRST_INSTANT`. */
+export const BEFORE_FIRST_INSTANT = `is before the clock's first instant, ${new Date(FIRST_INSTANT).toISOString()}`;
+
 /** The refusal's message for a time past `LAST_INSTANT`. */
 export const PAST_LAST_INSTANT = `would put the clock past its last instant, ${new Date(LAST_INSTANT).toISOString()}`;
 

@@ -3,7 +3,7 @@ import { Kind, type TLiteral, type TSchema } from "@sinclair/typebox";
 import type { TypeCheck } from "@sinclair/typebox/compiler";
 import type { ValueError } from "@sinclair/typebox/value";
 import type { FieldError } from "../../contract/errors.js";
-import { LAST_INSTANT, PAST_LAST_INSTANT } from "../../kernel/clock.js";
+import { BEFORE_FIRST_INSTANT, FIRST_INSTANT, LAST_INSTANT, PAST_LAST_INSTANT } from "../../kernel/clock.js";
 import { Snapshot } from "../../contract/schemas/snapshot.js";
 import type { SnapshotStore } from "../../contract/schemas/snapshot-stores.js";
 import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
@@ -81,6 +81,7 @@ export function snapshotProblems(doc: Snapshot, caps: Caps): FieldError[] {
     if (problems.length < MAX_PROBLEMS) problems.push({ field, message });
   };
   if (doc.clock.now > LAST_INSTANT) problem("clock.now", PAST_LAST_INSTANT);
+  if (doc.clock.now < FIRST_INSTANT) problem("clock.now", BEFORE_FIRST_INSTANT);
   const prefixes = new Set<string>();
   doc.stores.forEach((store, i) => {
     const at = `stores.${i}`;
