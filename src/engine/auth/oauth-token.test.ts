@@ -284,6 +284,21 @@ describe("Spec, Authentication 5: client credentials as HTTP Basic or in the bod
     expect((await token(sim, codeGrant(code, fx.redirectUri), { basic: basicCreds(fx.client) })).status).toBe(200);
   });
 
+  it("a field given twice answers 400 invalid_request naming it (RFC 6749 3.2: parameters must not be included more than once), however many fields the form holds, and the code is not spent", async () => {
+    const sim = makeSim();
+    const fx = await fixture(sim);
+    const code = await getCode(sim, fx);
+    const fields: [string, string][] = Object.entries({ ...codeGrant(code, fx.redirectUri), ...bodyCreds(fx.client) });
+    const twice = await token(sim, [...fields, ["redirect_uri", fx.redirectUri]]);
+    expectOAuthError(twice, 400, "invalid_request");
+    expect(twice.json.error_description).toBe("redirect_uri is given more than once.");
+    // 60,000 distinct fields, the last one repeated: found in one pass over the form.
+    const many: [string, string][] = Array.from({ length: 60_000 }, (_, i) => [`x${i}`, ""]);
+    const crowded = await token(sim, [...fields, ...many, ["x0", ""]]);
+    expect(crowded.json.error_description).toBe("x0 is given more than once.");
+    expect((await token(sim, fields)).status).toBe(200);
+  });
+
   it("Basic plus client_secret alone in the body answers 400 invalid_request", async () => {
     const sim = makeSim();
     const fx = await fixture(sim);

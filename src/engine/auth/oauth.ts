@@ -243,8 +243,11 @@ function exchange(
   now: number,
   apiRoot: string,
 ): TokenAnswer {
-  for (const [name] of form)
-    if (form.getAll(name).length > 1) return oauthError(400, "invalid_request", `${name} is given more than once.`);
+  const seen = new Set<string>();
+  for (const [name] of form) {
+    if (seen.has(name)) return oauthError(400, "invalid_request", `${name} is given more than once.`);
+    seen.add(name);
+  }
   const client = authenticateClient(ctx, form, authorization);
   if ("status" in client) return client;
   const grant = form.get("grant_type");
