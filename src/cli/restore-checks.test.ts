@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulator } from "../simulator.js";
 import { MAX_FAULTS } from "../engine/faults.js";
 import { BIN, ensureBuilt, ROOT } from "../test-support/conformance.js";
+import { manyFaults } from "../test-support/snapshots.js";
 
 // docs/spec-choices.md, Restored documents: a snapshot the command line is given (--fixture FILE,
 // --state FILE) goes through the caps and invariants of live operation; refused, the process exits 2
@@ -31,19 +32,7 @@ describe("the command line refuses a snapshot live operation could not have made
     const stateRefused = run(["--state", state]);
     expect([stateRefused.status, stateRefused.stdout]).toEqual([2, ""]);
     expect(stateRefused.stderr).toContain(sku);
-    doc.faults.next_id = 500_001;
-    doc.faults.list = Array.from({ length: 500_000 }, (_, i) => ({
-      id: i + 1,
-      method: null,
-      path: "/x",
-      status: 503,
-      code: null,
-      times: null,
-      remaining: null,
-      delay_ms: null,
-      after_commit: false,
-      hold: false,
-    }));
+    doc.faults = manyFaults(500_000);
     const fixture = join(dir, "faults.json");
     writeFileSync(fixture, JSON.stringify(doc));
     const refused = run(["--fixture", fixture]);

@@ -209,7 +209,7 @@ describe("Every request Node hands over gets the envelope (docs/spec-choices.md,
   it("CONNECT answers 400 VALIDATION_FAILED and the connection closes, after the answers pipelined before it", async () => {
     const raw = await exchange((s) =>
       s.write(
-        "GET /_sim/health HTTP/1.1\r\nHost: x\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+        "GET /_sim/health HTTP/1.1\r\nHost: localhost\r\n\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
       ),
     );
     const got = answers(raw);
@@ -224,7 +224,9 @@ describe("Every request Node hands over gets the envelope (docs/spec-choices.md,
   it.each(["OPTIONS *", "M-SEARCH *", "GET *"])(
     "%s answers 400 VALIDATION_FAILED: the target is no path",
     async (line) => {
-      const reply = parse(await exchange((s) => s.write(`${line} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)));
+      const reply = parse(
+        await exchange((s) => s.write(`${line} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)),
+      );
       expect(reply.status).toBe(400);
       expect(reply.body).toStrictEqual(target);
       await stillServing();
@@ -232,10 +234,13 @@ describe("Every request Node hands over gets the envelope (docs/spec-choices.md,
   );
 
   it.each([
-    ["an absolute-form target (RFC 9112 section 3.2.2)", "GET http://sim.test/_sim/health HTTP/1.1\r\nHost: x"],
+    [
+      "an absolute-form target (RFC 9112 section 3.2.2)",
+      "GET http://localhost/_sim/health HTTP/1.1\r\nHost: localhost",
+    ],
     [
       "an upgrade to WebSocket",
-      "GET /_sim/health HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13",
+      "GET /_sim/health HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13",
     ],
   ])("%s is served as a plain request", async (_, head) => {
     const reply = parse(await exchange((s) => s.write(`${head}\r\nConnection: close\r\n\r\n`)));
@@ -245,7 +250,11 @@ describe("Every request Node hands over gets the envelope (docs/spec-choices.md,
 
   it("a method Node parses but no route has (PROPFIND) answers 404 NOT_FOUND", async () => {
     const reply = parse(
-      await exchange((s) => s.write("PROPFIND /_sim/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")),
+      await exchange((s) =>
+        s.write(
+          "PROPFIND /_sim/health HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n",
+        ),
+      ),
     );
     expect(reply.status).toBe(404);
     expect(reply.body).toStrictEqual({

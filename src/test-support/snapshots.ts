@@ -1,12 +1,30 @@
 // The snapshot round trip (docs/interfaces.md, Snapshots): a scripted mix of writes on the demo fixture,
 // and a script of further requests whose every answer (status, headers, body bytes) is recorded, so two
 // simulators, one restored from the other's snapshot, can be compared exchange by exchange.
+import type { Snapshot } from "../contract/schemas/snapshot.js";
 import type { Simulator } from "../simulator.js";
 import { forms, type Form } from "./oauth.js";
 import { ORIGIN } from "./sim.js";
 
 /** Every run of the round trip writes its URLs with this origin (`publicUrl`), whatever it was sent to. */
 export const PUBLIC_URL = "http://sim.test";
+
+/** A snapshot's faults: `n` of them (a 503 on a path each), as a document holding them writes them. */
+export const manyFaults = (n: number): Snapshot["faults"] => ({
+  next_id: n + 1,
+  list: Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    method: null,
+    path: `/x${i}`,
+    status: 503,
+    code: null,
+    times: null,
+    remaining: null,
+    delay_ms: null,
+    after_commit: false,
+    hold: false,
+  })),
+});
 
 export interface Sent {
   status: number;

@@ -4,7 +4,7 @@ import { ControlError, createSimulator } from "../../simulator.js";
 import { FixtureError } from "../../../scenarios/fixtures/index.js";
 import { expectError } from "../../test-support/errors.js";
 import { makeSim } from "../../test-support/sim.js";
-import { PUBLIC_URL, Wire } from "../../test-support/snapshots.js";
+import { manyFaults, PUBLIC_URL, Wire } from "../../test-support/snapshots.js";
 import { CAPS } from "../catalog/product-collections.js";
 import { MAX_FAULTS } from "../faults.js";
 import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
@@ -16,6 +16,18 @@ import { MAX_AUTHORIZE_PARAM } from "../auth/oauth.js";
 const fresh = () => makeSim({ publicUrl: PUBLIC_URL });
 const snapshotOf = (sim = fresh()): Snapshot => JSON.parse(JSON.stringify(sim.snapshot()));
 const demoOf = (doc: Snapshot) => doc.stores[0] as Snapshot["stores"][number];
+
+/** A simulator holding two products, each made under its own Idempotency-Key (two records of one credential). */
+async function twoKeyedProducts() {
+  const source = fresh();
+  const wire = new Wire(source);
+  for (const key of ["k1", "k2"])
+    await wire.send("POST", "/demo/v1/products", {
+      body: { name: key, retail_price: 1 },
+      headers: { "idempotency-key": key },
+    });
+  return source;
+}
 
 /** Each broken snapshot and the field its refusal names. */
 const BROKEN: [string, (doc: Snapshot) => unknown, string][] = [
@@ -128,22 +140,6 @@ const BROKEN: [string, (doc: Snapshot) => unknown, string][] = [
 
 type Row = Snapshot["stores"][number]["catalog"]["products"][number];
 
-const manyFaults = (n: number): Snapshot["faults"] => ({
-  next_id: n + 1,
-  list: Array.from({ length: n }, (_, i) => ({
-    id: i + 1,
-    method: null,
-    path: `/x${i}`,
-    status: 503,
-    code: null,
-    times: null,
-    remaining: null,
-    delay_ms: null,
-    after_commit: false,
-    hold: false,
-  })),
-});
-
 describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () => {
   it.each(BROKEN)(
     "POST /_sim/reset with %s: 400 VALIDATION_FAILED naming it; nothing changes",
@@ -220,13 +216,7 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
   });
 
   it("every problem is named, each bound checked under the process's caps (caps.idempotencyRecordsPerCredential)", async () => {
-    const source = fresh();
-    const wire = new Wire(source);
-    for (const key of ["k1", "k2"])
-      await wire.send("POST", "/demo/v1/products", {
-        body: { name: key, retail_price: 1 },
-        headers: { "idempotency-key": key },
-      });
+    const source = await twoKeyedProducts();
     const doc = snapshotOf(source);
     const [a, b] = demoOf(doc).catalog.products;
     (b as Row).value.sku = (a as Row).value.sku;
@@ -256,13 +246,7 @@ describe("docs/interfaces.md, Snapshots: a malformed snapshot is refused", () =>
   });
 
   it("a snapshot is one sandbox: its idempotency records within the per-sandbox caps (caps.idempotencyRecordsPerSandbox, caps.idempotencyBytesPerSandbox)", async () => {
-    const source = fresh();
-    const wire = new Wire(source);
-    for (const key of ["k1", "k2"])
-      await wire.send("POST", "/demo/v1/products", {
-        body: { name: key, retail_price: 1 },
-        headers: { "idempotency-key": key },
-      });
+    const source = await twoKeyedProducts();
     const doc = snapshotOf(source);
     const byCount = await new Wire(
       makeSim({ publicUrl: PUBLIC_URL, caps: { idempotencyRecordsPerSandbox: 1 } }),
