@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,6 @@ import { CATALOG } from "./rules/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const specPath = resolve(root, "conformance/spec/retail-api-v1.md");
-const sharedSpec = resolve(root, "../shared/spec/retail-api-v1.md");
 const spec = readFileSync(specPath, "utf8");
 const units = splitSpec(spec);
 const choices = normalize(readFileSync(resolve(root, "docs/spec-choices.md"), "utf8"));
@@ -28,13 +27,6 @@ const where = (u: SpecUnit) => `line ${u.line} [${u.section}] ${u.text}`;
 const label = (e: { section: string; quote: string }) => `[${e.section}] ${e.quote}`;
 
 describe("Spec map: the spec the suite checks", () => {
-  it.skipIf(!existsSync(sharedSpec))(
-    "the repo's copy of the spec is byte-identical to ../shared/spec/retail-api-v1.md",
-    () => {
-      expect(readFileSync(specPath).equals(readFileSync(sharedSpec))).toBe(true);
-    },
-  );
-
   it("the splitter finds the spec's sentences, list items and table rows", () => {
     expect(units.length).toBeGreaterThan(250);
     const texts = units.map((u) => u.text);

@@ -101,13 +101,24 @@ function circleThrough(graph: ReadonlyMap<string, readonly string[]>, files: rea
 
 const LAYERS = ["kernel", "contract", "engine", "http", "simulator", "cli"] as const;
 
-/** The layer of a production file of src/; tests and test support stand above every layer. */
+/** The files at the top of src/, beside the layers' folders, and the layer each belongs to. */
+const TOP_FILES: Readonly<Record<string, (typeof LAYERS)[number]>> = {
+  "src/index.ts": "simulator",
+  "src/sandboxes.ts": "simulator",
+  "src/simulator.ts": "simulator",
+};
+
+/**
+ * The layer of a production file of src/; tests and test support stand above every layer. A production
+ * file of src/ without a layer throws, so none escapes the check.
+ */
 function layerOf(file: string): number | undefined {
   if (!file.startsWith("src/") || file.endsWith(".test.ts") || file.startsWith("src/test-support/")) return undefined;
-  if (file === "src/simulator.ts" || file === "src/index.ts") return LAYERS.indexOf("simulator");
-  const folder = file.split("/")[1] as (typeof LAYERS)[number];
-  const layer = LAYERS.indexOf(folder);
-  return layer === -1 ? undefined : layer;
+  const top = Object.hasOwn(TOP_FILES, file) ? TOP_FILES[file] : undefined;
+  const layer = LAYERS.indexOf(top ?? (file.split("/")[1] as (typeof LAYERS)[number]));
+  if (layer === -1 || (top === undefined && file.split("/").length < 3))
+    throw new Error(`${file} has no layer (docs/architecture.md, Layers): give it one in src/architecture.test.ts`);
+  return layer;
 }
 
 describe("docs/architecture.md, Layers: the import graph", () => {
@@ -131,6 +142,13 @@ describe("docs/architecture.md, Layers: the import graph", () => {
       { files: ["a.ts", "b.ts", "c.ts"], circle: ["a.ts", "b.ts", "c.ts", "a.ts"] },
     ]);
     expect(findCircles(new Map([["a.ts", ["b.ts"]]]))).toEqual([]);
+  });
+
+  it("gives every production file of src/ a layer, and refuses a file without one", () => {
+    expect(layerOf("src/sandboxes.ts")).toBe(LAYERS.indexOf("simulator"));
+    expect(layerOf("src/engine/world.ts")).toBe(LAYERS.indexOf("engine"));
+    expect(() => layerOf("src/stray.ts")).toThrow("src/stray.ts has no layer");
+    expect(() => layerOf("src/stray/file.ts")).toThrow("src/stray/file.ts has no layer");
   });
 
   it("has no import circles", () => {

@@ -96,9 +96,14 @@ export function codeForStatus(status: number): ErrorCode {
   return found ?? (status >= 500 ? "INTERNAL" : "VALIDATION_FAILED");
 }
 
-/** Validation failures name the field with dots (`lines.2`); this builds the common one-field case. */
+/** A refusal naming one field with dots (`lines.2`): the message is `field: message`. */
+export function fieldError(code: ErrorCode, field: string, message: string): ApiError {
+  return apiError(code, `${field}: ${message}`, [{ field, message }]);
+}
+
+/** The common validation failure of one field. */
 export function invalid(field: string, message: string): ApiError {
-  return apiError("VALIDATION_FAILED", `${field}: ${message}`, [{ field, message }]);
+  return fieldError("VALIDATION_FAILED", field, message);
 }
 
 export function notFound(what = "resource"): ApiError {

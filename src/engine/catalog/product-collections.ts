@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
 import type { Rng } from "../../kernel/random.js";
-import { apiError, type ApiError } from "../../contract/errors.js";
+import { fieldError, invalid, type ApiError } from "../../contract/errors.js";
 import type { ProductWrite } from "../../contract/schemas/catalog.js";
 import type { AttributeRecord, CodeRecord, ComponentRecord, ProductRecord, SupplierLink } from "./records.js";
 import type { CatalogState } from "./state.js";
@@ -13,11 +13,6 @@ import type { CatalogState } from "./state.js";
 export const CAPS = { codes: 10, tags: 20, suppliers: 10, components: 50 } as const;
 
 type Collections = Pick<ProductRecord, "codes" | "tag_ids" | "suppliers" | "variant_attributes" | "components">;
-
-const field = (name: string, message: string) =>
-  apiError("VALIDATION_FAILED", `${name}: ${message}`, [{ field: name, message }]);
-const unprocessable = (name: string, message: string) =>
-  apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
 
 /** The first index whose key repeats an earlier one, for "appears twice" refusals. */
 function firstDuplicate<T>(items: readonly T[], key: (item: T) => string): number {
@@ -34,7 +29,7 @@ function firstDuplicate<T>(items: readonly T[], key: (item: T) => string): numbe
 export function checkCollectionShapes(body: ProductWrite, catalog: CatalogState): ApiError | undefined {
   const dup = <T>(name: string, items: readonly T[] | undefined, key: (item: T) => string, what: string) => {
     const i = items ? firstDuplicate(items, key) : -1;
-    return i === -1 ? undefined : field(`${name}.${i}`, `repeats the ${what} of an earlier item`);
+    return i === -1 ? undefined : invalid(`${name}.${i}`, `repeats the ${what} of an earlier item`);
   };
   const error =
     dup("codes", body.codes, (c) => `${c.type}\u0000${c.code}`, "type and code") ??
@@ -44,11 +39,11 @@ export function checkCollectionShapes(body: ProductWrite, catalog: CatalogState)
     dup("components", body.components, (c) => c.product_id.toLowerCase(), "product_id");
   if (error) return error;
   if (body.suppliers && body.suppliers.filter((s) => s.is_primary).length > 1) {
-    return field("suppliers", "at most one supplier can be primary");
+    return invalid("suppliers", "at most one supplier can be primary");
   }
   // Spec, Product write rules 8: an unknown tag id answers 400.
   const unknownTag = (body.tags ?? []).findIndex((t) => !catalog.tags.live(t.id));
-  return unknownTag === -1 ? undefined : field(`tags.${unknownTag}.id`, "is not a tag of this store");
+  return unknownTag === -1 ? undefined : invalid(`tags.${unknownTag}.id`, "is not a tag of this store");
 }
 
 /** The collections after the write, matched by identity to keep ids; caps and references answer 422. */
@@ -61,7 +56,8 @@ export function mergeCollections(
 ): Result<Collections, ApiError> {
   for (const name of ["codes", "tags", "suppliers", "components"] as const) {
     const items = body[name];
-    if (items && items.length > CAPS[name]) return fail(unprocessable(name, `at most ${CAPS[name]} items`));
+    if (items && items.length > CAPS[name])
+      return fail(fieldError("UNPROCESSABLE", name, `at most ${CAPS[name]} items`));
   }
   const codes: readonly CodeRecord[] = body.codes ? matchCodes(body.codes, current.codes, ids) : current.codes;
   const tag_ids = body.tags ? body.tags.map((t) => t.id.toLowerCase()) : current.tag_ids;
@@ -70,7 +66,7 @@ export function mergeCollections(
   if (body.suppliers) {
     const unknown = body.suppliers.findIndex((s) => !catalog.suppliers.live(s.supplier_id));
     if (unknown !== -1)
-      return fail(unprocessable(`suppliers.${unknown}.supplier_id`, "is not a supplier of this store"));
+      return fail(fieldError("UNPROCESSABLE", `suppliers.${unknown}.supplier_id`, "is not a supplier of this store"));
     suppliers = body.suppliers.map((s) => ({
       supplier_id: s.supplier_id.toLowerCase(),
       is_primary: s.is_primary ?? false,
@@ -83,9 +79,9 @@ export function mergeCollections(
     for (let i = 0; i < body.components.length; i++) {
       const c = body.components[i] as ComponentRecord;
       if (c.product_id.toLowerCase() === productId)
-        return fail(unprocessable(`components.${i}.product_id`, "a product cannot be its own component"));
+        return fail(fieldError("UNPROCESSABLE", `components.${i}.product_id`, "a product cannot be its own component"));
       if (!catalog.products.live(c.product_id))
-        return fail(unprocessable(`components.${i}.product_id`, "is not a product of this store"));
+        return fail(fieldError("UNPROCESSABLE", `components.${i}.product_id`, "is not a product of this store"));
     }
     components = body.components.map((c) => ({ product_id: c.product_id.toLowerCase(), quantity: c.quantity }));
   }

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
 import type { Rng } from "../../kernel/random.js";
-import { apiError, type ApiError } from "../../contract/errors.js";
+import { fieldError, type ApiError } from "../../contract/errors.js";
 import type { ProductWrite } from "../../contract/schemas/catalog.js";
 import { checkCollectionShapes, mergeCollections, sameAttributes } from "./product-collections.js";
 import type { ProductRecord } from "./records.js";
@@ -34,11 +34,6 @@ const SCALARS = [
   "weight_unit",
   "dimension_unit",
 ] as const satisfies readonly (keyof ProductRecord & keyof ProductWrite)[];
-
-const unprocessable = (name: string, message: string) =>
-  apiError("UNPROCESSABLE", `${name}: ${message}`, [{ field: name, message }]);
-const conflict = (name: string, message: string) =>
-  apiError("CONFLICT", `${name}: ${message}`, [{ field: name, message }]);
 
 /** Spec, Product: "If left out at create, the service generates one that starts with PRD-". */
 export function generateSku(catalog: CatalogState, ids: Rng): string {
@@ -106,7 +101,7 @@ export function planProduct(
     // Spec, Product write rules 1 and 8: create needs only name and retail_price; a SKU in use is CONFLICT.
     const sku = body.sku;
     if (sku !== undefined && catalog.skuIndex.has(sku.toLowerCase()))
-      return fail(conflict("sku", "is in use by another product"));
+      return fail(fieldError("CONFLICT", "sku", "is in use by another product"));
     base = newProductRecord(
       ids.uuid(),
       sku ?? generateSku(catalog, ids),
@@ -127,11 +122,11 @@ export function planProduct(
   const draft = next as unknown as ProductRecord;
 
   if (draft.brand_id !== null && !catalog.brands.live(draft.brand_id))
-    return fail(unprocessable("brand_id", "is not a brand of this store"));
+    return fail(fieldError("UNPROCESSABLE", "brand_id", "is not a brand of this store"));
   if (!catalog.categories.live(draft.category_id))
-    return fail(unprocessable("category_id", "is not a category of this store"));
+    return fail(fieldError("UNPROCESSABLE", "category_id", "is not a category of this store"));
   if (draft.category_id === catalog.giftCardCategoryId && !draft.is_gift_card) {
-    return fail(unprocessable("category_id", "the gift cards category is reserved for gift cards"));
+    return fail(fieldError("UNPROCESSABLE", "category_id", "the gift cards category is reserved for gift cards"));
   }
 
   const merged = mergeCollections(body, draft, draft.id, catalog, ids);
@@ -141,20 +136,25 @@ export function planProduct(
   const liveChildren = existing ? catalog.childrenOf.get(existing.id).size : 0;
   if (planned.variant_parent_id !== null && (planned.has_variants || planned.variant_attributes.length > 0)) {
     return fail(
-      unprocessable(
+      fieldError(
+        "UNPROCESSABLE",
         planned.has_variants ? "has_variants" : "variant_attributes",
         "a variant child cannot have variants of its own",
       ),
     );
   }
   if (liveChildren > 0 && !planned.has_variants)
-    return fail(conflict("has_variants", "the product has live variant children"));
+    return fail(fieldError("CONFLICT", "has_variants", "the product has live variant children"));
   if (!planned.has_variants && planned.variant_attributes.length > 0) {
-    return fail(unprocessable("variant_attributes", "only a product with has_variants true has variant attributes"));
+    return fail(
+      fieldError("UNPROCESSABLE", "variant_attributes", "only a product with has_variants true has variant attributes"),
+    );
   }
   // Spec, Product write rules 5: attributes change only while there are no live variant children.
   if (liveChildren > 0 && existing && !sameAttributes(planned.variant_attributes, existing.variant_attributes)) {
-    return fail(conflict("variant_attributes", "cannot change while the product has live variant children"));
+    return fail(
+      fieldError("CONFLICT", "variant_attributes", "cannot change while the product has live variant children"),
+    );
   }
   return ok(planned);
 }

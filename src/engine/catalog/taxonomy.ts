@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, notFound, type ApiError } from "../../contract/errors.js";
+import { apiError, fieldError, notFound, type ApiError } from "../../contract/errors.js";
 import type {
   BrandCreate,
   BrandUpdate,
@@ -15,8 +15,6 @@ import type { CatalogState } from "./state.js";
 
 // Brands, categories, tags and suppliers: create, update and delete with the effects and refusals
 // of the spec's Delete rules table. Deleting one gives a new version to each affected product.
-
-const conflict = (field: string, message: string) => apiError("CONFLICT", `${field}: ${message}`, [{ field, message }]);
 
 /** Re-saves each live product of `ids` after `change`: a new version even when only a joined name changed. */
 function touchProducts(
@@ -52,7 +50,8 @@ function live<T>(feed: Feed<T>, id: string): Result<Row<T>, ApiError> {
 
 export function createBrand(ctx: CatalogContext, body: BrandCreate): Result<Row<BrandRecord>, ApiError> {
   const catalog = ctx.store.catalog;
-  if (nameTaken(catalog.brandNames, body.name)) return fail(conflict("name", "a brand with this name exists"));
+  if (nameTaken(catalog.brandNames, body.name))
+    return fail(fieldError("CONFLICT", "name", "a brand with this name exists"));
   const id = ctx.ids.uuid();
   rename(catalog.brandNames, id, undefined, body.name);
   return ok(catalog.brands.put(id, { id, name: body.name, description: body.description ?? null }));
@@ -64,7 +63,7 @@ export function updateBrand(ctx: CatalogContext, id: string, body: BrandUpdate):
   if (!found.ok) return found;
   const old = found.value.value;
   if (body.name !== undefined && nameTaken(catalog.brandNames, body.name, old.id))
-    return fail(conflict("name", "a brand with this name exists"));
+    return fail(fieldError("CONFLICT", "name", "a brand with this name exists"));
   const next: BrandRecord = {
     ...old,
     name: body.name ?? old.name,
@@ -95,18 +94,9 @@ function parentFor(
 ): Result<CategoryRecord | null, ApiError> {
   if (parentId === undefined || parentId === null) return ok(null);
   const parent = catalog.categories.live(parentId);
-  if (!parent)
-    return fail(
-      apiError("UNPROCESSABLE", "parent_id: is not a category of this store", [
-        { field: "parent_id", message: "is not a category of this store" },
-      ]),
-    );
+  if (!parent) return fail(fieldError("UNPROCESSABLE", "parent_id", "is not a category of this store"));
   if (parent.system === "gift_cards") {
-    return fail(
-      apiError("UNPROCESSABLE", "parent_id: the gift cards category is reserved", [
-        { field: "parent_id", message: "the gift cards category is reserved" },
-      ]),
-    );
+    return fail(fieldError("UNPROCESSABLE", "parent_id", "the gift cards category is reserved"));
   }
   return ok(parent);
 }
@@ -147,7 +137,8 @@ export function updateCategory(
       up !== null;
       up = up.parent_id === null ? null : (catalog.categories.live(up.parent_id) ?? null)
     ) {
-      if (up.id === old.id) return fail(conflict("parent_id", "would make the category its own ancestor"));
+      if (up.id === old.id)
+        return fail(fieldError("CONFLICT", "parent_id", "would make the category its own ancestor"));
     }
     parent = wanted.value;
   }
@@ -231,7 +222,8 @@ export function createNamed(
 ): Result<Row<NamedRecord>, ApiError> {
   const catalog = ctx.store.catalog;
   const names = kind.names?.(catalog);
-  if (names && nameTaken(names, body.name)) return fail(conflict("name", `a ${kind.label} with this name exists`));
+  if (names && nameTaken(names, body.name))
+    return fail(fieldError("CONFLICT", "name", `a ${kind.label} with this name exists`));
   const id = ctx.ids.uuid();
   if (names) rename(names, id, undefined, body.name);
   return ok(kind.feed(catalog).put(id, { id, name: body.name }));
@@ -250,7 +242,7 @@ export function updateNamed(
   if (body.name === undefined || body.name === old.name) return ok(found.value);
   const names = kind.names?.(catalog);
   if (names && nameTaken(names, body.name, old.id))
-    return fail(conflict("name", `a ${kind.label} with this name exists`));
+    return fail(fieldError("CONFLICT", "name", `a ${kind.label} with this name exists`));
   if (names) rename(names, old.id, old.name, body.name);
   const row = kind.feed(catalog).put(old.id, { ...old, name: body.name });
   // Spec, Product: the version also changes when an attached tag or supplier is renamed.

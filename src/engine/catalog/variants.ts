@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, notFound, type ApiError, type FieldError } from "../../contract/errors.js";
+import { apiError, fieldError, notFound, type ApiError } from "../../contract/errors.js";
 import type { VariantsBody } from "../../contract/schemas/catalog.js";
 import type { Row } from "../feed.js";
 import type { CatalogContext } from "./context.js";
@@ -9,9 +9,6 @@ import type { OptionRecord, ProductRecord } from "./records.js";
 // Spec, Product write rules 9: create the parent with has_variants true and its attributes, then add
 // children. A combination that already exists answers 409 CONFLICT. Children are ordinary products
 // afterwards. The call is all or nothing.
-
-const refuse = (code: "VALIDATION_FAILED" | "CONFLICT" | "UNPROCESSABLE", field: string, message: string) =>
-  fail(apiError(code, `${field}: ${message}`, [{ field, message } satisfies FieldError]));
 
 /** A combination's identity: values in attribute order, compared without regard to case. */
 export const combinationKey = (options: readonly OptionRecord[]) =>
@@ -55,31 +52,35 @@ export function addVariants(
       const option = variant.options[j] as OptionRecord;
       const attributeId = option.attribute_id.toLowerCase();
       if (!attributes.some((a) => a.id === attributeId)) {
-        return refuse(
-          "VALIDATION_FAILED",
-          `variants.${i}.options.${j}.attribute_id`,
-          "is not an attribute of the parent product",
+        return fail(
+          fieldError(
+            "VALIDATION_FAILED",
+            `variants.${i}.options.${j}.attribute_id`,
+            "is not an attribute of the parent product",
+          ),
         );
       }
       if (byAttribute.has(attributeId))
-        return refuse("VALIDATION_FAILED", `variants.${i}.options.${j}.attribute_id`, "is given twice");
+        return fail(fieldError("VALIDATION_FAILED", `variants.${i}.options.${j}.attribute_id`, "is given twice"));
       byAttribute.set(attributeId, option.value);
     }
     if (byAttribute.size !== attributes.length) {
-      return refuse(
-        "VALIDATION_FAILED",
-        `variants.${i}.options`,
-        "must give one value for each of the parent's variant attributes",
+      return fail(
+        fieldError(
+          "VALIDATION_FAILED",
+          `variants.${i}.options`,
+          "must give one value for each of the parent's variant attributes",
+        ),
       );
     }
     const options = attributes.map((a) => ({ attribute_id: a.id, value: byAttribute.get(a.id) as string }));
     const key = combinationKey(options);
-    if (taken.has(key)) return refuse("CONFLICT", `variants.${i}.options`, "this combination already exists");
+    if (taken.has(key)) return fail(fieldError("CONFLICT", `variants.${i}.options`, "this combination already exists"));
     taken.add(key);
     if (variant.sku !== undefined) {
       const lower = variant.sku.toLowerCase();
       if (catalog.skuIndex.has(lower) || skus.has(lower))
-        return refuse("CONFLICT", `variants.${i}.sku`, "is in use by another product");
+        return fail(fieldError("CONFLICT", `variants.${i}.sku`, "is in use by another product"));
       skus.add(lower);
     }
     planned.push({ options, sku: variant.sku });

@@ -1,7 +1,7 @@
 import { iso } from "../../kernel/clock.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
 import type { Rng } from "../../kernel/random.js";
-import { apiError, notFound, type ApiError } from "../../contract/errors.js";
+import { apiError, fieldError, notFound, type ApiError } from "../../contract/errors.js";
 import {
   type Customer,
   type CustomerCreate,
@@ -24,10 +24,6 @@ export const PERSONAL = PERSONAL_FIELDS.filter(
 
 /** A customer operation needs its store, the id stream and the time. */
 export type CustomerContext = AreaContext;
-
-const conflict = (field: string, message: string) => apiError("CONFLICT", `${field}: ${message}`, [{ field, message }]);
-const unprocessable = (field: string, message: string) =>
-  apiError("UNPROCESSABLE", `${field}: ${message}`, [{ field, message }]);
 
 export function newCustomerRecord(
   id: string,
@@ -69,9 +65,9 @@ function plan(ctx: CustomerContext, base: CustomerRecord, body: CustomerUpdate):
   const record = next as unknown as CustomerRecord;
   const holder = state.codes.get(record.customer_code.toLowerCase());
   if (holder !== undefined && holder !== record.id)
-    return fail(conflict("customer_code", "is in use by another customer"));
+    return fail(fieldError("CONFLICT", "customer_code", "is in use by another customer"));
   if (!state.groups.live(record.customer_group_id))
-    return fail(unprocessable("customer_group_id", "is not a customer group of this store"));
+    return fail(fieldError("UNPROCESSABLE", "customer_group_id", "is not a customer group of this store"));
   return ok({ ...record, customer_group_id: record.customer_group_id.toLowerCase() });
 }
 

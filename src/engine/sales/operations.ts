@@ -1,7 +1,7 @@
 import { applyRate, extend, share } from "../../kernel/money.js";
 import { toMilli, type Milli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, notFound, type ApiError } from "../../contract/errors.js";
+import { apiError, fieldError, notFound, type ApiError } from "../../contract/errors.js";
 import type { Row } from "../feed.js";
 import type { AreaContext } from "../context.js";
 import type { StoreState } from "../store.js";
@@ -23,32 +23,30 @@ export interface SaleInput {
   readonly parked?: boolean;
 }
 
-const refuse = (code: "UNPROCESSABLE" | "CONFLICT" | "VALIDATION_FAILED", field: string | undefined, message: string) =>
-  fail(field === undefined ? apiError(code, message) : apiError(code, `${field}: ${message}`, [{ field, message }]));
-
 export function createSale(ctx: SaleContext, input: SaleInput): Result<Row<SaleRecord>, ApiError> {
   const { store, ids, now } = ctx;
   const outlet = store.outlets.live(input.outlet_id);
-  if (!outlet) return refuse("UNPROCESSABLE", "outlet_id", "is not a live outlet of this store");
+  if (!outlet) return fail(fieldError("UNPROCESSABLE", "outlet_id", "is not a live outlet of this store"));
   const customerId = input.customer_id ?? store.customers.walkInId;
   if (!store.customers.customers.live(customerId))
-    return refuse("UNPROCESSABLE", "customer_id", "is not a customer of this store");
+    return fail(fieldError("UNPROCESSABLE", "customer_id", "is not a customer of this store"));
   const paymentType =
     input.payment_type_id === undefined
       ? [...store.paymentTypes.all()].find((r) => r.deletedAt === null && r.value.enabled)?.value
       : store.paymentTypes.live(input.payment_type_id);
   if (!paymentType?.enabled)
-    return refuse("UNPROCESSABLE", "payment_type_id", "is not an enabled payment type of this store");
+    return fail(fieldError("UNPROCESSABLE", "payment_type_id", "is not an enabled payment type of this store"));
   const completedAt = input.completed_at ?? now;
-  if (completedAt > now) return refuse("VALIDATION_FAILED", "completed_at", "is later than the simulator's now");
+  if (completedAt > now)
+    return fail(fieldError("VALIDATION_FAILED", "completed_at", "is later than the simulator's now"));
   const tax = store.taxes.live(outlet.default_tax_id);
-  if (!tax) return refuse("UNPROCESSABLE", "outlet_id", "the outlet's default tax is missing");
+  if (!tax) return fail(fieldError("UNPROCESSABLE", "outlet_id", "the outlet's default tax is missing"));
 
   const lines: SaleLineRecord[] = [];
   for (let i = 0; i < input.lines.length; i++) {
     const line = input.lines[i] as SaleInput["lines"][number];
     const product = store.catalog.products.live(line.product_id);
-    if (!product) return refuse("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store");
+    if (!product) return fail(fieldError("UNPROCESSABLE", `lines.${i}.product_id`, "is not a product of this store"));
     lines.push(saleLine(ids.uuid(), product, toMilli(line.quantity), line.unit_price, tax));
   }
   const id = ids.uuid();
@@ -150,9 +148,9 @@ export function refundSale(
   const { store, ids, now } = ctx;
   const original = store.sales.sales.live(saleId);
   if (!original || original.status === "open") return fail(notFound("sale"));
-  if (original.parent_sale_id !== null) return refuse("CONFLICT", undefined, "A refund cannot be refunded.");
+  if (original.parent_sale_id !== null) return fail(apiError("CONFLICT", "A refund cannot be refunded."));
   if (original.status !== "completed" && original.status !== "partially_refunded")
-    return refuse("CONFLICT", undefined, `A ${original.status} sale cannot be refunded.`);
+    return fail(apiError("CONFLICT", `A ${original.status} sale cannot be refunded.`));
   const left = remaining(store, original);
   const take = new Map<string, Milli>();
   if (wanted === undefined) for (const [lineId, entry] of left) take.set(lineId, entry.quantity);
@@ -168,10 +166,12 @@ export function refundSale(
         quantity -= part;
       }
       if (quantity > 0)
-        return refuse(
-          "UNPROCESSABLE",
-          `lines.${i}.quantity`,
-          "is more than is left to refund of this product in the sale",
+        return fail(
+          fieldError(
+            "UNPROCESSABLE",
+            `lines.${i}.quantity`,
+            "is more than is left to refund of this product in the sale",
+          ),
         );
     }
   }
@@ -192,7 +192,7 @@ export function refundSale(
       source_line_id: line.id,
     });
   }
-  if (lines.length === 0) return refuse("CONFLICT", undefined, "Nothing is left to refund.");
+  if (lines.length === 0) return fail(apiError("CONFLICT", "Nothing is left to refund."));
   const total = lines.reduce((sum, l) => sum + l.subtotal + l.tax_total, 0);
   const id = ids.uuid();
   const refund: SaleRecord = {
@@ -224,7 +224,7 @@ export function voidSale(ctx: SaleContext, saleId: string): Result<Row<SaleRecor
     sale.parent_sale_id !== null ||
     (store.sales.refundsOf.get(sale.id) ?? []).length > 0
   ) {
-    return refuse("CONFLICT", undefined, "Only a completed sale without refunds can be voided.");
+    return fail(apiError("CONFLICT", "Only a completed sale without refunds can be voided."));
   }
   return ok(store.sales.sales.put(sale.id, { ...sale, status: "voided" }));
 }
