@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,8 @@ import { demoMe, launchToReady } from "../test-support/launch.js";
 
 // docs/sdk-authors.md: the package works the way SDK authors install it. `npm pack` makes a tarball; installed into
 // an empty project it runs `npx retail-sim` and `import { createSimulator } from "retail-sim"`, types included.
+// It ships what users run: the bundled bin (which carries the command line's own packages), the library and
+// `retail-sim/coverage` (tsconfig.build.json emits only their modules), the README and the user docs.
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const npm = (args: string[], cwd: string) =>
@@ -28,7 +30,7 @@ beforeAll(() => {
 }, 240_000);
 
 describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into an empty project", () => {
-  it("ships the built code, the docs and no tests", () => {
+  it("ships the built code, the user docs and no tests, no conformance suite apart from the bin's, no command-line modules", () => {
     const files = spawnSync(
       "tar",
       ["-tzf", join(project, "..", readdirSync(join(project, "..")).find((f) => f.endsWith(".tgz")) as string)],
@@ -39,6 +41,61 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
     expect(files).toContain("package/dist/scenarios/fixtures/demo.js");
     expect(files).toContain("package/README.md");
     expect(files.filter((f) => /\.test\.|test-support/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("package/dist/conformance") || /mutant/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("package/dist/src/cli/")).sort()).toEqual([
+      "package/dist/src/cli/coverage-report.d.ts",
+      "package/dist/src/cli/coverage-report.js",
+    ]);
+    expect(files.filter((f) => f.startsWith("package/docs/")).sort()).toEqual([
+      "package/docs/conformance.md",
+      "package/docs/interfaces.md",
+      "package/docs/sdk-authors.md",
+      "package/docs/spec-choices.md",
+    ]);
+    expect([...new Set(files.filter((f) => f.startsWith("package/dist/")).map((f) => f.split("/")[2]))].sort()).toEqual(
+      ["bin", "scenarios", "src"],
+    );
+  });
+
+  it("installs only the library's dependencies: the bin's own packages are bundled in it", () => {
+    const installed = (name: string) => existsSync(join(project, "node_modules", name));
+    expect(["@sinclair/typebox", "ajv", "ajv-formats"].filter(installed)).toEqual([
+      "@sinclair/typebox",
+      "ajv",
+      "ajv-formats",
+    ]);
+    expect(["fast-check", "undici", "yargs", "htmlparser2"].filter(installed)).toEqual([]);
+  });
+
+  it("`npx retail-sim conformance --help` prints what the bin built here prints", () => {
+    const env = { ...process.env, COLUMNS: "100" };
+    const installed = spawnSync("npx", ["retail-sim", "conformance", "--help"], {
+      cwd: project,
+      encoding: "utf8",
+      env,
+    });
+    const here = spawnSync(process.execPath, [join(ROOT, "dist/bin/retail-sim.js"), "conformance", "--help"], {
+      cwd: project,
+      encoding: "utf8",
+      env,
+    });
+    expect(here.status).toBe(0);
+    expect(here.stdout.split("\n")[0]).toBe("retail-sim conformance");
+    expect({ status: installed.status, stdout: installed.stdout }).toEqual({ status: 0, stdout: here.stdout });
+  }, 60_000);
+
+  it('`import * as coverage from "retail-sim/coverage"` works: its functions, no more', () => {
+    writeFileSync(
+      join(project, "coverage.mjs"),
+      `import * as coverage from "retail-sim/coverage";
+console.log(Object.keys(coverage).sort().join(","), coverage.percent({ percent: 40.44 }));
+`,
+    );
+    const run = spawnSync(process.execPath, ["coverage.mjs"], { cwd: project, encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      "FAULT_ONLY,KINDS,OVERALL,bar,coverageMarkdown,coverageReportProblem,coverageSummary,faultOnlyUnmet,itemsOf,mergeCoverage,neverMet,percent,totalsOf,unexpectedOf 40.4%\n",
+    );
   });
 
   it("`npx retail-sim --port 0 --json` prints the ready line and answers GET /me", async () => {
