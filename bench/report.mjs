@@ -41,47 +41,13 @@ export function renderReport(f) {
   }
   if (f.journal)
     lines.push(
-      "The request journal and coverage, on against off, in separate processes (two simulators started alike, demo fixture, short alternating rounds, which goes first alternating too; a fresh pair for each pair of rounds, each warmed first; for information: its rounds move by ±10% on a shared machine, too much to judge 5% by). CPU per request is each server's user and system time (all its threads) over the requests it answered in the round, median of the rounds:",
-      "",
-      "| scenario | on req/s | off req/s | on/off | rounds | CPU µs per request, on / off | off/on |",
-      "|---|---|---|---|---|---|---|",
-      ...Object.entries(f.journal).map(
-        ([name, j]) =>
-          `| ${name} | ${j.on.rps.toFixed(0)} | ${j.off.rps.toFixed(0)} | ${j.ratio} | ${j.paired_ratios.join(", ")} | ${j.on.cpu_us ?? "—"} / ${j.off.cpu_us ?? "—"} | ${j.cpu_ratio ?? "—"} |`,
-      ),
-      "",
-    );
-  if (f.journal_one_process)
-    lines.push(
-      "The same scenarios over HTTP in phases, the measure judged against the aim: one server in one process whose requests go to a simulator with the journal on or to one with it off (built alike), switched every few hundred ms under one continuous wrk run (32 connections), so the two share the socket, the HTTP stack, the compiled code, the heap and the machine's drift. Sharing the heap, they share the collector too: its work for what the journal's entries keep alive falls on both sides alike, so this measure sees the journal's own work and only part of the collector's (the table of what an entry holds follows). Throughput on/off is the median, over the phases with the journal on, of each one's throughput against the mean of the two phases off beside it (10–90% of those ratios beside it), and pooled over each side's phases; CPU per request of each side (the process's, all threads):",
+      "The request journal and coverage, on against off, over HTTP in phases: one server in one process whose requests go to a simulator with the journal on or to one with it off (built alike, demo fixture), switched every few hundred ms under one continuous wrk run (32 connections), so the two share the socket, the HTTP stack, the compiled code, the heap and the machine's drift. Throughput on/off is the median, over the phases with the journal on, of each one's throughput against the mean of the two phases off beside it (10–90% of those ratios), and pooled over each side's phases; CPU per request of each side (the process's, all threads):",
       "",
       "| scenario | on req/s | off req/s | on/off, median of phases (10–90%) | pooled | CPU µs per request, on / off | off/on |",
       "|---|---|---|---|---|---|---|",
-      ...Object.entries(f.journal_one_process).map(
+      ...Object.entries(f.journal).map(
         ([name, j]) =>
           `| ${name} | ${j.on_rps} | ${j.off_rps} | ${j.ratio} (${j.range.join("–")}), ${j.phases} × ${j.phase_ms} ms | ${j.pooled_ratio} | ${j.cpu_us.on} / ${j.cpu_us.off} | ${j.cpu_ratio} |`,
-      ),
-      "",
-    );
-  if (f.journal_in_process)
-    lines.push(
-      "The journal's own cost without HTTP: two simulators in one fresh process answer the same requests through `sim.handle`, journal on and off, in 15 alternating pairs of batches; CPU time per request (`process.cpuUsage`), medians:",
-      "",
-      "| scenario | on µs | off µs | on − off µs | off/on (range) |",
-      "|---|---|---|---|---|",
-      ...Object.entries(f.journal_in_process).map(
-        ([name, j]) => `| ${name} | ${j.on_us} | ${j.off_us} | ${j.extra_us} | ${j.ratio} (${j.range.join("–")}) |`,
-      ),
-      "",
-    );
-  if (f.journal_memory)
-    lines.push(
-      "What a journal entry holds, against what the journal's byte budget counts for it: the growth of the JS heap and of the memory outside it (array buffers) over 10,000 entries through `sim.handle`, each after a full collection, less the same simulator's growth with the journal off (a write's new rows); the budget's count is a budget's bytes over the entries it holds. The collector copies what entries hold on the heap while they are young, and marks it once they are old:",
-      "",
-      "| scenario | JS heap B per entry | outside B per entry | the budget counts, B per entry |",
-      "|---|---|---|---|",
-      ...Object.entries(f.journal_memory).map(
-        ([name, j]) => `| ${name} | ${j.heap_bytes} | ${j.outside_bytes} | ${j.budget_bytes ?? "—"} |`,
       ),
       "",
     );
@@ -182,17 +148,11 @@ function targets(f) {
       ratio <= 2,
     ]);
   }
-  for (const [name, j] of Object.entries(f.journal_one_process ?? {}))
+  for (const [name, j] of Object.entries(f.journal ?? {}))
     rows.push([
       `${name} with the journal on ≥ 0.95 of off (throughput in phases over HTTP)`,
       `${j.ratio} (median of ${j.phases} phases against their neighbours, 10–90% ${j.range.join("–")}; pooled ${j.pooled_ratio}; CPU per request, off/on: ${j.cpu_ratio})`,
       j.ratio >= 0.95,
-    ]);
-  for (const [name, j] of Object.entries(f.journal_memory ?? {}))
-    rows.push([
-      `${name}: the journal's budget counts at least what an entry holds (docs/interfaces.md, Bounds)`,
-      `${j.budget_bytes ?? "—"} B counted against ${j.heap_bytes} B of heap and ${j.outside_bytes} B outside it`,
-      j.budget_bytes !== null && j.budget_bytes >= j.heap_bytes + j.outside_bytes,
     ]);
   if (f.conformance)
     rows.push(["conformance default run in process < 2 minutes", `${f.conformance.ms} ms`, f.conformance.ms < 120_000]);

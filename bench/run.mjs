@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { coldStart } from "./cold-start.mjs";
-import { journalCost, journalInProcess, journalMemory, journalOneProcess } from "./journal.mjs";
+import { journalCost } from "./journal.mjs";
 import { renderReport } from "./report.mjs";
 import { sandboxScenarios } from "./sandboxes.mjs";
 import { ensureWrk, load, machine, median, round, start, summary, wrk as wrkRun } from "./wrk.mjs";
@@ -224,10 +224,7 @@ async function main() {
   if (wants("throughput") || wants("journal")) ensureWrk();
   if (wants("throughput")) await throughput(figures);
   if (wants("journal")) {
-    figures.journal = await journalCost({ cli: CLI, tmp, wrk: wrkRun });
-    figures.journal_one_process = await journalOneProcess({ root: ROOT, tmp, wrk: wrkRun });
-    figures.journal_in_process = journalInProcess(ROOT);
-    figures.journal_memory = journalMemory(ROOT);
+    figures.journal = await journalCost({ root: ROOT, tmp, wrk: wrkRun });
   }
   if (wants("start")) {
     figures.cold_start = await coldStart(CLI, COLD_ROUNDS);

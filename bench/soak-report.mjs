@@ -1,11 +1,11 @@
 // The soak's figures and reports: the least-squares slope of memory against requests over the second half
-// of each run, the verdict against the stated thresholds, reports/soak/soak.md and the plot soak.png.
+// of each run, the verdict against the stated thresholds, reports/soak/soak.md and the plot soak.svg.
 import { renderPlot } from "./plot.mjs";
 
 /** A run is flat when, over its second half, memory grows by at most this many MB per 100,000 requests. */
 export const FLAT = { rss_mb: 2, heap_mb: 1 };
 
-const COLORS = { moving: [31, 119, 180], frozen: [214, 39, 40] };
+const COLORS = { moving: "#1f77b4", frozen: "#d62728" };
 const round = (x, digits = 1) => (x === null || x === undefined ? null : Number(x.toFixed(digits)));
 
 /** Least-squares slope of `y` against `x` over the points; null with fewer than three. */
@@ -133,7 +133,7 @@ export function renderMarkdown(report) {
       : "";
   for (const op of ops)
     lines.push(`| ${op} | ${show(report.runs.frozen?.tally[op])} | ${show(report.runs.moving?.tally[op])} |`);
-  lines.push("", "The plot: `soak.png`; the samples: `soak.json`.", "");
+  lines.push("", "The plot: `soak.svg`; the samples: `soak.json`.", "");
   return lines.join("\n");
 }
 

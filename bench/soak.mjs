@@ -2,9 +2,9 @@
 // with a mixed stream of SOAK_REQUESTS requests (default 500,000) once on a moving clock (the system
 // clock, also moved through /_sim/clock in steps so that 7 simulated days pass) and once on a frozen
 // manual clock, sampling its resident memory (/proc) and its heap after a full collection (over IPC).
-// Writes reports/soak/soak.json, soak.md and soak.png. See docs/performance.md, Soak.
-// `node bench/soak.mjs --self-check` checks the PNG encoder, the plot and the slope instead;
-// `node bench/soak.mjs --render [soak.json]` draws soak.md and soak.png again from the samples.
+// Writes reports/soak/soak.json, soak.md and soak.svg. See docs/performance.md, Soak.
+// `node bench/soak.mjs --self-check` checks the plot and the slope instead;
+// `node bench/soak.mjs --render [soak.json]` draws soak.md and soak.svg again from the samples.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -184,7 +184,7 @@ function writeReports(out, report) {
   writeFileSync(join(out, "soak.json"), `${JSON.stringify(report, null, 2)}\n`);
   const md = renderMarkdown(report);
   writeFileSync(join(out, "soak.md"), md);
-  writeFileSync(join(out, "soak.png"), renderSoakPlot(report));
+  writeFileSync(join(out, "soak.svg"), renderSoakPlot(report));
   process.stdout.write(md);
 }
 
@@ -197,7 +197,7 @@ async function main() {
   const out = join(ROOT, "reports/soak");
   const renderArg = process.argv.indexOf("--render");
   if (renderArg !== -1) {
-    // Draws soak.md and soak.png again from a soak.json (its summary worked out again).
+    // Draws soak.md and soak.svg again from a soak.json (its summary worked out again).
     const report = JSON.parse(readFileSync(process.argv[renderArg + 1] ?? join(out, "soak.json"), "utf8"));
     for (const [mode, run] of Object.entries(report.runs)) report.summary[mode] = summarize(run);
     writeReports(out, report);
@@ -241,7 +241,7 @@ async function main() {
   report.total_seconds = Math.round((performance.now() - started) / 1000);
   report.machine.load_average_end = os.loadavg().map((x) => Number(x.toFixed(2)));
   writeReports(out, report);
-  console.error(`soak: ${report.total_seconds} s in all; reports/soak/soak.{json,md,png}`);
+  console.error(`soak: ${report.total_seconds} s in all; reports/soak/soak.{json,md,svg}`);
 }
 
 main().catch((error) => {
