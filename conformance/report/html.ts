@@ -1,15 +1,9 @@
+import { escapeHtml as esc } from "../../src/kernel/html.js";
 import type { Report, RuleResult } from "../types.js";
 import { modelSummary } from "./model.js";
 import { replayCommand } from "./replay.js";
 import { runNotes } from "./run-notes.js";
 import { headline, rerunNote, verdictLine } from "../verdict.js";
-
-/** Text made safe for HTML, in content and in quoted attribute values. */
-export const esc = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
-  );
 
 const clip = (text: string, max = 90) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 

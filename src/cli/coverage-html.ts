@@ -1,7 +1,7 @@
 // The coverage report as one self-contained HTML page (no external assets, no script), in the style of
 // the conformance suite's report: totals per kind with a bar, then per kind the items never met first,
 // each with its spec sentence and how to provoke it, then the met ones with their counts.
-import { esc } from "../../conformance/report/html.js";
+import { escapeHtml as esc } from "../kernel/html.js";
 import type { CoverageReport, CoverageTotals } from "../contract/journal.js";
 import { FAULT_ONLY, faultOnlyUnmet, itemsOf, KINDS, OVERALL, percent, unexpectedOf } from "./coverage-report.js";
 

@@ -43,6 +43,10 @@ describe("docs/sdk-authors.md, Start it in CI: the packed tarball installed into
     expect(files.filter((f) => /\.test\.|test-support/.test(f))).toEqual([]);
     expect(files.filter((f) => f.startsWith("package/dist/conformance") || /mutant/.test(f))).toEqual([]);
     expect(files.filter((f) => f.startsWith("package/dist/src/cli/")).sort()).toEqual([
+      "package/dist/src/cli/coverage-exports.d.ts",
+      "package/dist/src/cli/coverage-exports.js",
+      "package/dist/src/cli/coverage-html.d.ts",
+      "package/dist/src/cli/coverage-html.js",
       "package/dist/src/cli/coverage-report.d.ts",
       "package/dist/src/cli/coverage-report.js",
     ]);
@@ -94,7 +98,7 @@ console.log(Object.keys(coverage).sort().join(","), coverage.percent({ percent: 
     const run = spawnSync(process.execPath, ["coverage.mjs"], { cwd: project, encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "FAULT_ONLY,KINDS,OVERALL,bar,coverageMarkdown,coverageReportProblem,coverageSummary,faultOnlyUnmet,itemsOf,mergeCoverage,neverMet,percent,totalsOf,unexpectedOf 40.4%\n",
+      "FAULT_ONLY,KINDS,OVERALL,bar,coverageHtml,coverageMarkdown,coverageReportProblem,coverageSummary,faultOnlyUnmet,itemsOf,mergeCoverage,neverMet,percent,totalsOf,unexpectedOf 40.4%\n",
     );
   });
 

@@ -1,13 +1,8 @@
 import { SCOPE_TEXT, type Scope } from "../contract/scopes.js";
+import { escapeHtml } from "../kernel/html.js";
 
 // The consent screen of {auth_url}/oauth/authorize: plain, accessible HTML that works without
 // JavaScript. Every value from a request is escaped.
-
-export const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
-  );
 
 function page(title: string, body: string): string {
   return `<!doctype html>
