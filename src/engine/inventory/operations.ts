@@ -1,6 +1,6 @@
 import { fromMilli } from "../../kernel/quantity.js";
 import { fail, ok, type Result } from "../../kernel/result.js";
-import { apiError, notFound, type ApiError } from "../../contract/errors.js";
+import { apiError, invalid, notFound, type ApiError } from "../../contract/errors.js";
 import type {
   AdjustmentBody,
   BatchBody,
@@ -90,10 +90,7 @@ function productRef(line: { product_id?: string; sku?: string }, at: string): Ap
 export function adjustStock(ctx: InventoryContext, body: AdjustmentBody): Result<StockWriteResult, ApiError> {
   const refError = productRef(body, "");
   if (refError) return fail(refError);
-  if (body.quantity === 0)
-    return fail(
-      apiError("VALIDATION_FAILED", "quantity: must not be 0", [{ field: "quantity", message: "must not be 0" }]),
-    );
+  if (body.quantity === 0) return fail(invalid("quantity", "must not be 0"));
   const planned = planStockChange(ctx.store, {
     product: { id: body.product_id, sku: body.sku },
     outletId: body.outlet_id,
