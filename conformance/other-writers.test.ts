@@ -40,7 +40,7 @@ function burstWriter(burst: number): Mutant & { written: number } {
 }
 
 describe("Another writer's rows between a rule's reads fail no rule (spec, Pagination; docs/conformance.md, Staging)", () => {
-  it.each([1, 3, 5])(
+  it.each([1, 3])(
     "bursts of %i products before the suite's creates: every rule of the catalog passes or skips",
     async (burst) => {
       const writer = burstWriter(burst);
