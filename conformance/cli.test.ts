@@ -11,7 +11,7 @@ import {
   type Listening,
   type Served,
 } from "../src/test-support/conformance.js";
-import { MUTANTS } from "./mutants/index.js";
+import { MUTANTS } from "./test-support/mutants/index.js";
 import { selectRules } from "./rules/index.js";
 
 // docs/interfaces.md, Command line: `retail-sim conformance` from the built bin. Exit 0 when every

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MUTANTS, mutantSimulator } from "./mutants/index.js";
-import { BLIND_MUTANTS } from "./mutants/blind/index.js";
+import { MUTANTS, mutantSimulator } from "./test-support/mutants/index.js";
+import { BLIND_MUTANTS } from "./test-support/mutants/blind/index.js";
 import { conformance } from "./run.js";
 import { judged } from "../src/test-support/conformance.js";
 import { CATALOG } from "./rules/index.js";

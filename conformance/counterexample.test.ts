@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { leakyRule, judged } from "../src/test-support/conformance.js";
 import { createSimulator, type Simulator } from "../src/simulator.js";
-import { MUTANTS, mutantSimulator } from "./mutants/index.js";
+import { MUTANTS, mutantSimulator } from "./test-support/mutants/index.js";
 import { FORMATS, writeReports } from "./report/write.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";

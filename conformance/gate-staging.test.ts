@@ -4,7 +4,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, junitVerdict, runCli, tempDirs } from "../src/test-support/conformance.js";
-import { type BrokenVariant, startStagingStandIn, type StagingStandIn } from "./mutants/staging/stand-in.js";
+import {
+  type BrokenVariant,
+  startStagingStandIn,
+  type StagingStandIn,
+} from "./test-support/mutants/staging/stand-in.js";
 
 // docs/conformance.md, Running it as a CI gate: the built CLI against a staging stand-in that behaves
 // like real infrastructure (the API under /stg/eu, 30 to 150 ms of latency, a load balancer closing

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EVERY_CHOICE, HONEST_VARIANTS } from "./mutants/honest/index.js";
-import { mutantSimulator } from "./mutants/index.js";
+import { EVERY_CHOICE, HONEST_VARIANTS } from "./test-support/mutants/honest/index.js";
+import { mutantSimulator } from "./test-support/mutants/index.js";
 import { conformance } from "./run.js";
 import { judged } from "../src/test-support/conformance.js";
 import { CATALOG } from "./rules/index.js";

@@ -14,7 +14,7 @@ import {
   usesControlRule,
   type Served,
 } from "../src/test-support/conformance.js";
-import { MUTANTS } from "./mutants/index.js";
+import { MUTANTS } from "./test-support/mutants/index.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
 import type { Rule } from "./rule.js";

@@ -2,17 +2,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { MUTANTS } from "./mutants/index.js";
+import { MUTANTS } from "./test-support/mutants/index.js";
 import { CATALOG, CLOCK_LAST } from "./rules/index.js";
 import { AREAS } from "./rules/rule.js";
 
 // A rule's id says where it lives: `area.what` is declared in rules/<area>.ts or under rules/<area>/,
-// and its `area` field is the one AREAS gives the prefix. A targeted mutant lives in mutants/<area>.ts,
-// the area of the rules that catch it. Helpers shared across areas are in rules/support/ and
-// mutants/support.ts.
+// and its `area` field is the one AREAS gives the prefix. A targeted mutant lives in
+// test-support/mutants/<area>.ts, the area of the rules that catch it. Helpers shared across areas are
+// in rules/support/ and test-support/mutants/support.ts.
 
 const rulesDir = join(dirname(fileURLToPath(import.meta.url)), "rules");
-const mutantsDir = join(dirname(fileURLToPath(import.meta.url)), "mutants");
+const mutantsDir = join(dirname(fileURLToPath(import.meta.url)), "test-support", "mutants");
 
 /** The .ts files under dir (tests left out), relative to it; only its own files when not deep. */
 function sources(dir: string, deep = true, root = dir): string[] {

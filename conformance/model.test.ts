@@ -3,8 +3,8 @@ import { ERROR_CODES } from "../src/contract/errors.js";
 import { createSimulator, type Simulator } from "../src/simulator.js";
 import type { Listening } from "../src/http/node.js";
 import { judged } from "../src/test-support/conformance.js";
-import { CATEGORY_MUTANTS } from "./mutants/blind/categories/index.js";
-import { mutantSimulator } from "./mutants/index.js";
+import { CATEGORY_MUTANTS } from "./test-support/mutants/blind/categories/index.js";
+import { mutantSimulator } from "./test-support/mutants/index.js";
 import { conformance } from "./run.js";
 
 // The model in lockstep (conformance/model/, docs/conformance.md "The model: every answer predicted"):
@@ -41,8 +41,9 @@ describe("The model compares every answer of a default run", () => {
   });
 });
 
-// Blind mutants written apart from the code, by category (conformance/mutants/blind/categories/): each
-// fails the rules its caughtBy names, the model's sequences run 20 times as a default run does.
+// Blind mutants written apart from the code, by category
+// (conformance/test-support/mutants/blind/categories/): each fails the rules its caughtBy names, the
+// model's sequences run 20 times as a default run does.
 describe("Blind mutants by category are caught", () => {
   const all = Object.entries(CATEGORY_MUTANTS).flatMap(([category, list]) =>
     list.map((m) => [category, m.name, m] as const),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SimRequest, SimResponse } from "../src/http/types.js";
 import { createSimulator } from "../src/simulator.js";
-import type { Mutant } from "./mutants/index.js";
+import type { Mutant } from "./test-support/mutants/index.js";
 import { conformance } from "./run.js";
 
 // docs/conformance.md, Running it against staging: another team writes to the same store while the

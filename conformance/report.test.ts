@@ -6,7 +6,7 @@ import { BROWSER_SKIP, browserTitle, CHROMIUM } from "../src/test-support/browse
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, listenSimulator, needsControlRule, usesControlRule } from "../src/test-support/conformance.js";
-import { MUTANTS } from "./mutants/index.js";
+import { MUTANTS } from "./test-support/mutants/index.js";
 import { FORMATS, writeReports } from "./report/write.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";

@@ -14,7 +14,7 @@ import {
   judged,
 } from "../src/test-support/conformance.js";
 import { execFile } from "node:child_process";
-import { MUTANTS, mutantSimulator, type Mutant } from "./mutants/index.js";
+import { MUTANTS, mutantSimulator, type Mutant } from "./test-support/mutants/index.js";
 import { conformance } from "./run.js";
 import { requestBudget } from "./context.js";
 import { Skip } from "./outcomes.js";

@@ -10,7 +10,7 @@ import {
   type Served,
 } from "../src/test-support/conformance.js";
 import { parseKeyOption, type Credentials } from "./credentials.js";
-import { MUTANTS } from "./mutants/index.js";
+import { MUTANTS } from "./test-support/mutants/index.js";
 import { CATALOG } from "./rules/index.js";
 import { conformance } from "./run.js";
 

@@ -5,8 +5,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // docs/architecture.md, Layers: imports point one way, kernel <- contract <- engine <- http <- simulator
-// <- cli, and no module reaches itself through its imports. Type-only and lazy (`import()`) imports
-// count: they are edges a reader follows too.
+// <- cli, no module reaches itself through its imports, and production code imports no test support.
+// Type-only and lazy (`import()`) imports count: they are edges a reader follows too.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const FOLDERS = ["src", "scenarios", "conformance"];
@@ -99,6 +99,24 @@ function circleThrough(graph: ReadonlyMap<string, readonly string[]>, files: rea
   return [start];
 }
 
+/** The folders of helpers and test doubles (the conformance mutants) that only tests may import. */
+const TEST_SUPPORT = ["src/test-support/", "conformance/test-support/"];
+
+/** A test, or a file of test support: what production code must never import. */
+function isTestOnly(file: string): boolean {
+  return file.endsWith(".test.ts") || TEST_SUPPORT.some((folder) => file.startsWith(folder));
+}
+
+/** Each import of test support by a production file, as `from -> to`. */
+function testOnlyImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    if (isTestOnly(file)) continue;
+    for (const target of targets) if (isTestOnly(target)) found.push(`${file} -> ${target}`);
+  }
+  return found;
+}
+
 const LAYERS = ["kernel", "contract", "engine", "http", "simulator", "cli"] as const;
 
 /** The files at the top of src/, beside the layers' folders, and the layer each belongs to. */
@@ -113,7 +131,7 @@ const TOP_FILES: Readonly<Record<string, (typeof LAYERS)[number]>> = {
  * file of src/ without a layer throws, so none escapes the check.
  */
 function layerOf(file: string): number | undefined {
-  if (!file.startsWith("src/") || file.endsWith(".test.ts") || file.startsWith("src/test-support/")) return undefined;
+  if (!file.startsWith("src/") || isTestOnly(file)) return undefined;
   const top = Object.hasOwn(TOP_FILES, file) ? TOP_FILES[file] : undefined;
   const layer = LAYERS.indexOf(top ?? (file.split("/")[1] as (typeof LAYERS)[number]));
   if (layer === -1 || (top === undefined && file.split("/").length < 3))
@@ -166,5 +184,29 @@ describe("docs/architecture.md, Layers: the import graph", () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  it("tells test support from production code, and finds production code that imports it", () => {
+    expect(isTestOnly("conformance/test-support/mutants/index.ts")).toBe(true);
+    expect(isTestOnly("src/test-support/sim.ts")).toBe(true);
+    expect(isTestOnly("conformance/honest.test.ts")).toBe(true);
+    expect(isTestOnly("conformance/run.ts")).toBe(false);
+    expect(isTestOnly("src/simulator.ts")).toBe(false);
+    const graph = new Map([
+      ["conformance/run.ts", ["conformance/test-support/mutants/index.ts", "conformance/runner.ts"]],
+      ["src/cli/conformance.ts", ["src/test-support/sim.ts"]],
+      ["conformance/honest.test.ts", ["conformance/test-support/mutants/index.ts"]],
+      ["src/test-support/conformance.ts", ["conformance/test-support/mutants/index.ts"]],
+      ["conformance/test-support/mutants/base.ts", ["src/simulator.ts"]],
+    ]);
+    expect(testOnlyImports(graph)).toEqual([
+      "conformance/run.ts -> conformance/test-support/mutants/index.ts",
+      "src/cli/conformance.ts -> src/test-support/sim.ts",
+    ]);
+  });
+
+  it("keeps test support out of production code: no production file imports src/test-support or conformance/test-support", () => {
+    expect(graph.get("src/test-support/conformance.ts")).toContain("conformance/test-support/mutants/index.ts");
+    expect(testOnlyImports(graph)).toEqual([]);
   });
 });

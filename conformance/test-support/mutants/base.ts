@@ -1,0 +1,42 @@
+import type { SimRequest, SimResponse } from "../../../src/http/types.js";
+
+// Deliberately broken simulators, each violating one spec rule, to prove the suite detects it.
+// A mutant wraps the simulator's handler: it rewrites requests or responses, or replays requests.
+
+export interface Mutant {
+  readonly name: string;
+  /** The spec rule it breaks, in words. */
+  readonly breaks: string;
+  /** Rule ids expected to catch it (at least one must fail). */
+  readonly caughtBy: readonly string[];
+  wrap(next: (req: SimRequest) => Promise<SimResponse>): (req: SimRequest) => Promise<SimResponse>;
+}
+
+export const API = /^\/[^/]+\/v1\//;
+
+/** A request's body as text ("" when it has none). */
+export const bodyText = (req: SimRequest): string => (req.body ? Buffer.from(req.body).toString("utf8") : "");
+
+/** A request's body as JSON, or undefined when it has none or it is not JSON. */
+export const bodyOf = (req: SimRequest): any => {
+  try {
+    return req.body ? JSON.parse(bodyText(req)) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The request with this raw body (and a Content-Length that says so). */
+export const withRaw = (req: SimRequest, text: string): SimRequest => {
+  const bytes = new TextEncoder().encode(text);
+  return { ...req, body: bytes, headers: { ...req.headers, "content-length": String(bytes.length) } };
+};
+
+/** The request with this JSON body. */
+export const withBody = (req: SimRequest, body: unknown): SimRequest => withRaw(req, JSON.stringify(body));
+
+/** Rewrites JSON bodies of API responses. */
+export const mapJson = (res: SimResponse, f: (body: any) => any): SimResponse => {
+  if (typeof res.body !== "string" || !res.headers["content-type"]?.startsWith("application/json")) return res;
+  return { ...res, body: JSON.stringify(f(JSON.parse(res.body))) };
+};
