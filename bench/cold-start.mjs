@@ -1,7 +1,7 @@
 // The cold start of `npm run bench`: `retail-sim` (demo fixture) from its spawn to its first answered
 // GET /me, against a bare `node -e` node:http server from its spawn to its first answered request, timed
 // the same way (spawn, the first stdout line, one request over a fresh connection, its body read), in
-// alternating rounds after one round of each that is not counted. docs/performance.md, Cold start.
+// alternating rounds after one round of each that is not counted. docs/performance.md, The floor.
 import { median, round, start } from "./wrk.mjs";
 
 const BARE = `const s = require("node:http").createServer((q, r) => r.end("{}"));

@@ -3,7 +3,7 @@
 // in the other, behind ONE listening server in a child process whose requests go to one of them,
 // switched every `JOURNAL_PHASE_MS` (default 500) under one continuous wrk run. The two sides share the
 // socket, the HTTP stack, the compiled code, the heap and the machine's drift. docs/performance.md,
-// The journal's cost.
+// The floor.
 //
 // Run as a script (`node bench/journal.mjs <dist/src/simulator.js> <phase ms>`) it is that child: it
 // prints {base, token, id} when it listens, then on each line of stdin prints the phases since the last

@@ -1,5 +1,5 @@
 // bench.md from the figures of `npm run bench` (bench/run.mjs): the machine and its load, the parts of the
-// groups that ran with the ratio of every round, then the performance targets (docs/performance.md), each
+// groups that ran with the ratio of every round, then the aims (stricter than docs/performance.md, The floor), each
 // with the figure measured in this run and whether it is met.
 
 export function renderReport(f) {
@@ -95,7 +95,7 @@ function sandboxLines(s) {
   ];
 }
 
-/** The performance targets (docs/performance.md), each as measured in this run (of the groups that ran). */
+/** The aims (stricter than docs/performance.md, The floor), each as measured in this run (of the groups that ran). */
 function targets(f) {
   const withRounds = (s) => `${s.ratio} (rounds ${s.paired_ratios.join(", ")})`;
   const rows = [];

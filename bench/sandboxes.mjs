@@ -1,4 +1,4 @@
-// Sandbox scenarios of `npm run bench` (docs/performance.md, Sandboxes): the cost of creating a demo
+// Sandbox scenarios of `npm run bench` (docs/performance.md, The floor): the cost of creating a demo
 // sandbox through POST /_sim/sandboxes over HTTP, paired with the same server's GET /_sim/health round
 // trip in the same run (alternating blocks), with 1 and with 1,000 live sandboxes; and the heap each
 // live sandbox takes (after a full collection), with 1 and with 1,000 live.

@@ -1,4 +1,4 @@
-// npm run bench:snapshots: what a snapshot costs (docs/performance.md, Snapshots). For the demo and large
+// npm run bench:snapshots: what a snapshot costs (docs/performance.md, Running the benchmarks). For the demo and large
 // fixtures, each in fresh processes (no warm heap), alternating so a busy machine slows both alike:
 // - the world built from the seed, and its snapshot taken and serialized (time, size);
 // - the world restored from that snapshot file, by phase: read, JSON.parse, check, restore;

@@ -1,4 +1,4 @@
-// The soak's OAuth operations (docs/performance.md, Soak), methods of Traffic (bench/soak-traffic.mjs):
+// The soak's OAuth operations (npm run soak), methods of Traffic (bench/soak-traffic.mjs):
 // sign-ins through the consent page of {auth_url}/oauth/authorize and through POST /_sim/oauth/authorize,
 // each with a large `state`, codes exchanged (first half only) or kept, and failed token exchanges from
 // loopback addresses never used before.

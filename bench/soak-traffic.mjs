@@ -1,4 +1,4 @@
-// The soak's request stream (docs/performance.md, Soak): a seeded mix of operations that touches every
+// The soak's request stream (npm run soak): a seeded mix of operations that touches every
 // store of state the simulator keeps. Authenticated traffic stays within the spec's rate limits the way
 // a real client would, by rotating over many API keys (at most KEY_BUDGET requests, CUSTOMER_BUDGET of
 // them on customer endpoints, per key); the abuse is deliberately over them (failed authentication from

@@ -2,7 +2,7 @@
 // with a mixed stream of SOAK_REQUESTS requests (default 500,000) once on a moving clock (the system
 // clock, also moved through /_sim/clock in steps so that 7 simulated days pass) and once on a frozen
 // manual clock, sampling its resident memory (/proc) and its heap after a full collection (over IPC).
-// Writes reports/soak/soak.json, soak.md and soak.svg. See docs/performance.md, Soak.
+// Writes reports/soak/soak.json, soak.md and soak.svg. See docs/performance.md, Running the benchmarks.
 // `node bench/soak.mjs --self-check` checks the plot and the slope instead;
 // `node bench/soak.mjs --render [soak.json]` draws soak.md and soak.svg again from the samples.
 import { execFileSync } from "node:child_process";
@@ -17,8 +17,8 @@ import { KEY_BUDGET, MIX, Traffic } from "./soak-traffic.mjs";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const env = process.env;
 // Half a million a clock mode, a million in all: the simulator's CPU allows about 1,700 requests a second
-// on 2 idle cores, some 11 minutes for both runs, and a busy shared machine took 17 to 28 minutes
-// (docs/performance.md, Soak); a million a mode would take twice that.
+// on 2 idle cores, some 11 minutes for both runs, and a busy shared machine took 17 to 28 minutes (an
+// estimate from the CPU time per request, 0.4-0.6 ms); a million a mode would take twice that.
 const TOTAL = Number(env.SOAK_REQUESTS ?? 500_000);
 const MODES = (env.SOAK_MODES ?? "moving,frozen").split(",").filter(Boolean);
 const CONCURRENCY = Number(env.SOAK_CONCURRENCY ?? 16);

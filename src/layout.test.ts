@@ -1,4 +1,4 @@
-// docs/performance.md, The large world's build: a world answers before the sales its build deferred are
+// docs/performance.md, The large world: a world answers before the sales its build deferred are
 // in their feed; they are laid out in slices while the simulator is idle, or at once by a read of them,
 // and what is read is what an eager build gives.
 import { describe, expect, it } from "vitest";

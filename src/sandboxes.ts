@@ -169,8 +169,7 @@ export class Sandbox {
  * What a world from `source` takes of the heap, estimated from the size of its JSON (measured with
  * `--expose-gc`: ~7 to 11 bytes of heap per byte of a fixture, its sales the dearest, and ~180 KB
  * besides; ~1.2 per byte of a snapshot, whose records the world shares; ~240 KB for a demo world), and
- * for the large fixture, which is no document, from its figures in docs/performance.md (~430 MB with
- * every record made).
+ * for the large fixture, which is no document, from measurement (~430 MB with every record made).
  */
 function worldCost(fixture: FixtureInput, source: WorldSource): number {
   if (fixture === "large") return 512 * 2 ** 20;

@@ -6,7 +6,7 @@ import { checkResponse, ResponseChecker } from "./response-check.js";
 
 const json = "application/json; charset=utf-8";
 
-describe("docs/architecture.md, Tests (the response checker): responses are judged against the served OpenAPI document", () => {
+describe("docs/architecture.md, The response checker: responses are judged against the served OpenAPI document", () => {
   it("accepts a described response", () => {
     const body = JSON.stringify({ data: [], next_cursor: null, has_more: false });
     expect(checkResponse({ method: "GET", path: "/demo/v1/outlets", status: 200, contentType: json, body })).toEqual(

@@ -164,7 +164,7 @@ export interface ExchangeOwner {
  * `JournalEntry` only when the journal is read, so that recording costs little per request.
  *
  * What an entry keeps alive is what the collector copies while it is young and marks once it is old
- * (docs/performance.md, The journal's cost), so an entry keeps as little that is new as it can: a full
+ * (docs/performance.md, The journal), so an entry keeps as little that is new as it can: a full
  * ring's oldest entry is filled again with the newest exchange (`fill`), with its own arrays for the
  * headers and the parts of an answer assembled from cached rows; and a header value, path or query
  * equal to the one the journal's newest entry holds is kept as that entry's string, the way HTTP/2's

@@ -27,7 +27,7 @@ export interface JournalLimits {
  * (`hand`), and has them recorded, in the order they came, when the event loop's turn ends, or at once
  * when anything reads a journal, its coverage or the ledger. Done together, the work of many exchanges
  * runs with its code and tables in the processor's caches rather than evicted by the HTTP stack between
- * requests, and a request pays only for being put in a list (docs/performance.md, The journal's cost).
+ * requests, and a request pays only for being put in a list (docs/performance.md, The journal).
  */
 export class JournalLedger {
   private readonly order = new Queue<RecordedExchange>();

@@ -1,7 +1,7 @@
 // The node:http adapter sends an answer assembled from cached rows (a list page, a product) as the rows'
 // own bytes: the bytes on the wire are those of the same answer in process (`sim.fetch`), Content-Length
 // is their length in bytes (UTF-8, non-ASCII names included), and they are what JSON.stringify writes for
-// the document (docs/performance.md, Where the time goes: list pages and the tail).
+// the document (docs/performance.md, Reads and pages).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "../simulator.js";
 import { call, makeSim } from "../test-support/sim.js";

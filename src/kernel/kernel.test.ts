@@ -124,7 +124,7 @@ describe("Spec, InventoryLevel: quantities to 3 decimal places, at any size", ()
   });
 });
 
-describe("docs/performance.md, What made the difference (serialization): cached row JSON is embedded as is, and the text equals plain serialization", () => {
+describe("docs/performance.md, Reads and pages (serialization): cached row JSON is embedded as is, and the text equals plain serialization", () => {
   it("stringifyPayload joins RawJson rows into the envelope exactly as JSON.stringify would write them", async () => {
     const { RawJson, stringifyPayload } = await import("./raw-json.js");
     const rows = [

@@ -1,4 +1,4 @@
-// Tests of the kernel's bounded and ordered containers (docs/architecture.md, State: every store of
+// Tests of the kernel's bounded and ordered containers (docs/architecture.md, Bounds: every store of
 // state has a bound; removing its oldest entry costs the same however many entries it holds).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

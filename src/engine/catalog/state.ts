@@ -76,7 +76,7 @@ export class CatalogState {
   readonly tagNames = new Map<string, string>();
   /**
    * Product rows' JSON text by version and the API root of their image URLs: serialization, not lookup,
-   * is the cost of a read (docs/performance.md, What made the difference). At most `rowCache` rows:
+   * is the cost of a read (docs/performance.md, Reads and pages). At most `rowCache` rows:
    * reading a whole large feed cannot grow memory.
    */
   readonly productJson: JsonCache<Row<ProductRecord>>;

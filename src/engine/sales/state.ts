@@ -46,7 +46,7 @@ export const saleDay = (completedAt: number): number => Math.floor(completedAt /
 
 /**
  * Sales of one store. Spec: sales are never deleted. Each list filter has an index in change order,
- * so a selective filter pages its own rows (docs/performance.md, "Paging never scans": no full-collection scan on any request path).
+ * so a selective filter pages its own rows (docs/performance.md, Reads and pages: no full-collection scan on any request path).
  */
 export class SalesState {
   readonly sales: Feed<SaleRecord>;

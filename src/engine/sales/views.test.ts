@@ -1,4 +1,4 @@
-// docs/performance.md, What made the difference: the GET /sales filters (spec, Endpoints: /sales; Sales list rules 1
+// docs/performance.md, Reads and pages: the GET /sales filters (spec, Endpoints: /sales; Sales list rules 1
 // and 2) page through an index in change order, so a selective filter costs about one page of slots whatever the size
 // of the feed, and returns exactly what the whole feed filtered returns (spec, Pagination and polling rules 1).
 import fc from "fast-check";
