@@ -107,12 +107,12 @@ async function feedEnd(ctx: RuleContext): Promise<{ cursor: string | null; after
 }
 
 /** Whether every id of `ids` is in the pages that follow `page` (up to five pages of 200). */
-async function follow(ctx: RuleContext, page: Page, ids: string[]): Promise<boolean> {
-  const missing = new Set(ids);
+async function follow(ctx: RuleContext, page: Page, ids: ReadonlySet<string>): Promise<boolean> {
+  const found = new Set<string>();
   for (let pages = 0; pages < 5 && page.has_more && typeof page.next_cursor === "string"; pages++) {
-    page = await listPage(ctx, `/products?limit=200&cursor=${enc(page.next_cursor)}`);
-    for (const p of page.data) missing.delete(String(p?.id).toLowerCase());
-    if (missing.size === 0) return true;
+    page = await listPage(ctx, withCursor("/products?limit=200", page.next_cursor));
+    for (const p of ours(page.data, ids)) found.add(p.id.toLowerCase());
+    if (found.size === ids.size) return true;
   }
   return false;
 }
@@ -229,7 +229,7 @@ export const pagingLimitRules: Rule[] = [
         if (still) break;
         // Rows of others and none of ours: others wrote at least as many rows as the page holds, when
         // ours follow it; a page that ours never follow is judged below.
-        if (!full.data.some((p) => mine.has(String(p?.id).toLowerCase())) && !(await follow(ctx, full, made))) break;
+        if (ours(full.data, mine).length === 0 && !(await follow(ctx, full, mine))) break;
         if (++tries === 3)
           throw new Skip(
             "another writer kept changing the product list while the rule read it (3 tries): the rows after the feed's end were never the same twice",
