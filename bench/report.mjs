@@ -1,6 +1,6 @@
 // bench.md from the figures of `npm run bench` (bench/run.mjs): the machine and its load, the parts of the
-// groups that ran with the ratio of every round, then the aims (stricter than docs/performance.md, The floor), each
-// with the figure measured in this run and whether it is met.
+// groups that ran with the ratio of every round, then the floor (docs/performance.md, The floor), each with the
+// figure measured in this run and whether it holds.
 
 export function renderReport(f) {
   const m = f.machine;
@@ -95,79 +95,58 @@ function sandboxLines(s) {
   ];
 }
 
-/** The aims (stricter than docs/performance.md, The floor), each as measured in this run (of the groups that ran). */
+/** The floor (docs/performance.md, The floor), each as measured in this run (of the groups that ran). */
 function targets(f) {
   const withRounds = (s) => `${s.ratio} (rounds ${s.paired_ratios.join(", ")})`;
   const rows = [];
   const one = f.scenarios["GET /products/{id}"];
-  if (one) rows.push(["GET /products/{id} ≥ 0.70 of the raw baseline", withRounds(one), one.ratio >= 0.7]);
+  if (one) rows.push(["GET /products/{id} ≥ 0.5 of the raw baseline", withRounds(one), one.ratio >= 0.5]);
   for (const [name, s] of Object.entries(f.scenarios))
     if (s.read && s.baseline_kind === undefined && name.includes("?limit="))
-      rows.push([`${name} ≥ 1.0 of the baseline stringifying the same documents`, withRounds(s), s.ratio >= 1]);
+      rows.push([`${name} ≥ 0.7 of the baseline stringifying the same documents`, withRounds(s), s.ratio >= 0.7]);
   for (const [name, s] of Object.entries(f.scenarios))
     if (s.read) {
       const tail = s.simulator.p99 / s.simulator.p50;
       rows.push([
-        `${name}: p99 ≤ 4 × p50`,
+        `${name}: p99 ≤ 5 × p50`,
         `${s.simulator.p99} / ${s.simulator.p50} ms = ${tail.toFixed(1)} (rounds ${s.simulator.tail_ratios.join(", ")})`,
-        tail <= 4,
+        tail <= 5,
       ]);
     }
-  const deep = f.scenarios["GET /sales?limit=50 from a deep cursor (vs from the start)"];
-  if (deep)
-    rows.push([
-      "polling from a deep cursor as fast as from the start (≥ 0.77, i.e. within 1.3x)",
-      withRounds(deep),
-      deep.ratio >= 1 / 1.3,
-    ]);
   if (f.fixture === "large" && f.fixture_start_ms !== undefined)
     rows.push([
-      "the large world ready < 2 s: `retail-sim --fixture large` from its spawn to its ready line",
+      "the large world ready < 2.5 s: `retail-sim --fixture large` from its spawn to its ready line",
       `${f.fixture_start_ms} ms`,
-      f.fixture_start_ms < 2_000,
+      f.fixture_start_ms < 2_500,
     ]);
-  if (f.fixture === "large" && f.world_build) {
+  if (f.fixture === "large" && f.world_build)
     rows.push([
-      "the large world ready < 2 s: built in process from the seed (fresh process, median of 3)",
+      "the large world ready < 2.5 s: built in process from the seed (fresh process, median of 3)",
       `${f.world_build.ms} ms`,
-      f.world_build.ms < 2_000,
+      f.world_build.ms < 2_500,
     ]);
-    rows.push([
-      "resident memory with the large fixture < 1 GB",
-      `${f.world_build.rss_mb} MB`,
-      f.world_build.rss_mb < 1_024,
-    ]);
-  }
   if (f.cold_start) {
     const c = f.cold_start;
     // Judged on the medians themselves, not on the ratio rounded for display.
     const ratio = c.simulator_ms / c.bare_ms;
     rows.push([
-      "cold start to the first answer ≤ 2 × a bare `node -e` server's, same run",
+      "cold start to the first answer ≤ 3 × a bare `node -e` server's, same run",
       `${c.simulator_ms} / ${c.bare_ms} ms = ${ratio.toFixed(3)} (rounds ${c.paired_ratios.map((r) => r.toFixed(2)).join(", ")})`,
-      ratio <= 2,
+      ratio <= 3,
     ]);
   }
   for (const [name, j] of Object.entries(f.journal ?? {}))
     rows.push([
-      `${name} with the journal on ≥ 0.95 of off (throughput in phases over HTTP)`,
+      `${name} with the journal on ≥ 0.90 of off (costs ≤ 10% of a request; throughput in phases over HTTP)`,
       `${j.ratio} (median of ${j.phases} phases against their neighbours, 10–90% ${j.range.join("–")}; pooled ${j.pooled_ratio}; CPU per request, off/on: ${j.cpu_ratio})`,
-      j.ratio >= 0.95,
+      j.ratio >= 0.9,
     ]);
-  if (f.conformance)
-    rows.push(["conformance default run in process < 2 minutes", `${f.conformance.ms} ms`, f.conformance.ms < 120_000]);
   if (f.sandboxes) {
-    for (const [live, c] of Object.entries(f.sandboxes.creations))
-      rows.push([
-        `a demo sandbox's creation well under 1 ms on top of the HTTP round trip (< 0.5 ms, median; ${live.slice("live_".length)} live)`,
-        `${c.on_top_median_ms} ms`,
-        c.on_top_median_ms < 0.5,
-      ]);
     const live = Object.keys(f.sandboxes.creations)
       .find((k) => k !== "live_1")
       .slice("live_".length);
     const heap = f.sandboxes.memory[`heap_${live}_live_mb`];
-    rows.push([`${live} live demo sandboxes comfortably inside 1 GB (heap < 512 MB)`, `${heap} MB`, heap < 512]);
+    rows.push([`${live} live demo sandboxes: heap < 512 MB`, `${heap} MB`, heap < 512]);
   }
   return rows;
 }
