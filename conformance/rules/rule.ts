@@ -6,7 +6,7 @@ export const rule = (r: Rule): Rule => r;
 
 /**
  * The area of each rule id prefix: a rule `prefix.what` has this area and is declared in
- * rules/<prefix>.ts or under rules/<prefix>/ (spec-map.test.ts checks both).
+ * rules/<prefix>.ts or under rules/<prefix>/ (layout.test.ts checks both).
  */
 export const AREAS = {
   envelope: "Envelope",

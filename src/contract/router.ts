@@ -1,7 +1,7 @@
 import { pathParams } from "./path.js";
 
 // A segment trie built from the operations tables: static segments first, then a parameter.
-// It replaces any switch on method and path (architecture, anti-patterns).
+// It replaces any switch on method and path.
 
 /** Where the API's operations live: under each store's base URL, `{api_root}/{store_prefix}/v1`. */
 export const STORE_BASE = "/{store_prefix}/v1";

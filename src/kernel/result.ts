@@ -1,4 +1,4 @@
-// Expected failures are values, not exceptions (architecture principle 4).
+// Expected failures are values, not exceptions.
 
 export type Result<T, E> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 

@@ -34,7 +34,7 @@ const readsPrice = (ctx: HandlerContext<typeof before>) => ok({ price: ctx.body.
 const context = <O extends typeof before | typeof after>(body: HandlerContext<O>["body"]) =>
   ({ params: { id: "t-1" }, query: {}, body }) as unknown as HandlerContext<O>;
 
-describe("declarations type the handlers (architecture: typed seams)", () => {
+describe("declarations type the handlers", () => {
   it("a handler that matches its operation's body schema compiles and runs", () => {
     const handler: Handler<typeof before> = readsPrice;
     expect(handler(context<typeof before>({ price: 41 }))).toStrictEqual({ ok: true, value: { price: 42 } });
