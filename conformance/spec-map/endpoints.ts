@@ -264,6 +264,7 @@ export const endpointMap: readonly SpecSentence[] = [
     "customers.erasure-sales-remain",
     "customers.delete-tombstone",
     "customers.walk-in-undeletable",
+    "model.customers",
   ),
   checked(
     D,
