@@ -71,6 +71,7 @@ export const ruleMap: readonly SpecSentence[] = [
   checked(
     PG,
     "Rows come oldest change first.",
+    "pagination.each-row-once",
     "catalog.feed-model",
     "catalog.version-rises",
     "pagination.desc-one-page",
