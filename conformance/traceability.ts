@@ -112,13 +112,16 @@ export function unitsOf(units: readonly SpecUnit[], entry: { section: string; qu
 
 /**
  * The sentences a rule's own `spec` quotes: those of its section (or a subsection: a rule may name only
- * "Resources and their fields") the quote contains or is contained in (a quote may span sentences of one
- * paragraph).
+ * "Resources and their fields") whose paragraph, list item or row holds the quote, and that the quote
+ * contains or is contained in (a quote may span sentences of one paragraph).
  */
 export function ruleUnits(units: readonly SpecUnit[], spec: { section: string; quote: string }): SpecUnit[] {
   const quote = normalize(spec.quote);
   const mine = (u: SpecUnit) => inSection(spec.section, u) || u.section.startsWith(`${spec.section}: `);
-  return units.filter((u) => mine(u) && (normalize(u.text).includes(quote) || quote.includes(normalize(u.text))));
+  const text = (u: SpecUnit) => normalize(u.text);
+  return units.filter(
+    (u) => mine(u) && normalize(u.block).includes(quote) && (text(u).includes(quote) || quote.includes(text(u))),
+  );
 }
 
 const link = (file: string): string => `[${file}](${relative("docs", file)})`;
