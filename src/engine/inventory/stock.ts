@@ -71,6 +71,7 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
       change.source === "body" ? (change.product.sku !== undefined ? "sku" : "product_id") : undefined,
     );
 
+  // rule inventory.set-result: without reason_id the change is recorded under the system reason, Stock set via API.
   let reasonId = store.systemReasonId;
   if (change.reasonId !== undefined) {
     const reason = store.reasons.live(change.reasonId);
