@@ -2,7 +2,17 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { AMBIENT, NON_NORMATIVE, normalize, SPEC_MAP, splitSpec, type SpecUnit } from "./spec-map.js";
+import {
+  AMBIENT,
+  LISTED,
+  NON_NORMATIVE,
+  normalize,
+  quotes,
+  SPEC_MAP,
+  splitSpec,
+  type SpecSentence,
+  type SpecUnit,
+} from "./spec-map.js";
 import { CATALOG } from "./rules/index.js";
 
 // The spec map accounts for every normative sentence of the spec, and the rule catalog quotes the spec.
@@ -97,5 +107,28 @@ describe("Spec map: the rule catalog quotes the spec", () => {
   it("every rule's spec.quote is found (normalized) in one paragraph, list item or table row of the spec", () => {
     const paraphrased = CATALOG.filter((r) => !blocks.some((b) => b.includes(normalize(r.spec.quote))));
     expect(paraphrased.map((r) => `${r.id}: ${r.spec.quote}`)).toEqual([]);
+  });
+
+  // A rule's sentence is said once, in its declaration: the spec map derives the rule for it.
+  const derived = LISTED.flatMap((e) =>
+    e.rules === undefined ? [] : CATALOG.filter((r) => quotes(r.spec, e)).map((r) => ({ e, r })),
+  );
+
+  it("a rule is derived only for a sentence of the spec its own quote is in", () => {
+    // The quote lies in the sentence's paragraph, list item or row, and is part or all of the sentence.
+    const inSentence = (quote: string, u: SpecUnit) =>
+      normalize(u.block).includes(normalize(quote)) &&
+      (normalize(u.text).includes(normalize(quote)) || normalize(quote).includes(normalize(u.text)));
+    const wrong = derived.filter(({ e, r }) => !matches(e).some((u) => inSentence(r.spec.quote, u)));
+    expect(wrong.map(({ e, r }) => `${r.id} -> ${label(e)}`)).toEqual([]);
+  });
+
+  it("no entry lists a rule it derives from the rule's own quote, and SPEC_MAP holds both", () => {
+    const twice = derived.filter(({ e, r }) => e.rules?.includes(r.id));
+    expect(twice.map(({ e, r }) => `${r.id} -> ${label(e)}`)).toEqual([]);
+    const pairs = (map: readonly SpecSentence[]) =>
+      new Set(map.flatMap((e) => (e.rules ?? []).map((id) => `${label(e)} ${id}`)));
+    const expected = new Set([...pairs(LISTED), ...derived.map(({ e, r }) => `${label(e)} ${r.id}`)]);
+    expect([...pairs(SPEC_MAP)].sort()).toEqual([...expected].sort());
   });
 });

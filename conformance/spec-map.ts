@@ -3,6 +3,8 @@ import { endpointMap } from "./spec-map/endpoints.js";
 import { overviewMap } from "./spec-map/overview.js";
 import { resourceMap } from "./spec-map/resources.js";
 import { ruleMap } from "./spec-map/rules.js";
+import { CATALOG } from "./rules/index.js";
+import { normalize, SENTENCE_END } from "./spec-map/split.js";
 
 // The spec map: every normative sentence of the spec (its copy in conformance/spec/retail-api-v1.md)
 // and what accounts for it: the conformance rules that check it, the
@@ -94,10 +96,36 @@ export const NON_NORMATIVE: readonly { readonly section: string; readonly quote:
   { section: "Authentication", quote: "Scopes:", reason: "label of the scope table that follows" },
 ];
 
-export const SPEC_MAP: readonly SpecSentence[] = [
+/** The entries as written: each lists the rules that check its sentence without quoting it themselves. */
+export const LISTED: readonly SpecSentence[] = [
   ...overviewMap,
   ...resourceMap,
   ...endpointMap,
   ...ruleMap,
   ...accessMap,
 ];
+
+/**
+ * Whether a rule's own `spec` quotes an entry's sentence: the rule quotes part of it (the sections agree,
+ * one may be the other's subsection or carry a label), or the whole of it (the same section).
+ * spec-map.test.ts holds every such pair to one sentence of the spec.
+ */
+export function quotes(spec: { readonly section: string; readonly quote: string }, entry: SpecSentence): boolean {
+  const within = (a: string, b: string) => a === b || a.startsWith(`${b}: `);
+  const rule = normalize(spec.quote);
+  const sentence = normalize(entry.quote);
+  // A rule quoting part of the sentence, or all of it and no other (a quote over several sentences may
+  // cite one only for context, so such a rule is listed where it checks).
+  if (sentence.includes(rule)) return within(entry.section, spec.section) || within(spec.section, entry.section);
+  return rule.includes(sentence) && entry.section === spec.section && spec.quote.split(SENTENCE_END).length === 1;
+}
+
+/**
+ * The spec map: each checked entry's rules are those it lists and every rule of the CATALOG whose own
+ * `spec` quotes its sentence (a rule's sentence is said once, in its declaration).
+ */
+export const SPEC_MAP: readonly SpecSentence[] = LISTED.map((e) => {
+  if (e.rules === undefined) return e;
+  const derived = CATALOG.filter((r) => quotes(r.spec, e)).map((r) => r.id);
+  return { ...e, rules: [...new Set([...e.rules, ...derived])] };
+});

@@ -8,7 +8,10 @@ export interface SpecSentence {
    * that identifies one sentence, list item sentence or table row of that section.
    */
   readonly quote: string;
-  /** Ids of the conformance rules that check it; `ambient` for the checks every response gets whatever rule runs. */
+  /**
+   * Ids of the conformance rules that check it; `ambient` for the checks every response gets whatever rule
+   * runs. A rule whose own `spec` quotes this sentence is not written here: SPEC_MAP adds it (spec-map.ts).
+   */
   readonly rules?: readonly string[];
   /** Why it cannot be checked over the API. */
   readonly untestable?: string;
@@ -16,7 +19,7 @@ export interface SpecSentence {
   readonly choice?: string;
 }
 
-/** A sentence checked by these rules (`ambient`: the checks every response gets). */
+/** A sentence checked by these rules besides those that quote it (`ambient`: the checks every response gets). */
 export const checked = (section: string, quote: string, ...rules: string[]): SpecSentence => ({
   section,
   quote,

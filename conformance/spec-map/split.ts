@@ -23,7 +23,7 @@ export const normalize = (text: string): string => text.replace(/`/g, "").replac
 const plain = (text: string): string => text.replace(/`/g, "").replace(/\*\*/g, "").replace(/\s+/g, " ").trim();
 
 /** Sentence ends: `.`, `?` or `!` before white space and a capital or a code span. */
-const SENTENCE_END = /(?<=[.?!])\s+(?=[A-Z`*])/;
+export const SENTENCE_END = /(?<=[.?!])\s+(?=[A-Z`*])/;
 
 const cells = (line: string): string[] =>
   line

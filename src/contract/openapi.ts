@@ -207,7 +207,10 @@ function operationObject(
 
 const cache = new Map<string, unknown>();
 
-/** The document for one store: `serverUrl` is its `{base_url}`; OAuth URLs hang off the API root. */
+/**
+ * The document for one store: `serverUrl` is its `{base_url}`; OAuth URLs hang off the API root.
+ * rule openapi.document: GET /openapi.json: OpenAPI 3.1, version 1.0.0, the store's base URL as server, every operation of the table.
+ */
 export function buildOpenApi(serverUrl: string): unknown {
   const cached = cache.get(serverUrl);
   if (cached) return cached;

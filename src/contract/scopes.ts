@@ -27,7 +27,7 @@ export function isScope(text: string): text is Scope {
   return (SCOPES as readonly string[]).includes(text);
 }
 
-/** Spec, Authentication 2: ticking a write scope also ticks its read scope. Returned in catalog order. */
+/** rule scopes.me-lists-scopes: ticking a write scope also ticks its read scope (GET /me lists both). Returned in catalog order. */
 export function normalizeScopes(scopes: Iterable<Scope>): Scope[] {
   const set = new Set<Scope>(scopes);
   for (const scope of [...set]) {
@@ -36,7 +36,7 @@ export function normalizeScopes(scopes: Iterable<Scope>): Scope[] {
   return SCOPES.filter((s) => set.has(s));
 }
 
-/** Spec, Scopes: a `:write` scope satisfies the matching `:read`. */
+/** rule scopes.write-satisfies-read: a `:write` scope satisfies the matching `:read`. */
 export function grants(granted: readonly Scope[], needed: Scope): boolean {
   if (granted.includes(needed)) return true;
   return needed.endsWith(":read") && granted.includes(needed.replace(":read", ":write") as Scope);

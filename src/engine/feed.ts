@@ -275,6 +275,7 @@ export class Feed<T> {
     for (const index of this.indexes) index.add(row);
   }
 
+  // rule pagination.each-row-once: a page walks the rows in change order from the cursor's sequence number, each row at its latest slot only.
   page(query: PageQuery<T>): Page<T> {
     const keep = (row: Row<T>): boolean =>
       (query.includeDeleted || row.deletedAt === null) && (!query.filter || query.filter(row));
@@ -284,9 +285,10 @@ export class Feed<T> {
     for (let row = walk(); row !== undefined; row = walk()) {
       visited++;
       if (!keep(row)) continue;
+      // rule pagination.has-more-exactly-full: has_more is true only when a row follows a full page: the walk looks one row past it.
       if (rows.length === query.limit) return { rows, hasMore: true, visited };
       rows.push(row);
-      // Spec, Pagination and polling rules 3: desc returns one first page only (has_more false).
+      // rule pagination.desc-one-page: desc returns one first page only (has_more false).
       if (query.order === "desc" && rows.length === query.limit) break;
     }
     return { rows, hasMore: false, visited };

@@ -120,6 +120,8 @@ export class IdempotencyStore implements Holder {
     const entry = this.entries.get(id);
     if (!entry || entry instanceof Stored) return;
     this.entries.delete(id);
+    // rule idempotency.error-500-not-remembered: a 500 is not remembered; any other answer, a client error too, is.
+    // rule idempotency.client-error-replayed: a client error is stored and replayed like a success.
     if (response.status >= 500) return;
     this.keep(new Stored(id, credentialId, key, entry.fingerprint, response, now + IDEMPOTENCY_TTL_MS, subject));
   }

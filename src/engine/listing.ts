@@ -58,8 +58,8 @@ export interface Tombstone {
 }
 
 /**
- * Spec, Pagination and polling rules 4: on products and customers deleted rows are tombstones
- * `{id, deleted_at, version}`; other lists return deleted rows in their normal shape.
+ * rule catalog.product-delete: on products and customers deleted rows are tombstones `{id, deleted_at, version}`.
+ * rule catalog.taxonomy-deleted-rows: other lists return deleted rows in their normal shape, without a marker.
  */
 export function withTombstones<T, O>(present: (row: Row<T>) => O): (row: Row<T>) => O | Tombstone {
   return (row) =>
@@ -94,13 +94,14 @@ export function listFeed<T, O>(
   present: (row: Row<T>) => O,
   filter?: (row: Row<T>) => boolean,
 ): Result<ListPage<O>, ApiError> {
-  // Rule 4: include_deleted=true works only with order=asc.
+  // rule pagination.include-deleted-desc: include_deleted=true works only with order=asc.
   if (params.includeDeleted && params.order === "desc") {
     return fail(invalid("include_deleted", "include_deleted=true works only with order=asc"));
   }
   let afterSeq = 0;
   if (params.cursor !== undefined) {
-    // Rule 1: an unreadable cursor answers 400 with a `cursor` field error. Rule 3: with desc it is only validated.
+    // rule pagination.unreadable-cursor: an unreadable cursor answers 400 with a `cursor` field error.
+    // rule pagination.desc-validates-cursor: with desc the cursor is only validated: a readable one still gives the first page.
     const seq = decodeCursor(feed.name, params.cursor);
     if (seq === undefined)
       return fail(invalid("cursor", "is not a cursor of this list; pass next_cursor back unchanged"));
@@ -116,7 +117,7 @@ export function listFeed<T, O>(
   const last = page.rows[page.rows.length - 1];
   return ok({
     data: page.rows.map(present),
-    // Rule 2: an empty page returns next_cursor null. Rule 3: desc has no next_cursor.
+    // rule pagination.empty-page-null-cursor: an empty page returns next_cursor null; desc has no next_cursor either.
     next_cursor: params.order === "asc" && last ? encodeCursor(feed.name, last.seq) : null,
     has_more: page.hasMore,
   });

@@ -20,11 +20,13 @@ export async function idempotent(
   run: () => Promise<SimResponse>,
 ): Promise<SimResponse> {
   const key = req.headers["idempotency-key"];
+  // rule idempotency.optional-routes: where the key is optional (the operation declares it) a keyed request is run once and replayed like any
   if (op.idempotency === "none" || (key === undefined && op.idempotency === "optional")) {
     return run();
   }
-  // Spec, Errors: a missing key on a route that requires one names the header.
+  // rule inventory.idempotency-key-required: a missing key on a route that requires one is 400 naming the header.
   if (key === undefined) return errorResponse(invalid("Idempotency-Key", "is required on this route"));
+  // rule idempotency.key-format: a key over 255 characters or with a space is 400 naming Idempotency-Key.
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     return errorResponse(invalid("Idempotency-Key", "must be 1 to 255 printable characters without spaces"));
   }
@@ -32,14 +34,18 @@ export async function idempotent(
   const fingerprint = sha256(
     `${req.method} ${req.path}?${req.query}\n${req.body ? Buffer.from(req.body).toString("latin1") : ""}`,
   );
+  // rule idempotency.per-credential: keys are remembered per credential: the record is the principal's.
   const principal = principalOf(credential).id;
   const begun = world.idempotency.begin(principal, key, fingerprint, now);
+  // rule idempotency.concurrent-same-key: a second request while the first runs answers 409 IDEMPOTENCY_IN_PROGRESS, after it replays.
   if (begun.kind === "in_progress")
     return errorResponse(
       apiError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still processing."),
     );
+  // rule idempotency.key-reused: the same key with another request is 422 IDEMPOTENCY_KEY_REUSED.
   if (begun.kind === "reused")
     return errorResponse(apiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request."));
+  // rule idempotency.replay: the same key and request replay the stored status and data, marked Idempotent-Replayed: true.
   if (begun.kind === "replay") {
     const { status, body } = begun.response;
     const headers: Record<string, string> = { "idempotent-replayed": "true" };
@@ -70,7 +76,7 @@ function subjectOf(op: Operation, response: SimResponse): string | undefined {
   return typeof id === "string" ? personalSubject(op.answerShows, id) : undefined;
 }
 
-/** Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`. */
+/** rule inventory.batch-replay: a replayed batch marks every line `replayed: true`. */
 function markReplayed(body: string): string {
   const parsed = JSON.parse(body) as { data?: unknown };
   if (!Array.isArray(parsed.data)) return body;

@@ -39,6 +39,7 @@ const LIMIT_BRANCH: Readonly<Record<string, string>> = {
 /** Counts the request in a further limit, or answers the 429 when the limit is reached. Both show in the headers. */
 export function countOrRefuse(caller: LimitCounter, policy: Policy, key: string): ApiError | undefined {
   const state = caller.world.limits.peek(policy, key, caller.now);
+  // rule limits.customers-429: a further limit reached (customer endpoints, 30 a minute) is 429 RATE_LIMITED.
   if (state.used >= policy.limit) {
     caller.windows.push(state);
     caller.limited = true;
@@ -77,7 +78,7 @@ export function tooMany(message: string, window: WindowState, ...others: WindowS
   return withLimitHeaders(response, window, ...others);
 }
 
-/** Every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */
+/** rule limits.headers: every response carries RateLimit-Policy (each limit it was counted in) and RateLimit (the nearest to exhaustion). */
 export function withLimitHeaders(response: SimResponse, ...windows: WindowState[]): SimResponse {
   const remaining = (w: WindowState) => w.policy.limit - w.used;
   const nearest = windows.reduce((a, b) =>

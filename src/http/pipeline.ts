@@ -77,7 +77,7 @@ export function apiPipeline(
   return (world, req, match) => {
     const given = presented(req.headers.authorization);
     const now = world.env.clock.now();
-    // Spec, Limits: idempotency records lapse after 24 hours; the lapsed ones go at each request.
+    // rule idempotency.lapse-24h: idempotency records lapse after 24 hours; the lapsed ones go at each request.
     world.idempotency.expire(now);
     return pipeline({
       match,
@@ -116,8 +116,9 @@ export const handleApi: ApiPipeline = apiPipeline(OPERATIONS, HANDLERS);
 async function pipeline(caller: Caller): Promise<SimResponse> {
   const { world, req, now } = caller;
 
-  // Spec, Limits: failed authentication, 30 per 5 minutes per address and credential, 300 per address.
+  // rule limits.failed-auth-429: failed authentication (401, 402, 403), 30 per 5 minutes per address and credential.
   const pair = world.limits.peek(POLICIES.failedPair, caller.pairKey, now);
+  // rule limits.failed-auth-address: failed authentication, 300 per 5 minutes per address.
   const address = world.limits.peek(POLICIES.failedAddress, req.remoteAddress, now);
   const lockout = pair.used >= pair.policy.limit ? pair : address.used >= address.policy.limit ? address : undefined;
   if (lockout)
@@ -139,6 +140,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
     });
   const credential = auth.credential;
   // A credential belongs to one store; under another store's prefix it is not a credential (docs/spec-choices.md).
+  // rule isolation.foreign-ids: a handler is given the path's store only, so another store's ids are not found there (404).
   const store = prefix === undefined ? undefined : world.stores.get(decodeSegment(prefix));
   if (prefix !== undefined && store?.prefix !== credential.storePrefix) {
     return failedAuth(caller, {
@@ -147,7 +149,7 @@ async function pipeline(caller: Caller): Promise<SimResponse> {
     });
   }
 
-  // Spec, Limits: 120 requests per minute per credential; every response carries the headers. The route
+  // rule limits.general-429: 120 requests per minute per credential; every response carries the headers. The route
   // is found first so that a route with further limits announces them all, even in a general 429.
   const principal = principalOf(credential).id;
   const rest = storePath?.[2];
@@ -174,12 +176,17 @@ async function authorized(
   match: Match<Operation> | undefined,
 ): Promise<SimResponse> {
   const { world, req, now } = caller;
+  // rule envelope.unknown-path: an unknown path (or store prefix) answers 404 NOT_FOUND
   if (!store || rest === undefined) return errorResponse(notFound("path"));
+  // rule stores.status-codes: a store status or a plan without API access refuses every call (engine/auth/gate.ts)
   const blocked = storeGate(store.settings);
   if (blocked) return recordFailure(caller, errorResponse(blocked));
 
+  // rule envelope.unknown-path: no operation at this path answers 404 NOT_FOUND
   if (!match) return errorResponse(apiError("NOT_FOUND", `No operation ${req.method} ${rest}.`));
   const op = match.route;
+  // rule scopes.missing-scope: a call without its scope is 403 INSUFFICIENT_SCOPE; an operation of scope null needs none
+  // rule scopes.scopeless-endpoints: GET /me, /store, /outlets, /payment-types and /taxes declare scope null (contract/operations/account.ts)
   if (op.scope !== null && !grants(credential.scopes, op.scope)) {
     return recordFailure(
       caller,
@@ -205,7 +212,7 @@ async function execute(
   store: StoreState,
 ): Promise<SimResponse> {
   const { world, req, now } = caller;
-  // Spec, Errors: a non-UUID id answers NOT_FOUND.
+  // rule envelope.non-uuid-id: a non-UUID id answers NOT_FOUND.
   for (const value of Object.values(params))
     if (!isUuid(value)) return errorResponse({ ...notFound(), branch: "envelope.non-uuid-id" });
   const query = readQuery(caller, op);
@@ -258,6 +265,7 @@ function envelope(op: Operation, query: Record<string, unknown>, value: unknown)
     case "document":
       return jsonResponse(op.successStatus, value);
     default:
+      // rule envelope.success-data: a success wraps its payload as {data}; a list page adds next_cursor and has_more (engine/listing.ts)
       return jsonResponse(op.successStatus, { data: value });
   }
 }
@@ -319,6 +327,7 @@ export function readBody(req: SimRequest, schema: TSchema | undefined, maxFields
   if (!isJson(req)) return { ok: false, error: invalid("Content-Type", "must be application/json") };
   let value: unknown;
   try {
+    // rule envelope.json-body: a body that is not JSON (cut short, trailing text, a form) is 400 VALIDATION_FAILED before any write
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(req.body));
   } catch {
     return { ok: false, error: invalid("body", "is not valid JSON in UTF-8") };

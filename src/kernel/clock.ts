@@ -74,7 +74,7 @@ export function createClock(mode: ClockMode, start?: number): Clock {
   return mode === "manual" ? manualClock(start) : systemClock(start);
 }
 
-/** ISO 8601 in UTC ending in `Z` (spec, rule 5 of "What the service does"). */
+/** rule envelope.timestamps-utc: ISO 8601 in UTC ending in `Z` (ids are UUIDs: kernel/random.ts). */
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }

@@ -3,7 +3,10 @@
 
 export type Milli = number;
 
-/** Thousandths of a quantity already validated to 3 decimals (the schemas' `decimals: 3`). */
+/**
+ * Thousandths of a quantity already validated to 3 decimals (the schemas' `decimals: 3`).
+ * rule inventory.quantity-three-decimals: a quantity of up to 3 decimals is held exactly, as thousandths.
+ */
 export const toMilli = (quantity: number): Milli => Math.round(quantity * 1000);
 
 /** The quantity as a JSON number: an integer divided by 1000 prints as its shortest decimal. */

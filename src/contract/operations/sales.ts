@@ -1,6 +1,7 @@
 import { Sale, SalesQuery } from "../schemas/sales.js";
 import { op } from "../operation.js";
 
+// rule sales.read-only: sales are read only: the table holds no write of a sale, so POST, PATCH and DELETE answer 404.
 export const saleOperations = [
   op({
     id: "listSales",

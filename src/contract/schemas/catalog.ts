@@ -11,6 +11,7 @@ const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 /** Text that does not start or end with white space (SKUs, variant values: " S" is not a new size). */
 const Trimmed = (max: number, description?: string) =>
   Type.String({ minLength: 1, maxLength: max, pattern: "^\\S(.*\\S)?$", ...(description ? { description } : {}) });
+// rule catalog.decimal-money: money is integer cents: a decimal retail_price or loyalty_amount is 400 naming it.
 const Cents = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer minor units (cents)." });
 const Measure = Nullable(Type.Number({ minimum: 0, maximum: 1_000_000 }));
 
@@ -119,7 +120,7 @@ export const Product = component(
 export type Product = Static<typeof Product>;
 
 // Write documents: "The create and update documents match the read document" (Product write rules 2).
-// API-owned fields are accepted and ignored, so a read document can be sent straight back.
+// rule catalog.api-owned-ignored: API-owned fields are accepted and ignored, so a read document can be sent straight back.
 const CodeWrite = component(
   "ProductCodeWrite",
   Type.Object(
@@ -155,11 +156,12 @@ const collectionsWrite = {
   codes: Type.Array(CodeWrite),
   tags: Type.Array(TagWrite),
   suppliers: Type.Array(SupplierWrite),
-  // Spec, Errors: over 3 variant attributes or a position outside 1 to 3 is 400, not 422.
+  // rule catalog.variant-attribute-limits: over 3 variant attributes or a position outside 1 to 3 is 400, not 422.
   variant_attributes: Type.Array(AttributeWrite, { maxItems: 3 }),
   components: Type.Array(ProductComponent),
 };
 
+// rule catalog.read-document-roundtrip: a read document is a valid update: its API-owned fields are accepted (and ignored: engine/catalog/product-write.ts).
 const ignoredOnWrite = {
   id: Uuid,
   sku: Type.String(),
@@ -191,12 +193,14 @@ const writeProps = {
   ...optionalAll(collectionsWrite),
 };
 
+// rule catalog.unknown-property: a product write is closed (additionalProperties false): an unknown property is 400 naming it.
 export const ProductCreate = component(
   "ProductCreate",
   Type.Object(
     {
       ...writeProps,
       sku: Type.Optional(Trimmed(255, "Set only at create; generated with PRD- when left out.")),
+      // rule catalog.create-required: name and retail_price are required on create (400 naming the one left out or null).
       name: Text(255),
       retail_price: Cents,
       version: Type.Optional(Type.String({ description: "Accepted and ignored on create." })),
@@ -248,6 +252,7 @@ export const VariantsBody = component(
   "VariantsCreate",
   Type.Object(
     {
+      // rule catalog.variants-count: a variants call holds 1 to 200 variants (400 otherwise).
       variants: Type.Array(VariantCreate, { minItems: 1, maxItems: 200 }),
     },
     { additionalProperties: false },

@@ -12,6 +12,8 @@ export const Version = Type.String({
 
 /** Query of every paginated list (spec, Endpoints: common to list endpoints). */
 export const ListQueryProps = {
+  // rule pagination.limit-range: limit is 1 to 200 (400 VALIDATION_FAILED naming limit outside it).
+  // rule pagination.limit-range-and-default: and 50 when left out.
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50, description: "Page size, 1 to 200." })),
   cursor: Type.Optional(
     Type.String({ minLength: 1, description: "Opaque cursor from a previous page's next_cursor." }),

@@ -5,9 +5,10 @@ import { component, exactlyOne } from "./component.js";
 // Spec, Resources: InventoryLevel, stock write result, InventoryBatchLineResult; Endpoints: the
 // stock set, adjustment and batch bodies.
 
-/** Quantities exact to 3 decimal places (a 4th decimal is 400). */
+/** rule inventory.quantity-four-decimals-refused: quantities exact to 3 decimal places (a 4th decimal is 400). */
 export const Quantity = Type.Number({ decimals: 3, minimum: -1_000_000_000, maximum: 1_000_000_000 });
 const OnHand = Type.Number({ decimals: 3, minimum: 0, maximum: 1_000_000_000 });
+// rule inventory.unit-cost-accepted: unit_cost is integer cents on sets and adjustments alike (anything else is 400).
 const UnitCost = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: "Integer cents." });
 
 export const InventoryLevel = component(
@@ -114,6 +115,7 @@ export type BatchLine = Static<typeof BatchLine>;
 
 export const BatchBody = component(
   "StockBatch",
+  // rule inventory.batch-line-count: a batch holds 1 to 100 lines (400 otherwise).
   Type.Object({ lines: Type.Array(BatchLine, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false }),
 );
 export type BatchBody = Static<typeof BatchBody>;

@@ -75,13 +75,13 @@ export const Sale = component(
 );
 export type Sale = Static<typeof Sale>;
 
-/** Spec, Sales list rules 1: UTC date-times ending in Z; an offset is refused. */
+/** rule sales.completed-offset-refused: completed_from and completed_to are UTC date-times ending in Z; an offset is refused. */
 const UtcDateTime = Type.String({
   format: "utc-date-time",
   description: "ISO 8601 date-time in UTC, ending in Z; inclusive.",
 });
 
-/** Spec, Sales list rules 3: sales are never deleted, so the list takes no `include_deleted` (sent, it is refused 400). */
+/** rule sales.include-deleted-refused: sales are never deleted, so the list takes no `include_deleted` (sent, it is refused 400). */
 const { include_deleted: _notOnSales, ...SalesListProps } = ListQueryProps;
 
 export const SalesQuery = Type.Object(
@@ -89,6 +89,7 @@ export const SalesQuery = Type.Object(
     ...SalesListProps,
     completed_from: Type.Optional(UtcDateTime),
     completed_to: Type.Optional(UtcDateTime),
+    // rule sales.status-open-refused: the status filter takes the listed statuses only: status=open is 400.
     status: Type.Optional(StringEnum(SALE_STATUSES, { description: "open is refused with 400." })),
     outlet_id: Type.Optional(Uuid),
     customer_id: Type.Optional(Uuid),

@@ -6,6 +6,7 @@ import type { OutletRecord, PaymentTypeRecord, ReasonRecord, StoreState, TaxReco
 
 // Read documents of the account area, field for field as the spec's Resources section lists them.
 
+// rule auth.me-identity: GET /me: the store name, its prefix, the credential's scopes and key
 export function identityView(store: StoreState, credential: Credential): Identity {
   return {
     store_name: store.settings.name,

@@ -148,16 +148,20 @@ export class CredentialRegistry {
    */
   authenticate(given: Presented, now: number): { ok: true; credential: Credential } | { ok: false; why: AuthFailure } {
     this.expire(now);
+    // rule auth.missing-credential: no credential sent fails (given.kind "missing").
+    // rule auth.malformed-or-unknown: a malformed header fails here, a token no credential has just below.
     if (given.kind !== "bearer") return { ok: false, why: given.kind };
     const credential = this.byDigest.get(given.digest);
     if (!credential) return { ok: false, why: this.lapsed.has(given.digest) ? "lapsed" : "unknown" };
     // The key itself, or the connection behind an access token, carries the lifecycle state.
     const holder: { state: CredentialState; lastUsedAt: number | null; readonly createdAt: number } =
       credential.connection ?? credential;
+    // rule auth.revoked-key: a revoked key (or connection) fails at once
     if (holder.state === "revoked" || credential.state === "revoked") return { ok: false, why: "revoked" };
+    // rule auth.idle-expiry: a credential idle over 90 days expires
     if (holder.state === "active" && isIdle(holder, now)) holder.state = "expired";
     if (holder.state === "expired") return { ok: false, why: "expired" };
-    // Spec, Authentication 7: an access token lasts 1 hour.
+    // rule oauth.token-expiry: an access token lasts 1 hour
     if (credential.expiresAt !== null && now >= credential.expiresAt) return { ok: false, why: "lapsed" };
     holder.lastUsedAt = now;
     credential.lastUsedAt = now;

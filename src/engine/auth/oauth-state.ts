@@ -10,7 +10,7 @@ import type { Credential, CredentialRegistry, Connection } from "./credentials.j
 // `accessTokensPerConnection` access tokens, and an app and user their newest `connectionsPerAppUser`
 // connections.
 
-/** Spec, Authentication 4 and Limits: a code is valid for 10 minutes. */
+/** rule oauth.code-expiry: a code is valid for 10 minutes. */
 export const CODE_TTL_MS = 10 * 60_000;
 /** A sign-in on the consent page lasts as long as a code (docs/spec-choices.md, OAuth). */
 export const TICKET_TTL_MS = 10 * 60_000;

@@ -117,13 +117,14 @@ export function userRefusal(ctx: OAuthContext, user: UserRecord): string | undef
   return undefined;
 }
 
-/** The merchant's decision: a redirect with a code and the echoed state, or with error=access_denied. */
+/** rule oauth.code-exchange: the merchant's decision: a redirect with a code and the echoed state (exchanged in exchangeCode), or with error=access_denied. */
 export function decide(
   ctx: OAuthContext,
   checked: Extract<AuthorizeCheck, { kind: "ok" }>,
   user: UserRecord,
   allow: boolean,
 ): string {
+  // rule oauth.cancel-access-denied: a cancelled authorization redirects with error=access_denied and the state.
   if (!allow) return withQuery(checked.redirectUri, { error: "access_denied", state: checked.state });
   const code = `rsc_code_${ctx.secrets.token(32)}`;
   const now = ctx.env.clock.now();
@@ -174,7 +175,7 @@ export function basicCredentials(authorization: string | undefined): { id: strin
   return { id: safeDecode(decoded.slice(0, colon)), secret: safeDecode(decoded.slice(colon + 1)) };
 }
 
-/** Credentials of the client: HTTP Basic or client_id and client_secret in the body, never both. */
+/** rule oauth.client-credentials-both-ways: client credentials as HTTP Basic or in the body, never both. */
 function authenticateClient(
   ctx: OAuthContext,
   form: URLSearchParams,
@@ -195,6 +196,7 @@ function authenticateClient(
     secret = form.get("client_secret");
   }
   const client = ctx.oauthClients.find((c) => c.clientId === id);
+  // rule oauth.error-shape: token endpoint errors are {error, error_description}: bad client credentials 401 invalid_client.
   if (!client || secret === null || !safeEqual(client.clientSecret, secret)) {
     return oauthError(
       401,
@@ -224,6 +226,7 @@ export function tokenEndpoint(
 ): TokenAnswer {
   const now = ctx.env.clock.now();
   const window = ctx.limits.peek(POLICIES.tokenFailures, address, now);
+  // rule limits.token-failures: token endpoint failures, 30 per 5 minutes per address, then 429.
   if (window.used >= window.policy.limit) {
     return oauthError(429, "invalid_request", "Too many failed token requests from this address; retry later.", {
       "retry-after": String(retryAfterSeconds(window)),
@@ -271,6 +274,7 @@ function exchangeCode(
   // A code past its 10 minutes is gone (spec, Authentication 4): it answers as an unknown one.
   const code = ctx.oauth.codes.get(sha256(codeText), now);
   if (!code || code.clientId !== client.clientId) return oauthError(400, "invalid_grant", "The code is not valid.");
+  // rule oauth.code-once: a code works once: a second exchange answers invalid_grant.
   if (code.used) {
     // A code used twice: the first exchange may have been stolen, so its connection is cut too.
     if (code.connection) code.connection.state = "revoked";
@@ -279,6 +283,7 @@ function exchangeCode(
   if (redirectUri !== code.redirectUri)
     return oauthError(400, "invalid_grant", "redirect_uri does not match the authorization request.");
   const verifier = form.get("code_verifier");
+  // rule oauth.pkce: with a S256 code_challenge only the matching code_verifier exchanges the code.
   if (code.challenge !== null) {
     if (verifier === null)
       return oauthError(400, "invalid_grant", "code_verifier is required: the authorization used PKCE.");
@@ -306,7 +311,7 @@ function exchangeCode(
   return issue(ctx, connection, refreshToken, now, apiRoot);
 }
 
-/** Spec, Authentication 7: refresh with grant_type=refresh_token; the refresh token does not rotate. */
+/** rule oauth.refresh-no-rotate: refresh with grant_type=refresh_token; the refresh token does not rotate. */
 function refresh(
   ctx: OAuthContext,
   client: OAuthClientRecord,
@@ -320,6 +325,7 @@ function refresh(
   if (!connection || connection.clientId !== client.clientId)
     return oauthError(400, "invalid_grant", "The refresh token is not valid.");
   connection.state = stateAt(connection, now);
+  // rule oauth.disconnect-stops: a disconnected connection's refresh token answers invalid_grant (its access tokens go with it: engine/control.ts).
   if (connection.state !== "active")
     return oauthError(
       400,
@@ -362,6 +368,7 @@ function issue(
     body: {
       access_token: accessToken,
       refresh_token: refreshToken,
+      // rule oauth.token-response-values: token_type Bearer, expires_in 3600, the scopes space separated, the store name, the API base URL.
       token_type: "Bearer",
       expires_in: ACCESS_TOKEN_TTL_S,
       scope: connection.scopes.join(" "),

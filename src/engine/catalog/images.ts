@@ -78,7 +78,7 @@ export function decideImage(
   url: string | null | undefined,
   countWrite: () => ApiError | undefined,
 ): Result<ImageDecision, ApiError> {
-  // Null or omitted leaves the image unchanged; an image cannot be removed.
+  // rule catalog.image-null-leaves-image: null or omitted leaves the image unchanged; an image cannot be removed.
   if (url === undefined || url === null) return ok({ kind: "keep" });
   // Sending back the service's own URL changes nothing; another of its stored copies is reused as is.
   const own = ownImageId(url);
@@ -91,7 +91,7 @@ export function decideImage(
     parsed = undefined;
   }
   if (parsed?.protocol !== "https:") return fail(invalid("image_url", "must be an https address"));
-  // Spec, Limits: product writes including image_url, 10 per minute per credential.
+  // rule limits.image-writes: product writes including image_url, 10 per minute per credential.
   const limited = countWrite();
   if (limited) return fail(limited);
   const outcome = images.downloading >= IMAGE_DOWNLOAD_CAPACITY ? "busy" : images.outcomeOf(url);
@@ -102,6 +102,7 @@ export function decideImage(
       branch: "limits.image-busy",
     });
   }
+  // rule catalog.image-fetch-failed: a failed download still saves the write; it answers 422 IMAGE_FETCH_FAILED with the saved product (http/pipeline.ts).
   if (outcome === "fail") return ok({ kind: "failed" });
   const imageId = ids.uuid();
   images.stored.add(imageId);

@@ -5,7 +5,7 @@ import type { ProductWrite } from "../../contract/schemas/catalog.js";
 import type { AttributeRecord, CodeRecord, ComponentRecord, ProductRecord, SupplierLink } from "./records.js";
 import type { CatalogState } from "./state.js";
 
-// Spec, Product write rules 3: for each collection, key left out means untouched, an array replaces
+// rule catalog.collections-replace: for each collection, key left out means untouched, an array replaces
 // the collection, [] clears it; replacement items are matched by identity (code by type, tag by id,
 // supplier by supplier id, component by product, attribute by position), so a re-sent row keeps its
 // identity. Limits: 10 codes, 20 tags, 10 suppliers, 50 components, 3 variant attributes.
@@ -41,7 +41,7 @@ export function checkCollectionShapes(body: ProductWrite, catalog: CatalogState)
   if (body.suppliers && body.suppliers.filter((s) => s.is_primary).length > 1) {
     return invalid("suppliers", "at most one supplier can be primary");
   }
-  // Spec, Product write rules 8: an unknown tag id answers 400.
+  // rule catalog.unknown-tag: an unknown tag id answers 400 naming it.
   const unknownTag = (body.tags ?? []).findIndex((t) => !catalog.tags.live(t.id));
   return unknownTag === -1 ? undefined : invalid(`tags.${unknownTag}.id`, "is not a tag of this store");
 }
@@ -56,6 +56,10 @@ export function mergeCollections(
 ): Result<Collections, ApiError> {
   for (const name of ["codes", "tags", "suppliers", "components"] as const) {
     const items = body[name];
+    // rule catalog.cap-codes: more than CAPS.codes items is 422 UNPROCESSABLE.
+    // rule catalog.cap-tags: more than CAPS.tags items is 422 UNPROCESSABLE.
+    // rule catalog.cap-suppliers: more than CAPS.suppliers items is 422 UNPROCESSABLE.
+    // rule catalog.cap-components: more than CAPS.components items is 422 UNPROCESSABLE.
     if (items && items.length > CAPS[name])
       return fail(fieldError("UNPROCESSABLE", name, `at most ${CAPS[name]} items`));
   }

@@ -35,7 +35,7 @@ const SCALARS = [
   "dimension_unit",
 ] as const satisfies readonly (keyof ProductRecord & keyof ProductWrite)[];
 
-/** Spec, Product: "If left out at create, the service generates one that starts with PRD-". */
+/** rule catalog.create-minimal: left out at create, the SKU is generated, starting with PRD-. */
 export function generateSku(catalog: CatalogState, ids: Rng): string {
   for (;;) {
     const sku = `PRD-${ids.token(8).toUpperCase()}`;
@@ -96,9 +96,10 @@ export function planProduct(
   if (shape) return fail(shape);
 
   let base: ProductRecord;
+  // rule catalog.sku-update-ignored: an update starts from the stored product, and sku is no writable scalar: a sent sku is ignored.
   if (existing) base = existing;
   else {
-    // Spec, Product write rules 1 and 8: create needs only name and retail_price; a SKU in use is CONFLICT.
+    // rule catalog.sku-conflict: create needs only name and retail_price; a SKU in use is CONFLICT.
     const sku = body.sku;
     if (sku !== undefined && catalog.skuIndex.has(sku.toLowerCase()))
       return fail(fieldError("CONFLICT", "sku", "is in use by another product"));
@@ -113,6 +114,7 @@ export function planProduct(
   }
 
   const next: Record<string, unknown> = { ...base };
+  // rule catalog.api-owned-ignored: only writable scalars are copied; API-owned fields sent are ignored.
   for (const key of SCALARS) {
     const value = body[key];
     if (value === undefined) continue;
@@ -150,7 +152,7 @@ export function planProduct(
       fieldError("UNPROCESSABLE", "variant_attributes", "only a product with has_variants true has variant attributes"),
     );
   }
-  // Spec, Product write rules 5: attributes change only while there are no live variant children.
+  // rule catalog.variant-attributes: attributes change only while there are no live variant children (the same content is accepted).
   if (liveChildren > 0 && existing && !sameAttributes(planned.variant_attributes, existing.variant_attributes)) {
     return fail(
       fieldError("CONFLICT", "variant_attributes", "cannot change while the product has live variant children"),

@@ -30,7 +30,7 @@ function touchProducts(
   }
 }
 
-/** Duplicate names among live rows answer CONFLICT (brands and tags; spec, Errors: CONFLICT). */
+/** rule catalog.duplicate-name: duplicate names among live rows answer CONFLICT (brands and tags). */
 function nameTaken(names: Map<string, string>, name: string, self?: string): boolean {
   const holder = names.get(name.toLowerCase());
   return holder !== undefined && holder !== self;
@@ -43,6 +43,7 @@ function rename(names: Map<string, string>, id: string, from: string | undefined
 
 function live<T>(feed: Feed<T>, id: string): Result<Row<T>, ApiError> {
   const row = feed.row(id);
+  // rule catalog.delete-unknown: an unknown or deleted brand, category, tag or supplier is 404 NOT_FOUND.
   return row && row.deletedAt === null ? ok(row) : fail(notFound());
 }
 
@@ -74,7 +75,7 @@ export function updateBrand(ctx: CatalogContext, id: string, body: BrandUpdate):
   return ok(catalog.brands.put(old.id, next));
 }
 
-/** Spec, Delete rules: brand removed; products that used it get no brand. */
+/** rule catalog.brand-delete: brand removed; products that used it get a new version and no brand. */
 export function deleteBrand(ctx: CatalogContext, id: string): Result<undefined, ApiError> {
   const catalog = ctx.store.catalog;
   const found = live(catalog.brands, id);
@@ -169,16 +170,17 @@ function redepth(catalog: CatalogState, parent: CategoryRecord): void {
   }
 }
 
-/** Spec, Delete rules: category removed, products move to Other Products; system, gift cards and parents refused. */
+/** rule catalog.category-delete: category removed, products move to Other Products; system, gift cards and parents refused. */
 export function deleteCategory(ctx: CatalogContext, id: string): Result<undefined, ApiError> {
   const catalog = ctx.store.catalog;
   const found = live(catalog.categories, id);
   if (!found.ok) return found;
   const category = found.value.value;
-  // The rule branches (contract/coverage-branches.ts) tell the gift cards category from the other refusals.
+  // rule catalog.category-delete-refusals: the system category, or one with live subcategories, is 409 CONFLICT.
   const refused = (message: string, branch: string) => fail({ ...apiError("CONFLICT", message), branch });
   if (category.system === "other")
     return refused("The system category cannot be deleted.", "catalog.category-delete-refusals");
+  // rule catalog.gift-cards-category-delete: the reserved gift cards category is 409 CONFLICT too, told apart by its branch.
   if (category.system === "gift_cards")
     return refused("The gift cards category cannot be deleted.", "catalog.gift-cards-category-delete");
   if (catalog.subcategories.get(category.id).size > 0)
@@ -245,12 +247,15 @@ export function updateNamed(
     return fail(fieldError("CONFLICT", "name", `a ${kind.label} with this name exists`));
   if (names) rename(names, old.id, old.name, body.name);
   const row = kind.feed(catalog).put(old.id, { ...old, name: body.name });
-  // Spec, Product: the version also changes when an attached tag or supplier is renamed.
+  // rule catalog.version-on-rename: the version also changes when an attached tag or supplier is renamed.
   touchProducts(ctx, kind.carriers(catalog, old.id), (p) => p);
   return ok(row);
 }
 
-/** Spec, Delete rules: removed from every product carrying it. */
+/**
+ * rule catalog.tag-delete: a tag (or supplier) is removed from every product carrying it, each at a new version.
+ * rule catalog.supplier-delete: deleting a supplier detaches it the same way (SUPPLIERS.detach).
+ */
 export function deleteNamed(ctx: CatalogContext, kind: NamedKind, id: string): Result<undefined, ApiError> {
   const catalog = ctx.store.catalog;
   const found = live(kind.feed(catalog), id);

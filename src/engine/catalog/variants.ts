@@ -75,6 +75,7 @@ export function addVariants(
     }
     const options = attributes.map((a) => ({ attribute_id: a.id, value: byAttribute.get(a.id) as string }));
     const key = combinationKey(options);
+    // rule catalog.variants: an existing combination is 409 CONFLICT, and the call adds none of its variants.
     if (taken.has(key)) return fail(fieldError("CONFLICT", `variants.${i}.options`, "this combination already exists"));
     taken.add(key);
     if (variant.sku !== undefined) {

@@ -8,6 +8,7 @@ import type { CatalogState } from "./state.js";
 
 // Read documents: every field of the spec's tables, always present.
 
+// rule catalog.product-fields: every Product field of the spec's table, always present, typed by contract/schemas/catalog.ts.
 export function productView(catalog: CatalogState, row: Row<ProductRecord>, apiRoot: string): Product {
   const p = row.value;
   return {
@@ -33,6 +34,7 @@ export function productView(catalog: CatalogState, row: Row<ProductRecord>, apiR
     height: p.height,
     weight_unit: p.weight_unit,
     dimension_unit: p.dimension_unit,
+    // rule catalog.image-address-not-kept: image_url is the service's own copy, never the address sent.
     image_url: p.image_id === null ? null : imageUrl(apiRoot, p.image_id, "original"),
     image_thumb_url: p.image_id === null ? null : imageUrl(apiRoot, p.image_id, "thumb"),
     codes: p.codes.map((c) => ({ id: c.id, type: c.type, code: c.code })),

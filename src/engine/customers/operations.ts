@@ -61,10 +61,12 @@ function generateCode(state: CustomerState, ids: Rng): string {
 function plan(ctx: CustomerContext, base: CustomerRecord, body: CustomerUpdate): Result<CustomerRecord, ApiError> {
   const state = ctx.store.customers;
   const next: Record<string, unknown> = { ...base };
+  // rule customers.do-not-sell-share-read-only: only writable fields are copied: do_not_sell_share is accepted and ignored.
   for (const key of WRITABLE) if (body[key] !== undefined) next[key] = body[key];
   const record = next as unknown as CustomerRecord;
   const holder = state.codes.get(record.customer_code.toLowerCase());
   if (holder !== undefined && holder !== record.id)
+    // rule customers.code-conflict: a customer_code in use by another customer is 409 CONFLICT.
     return fail(fieldError("CONFLICT", "customer_code", "is in use by another customer"));
   if (!state.groups.live(record.customer_group_id))
     return fail(fieldError("UNPROCESSABLE", "customer_group_id", "is not a customer group of this store"));
@@ -104,13 +106,14 @@ export function updateCustomer(
 }
 
 /**
- * Spec, Delete rules: customer. Marked deleted; name, email, phone, address and every other personal
+ * rule customers.erasure: marked deleted; name, email, phone, address and every other personal
  * detail scrubbed; customer_code replaced by a placeholder; irreversible; the walk-in customer is refused.
  */
 export function eraseCustomer(ctx: CustomerContext, id: string): Result<undefined, ApiError> {
   const state = ctx.store.customers;
   const customer = state.customers.live(id);
   if (!customer) return fail(notFound("customer"));
+  // rule customers.walk-in-undeletable: the walk-in customer cannot be deleted: 409 CONFLICT.
   if (customer.is_walk_in) return fail(apiError("CONFLICT", "The walk-in customer cannot be deleted."));
   const scrubbed = newCustomerRecord(
     customer.id,
@@ -131,10 +134,13 @@ export function eraseCustomer(ctx: CustomerContext, id: string): Result<undefine
     do_not_sell_share,
     updated_at: ctx.now,
   });
+  // rule customers.delete-tombstone: the customer is marked deleted: 404 from now on, a tombstone in include_deleted lists.
+  // rule customers.erasure-sales-remain: sales are not touched: they still name the customer's id.
   state.customers.markDeleted(customer.id, ctx.now);
   return ok(undefined);
 }
 
+// rule customers.create-fields: every Customer field of the spec's table, always present.
 export const customerView = ({ value: c, seq }: Row<CustomerRecord>): Customer => ({
   id: c.id,
   customer_group_id: c.customer_group_id,

@@ -49,6 +49,7 @@ export function productInventory(store: StoreState, productId: string): Result<I
         reorder_point: level.reorder_point === null ? null : fromMilli(level.reorder_point),
         reorder_amount: level.reorder_amount === null ? null : fromMilli(level.reorder_amount),
         reorder_target: level.reorder_target === null ? null : fromMilli(level.reorder_target),
+        // rule inventory.level-version-rises: a level's version is its latest change's sequence number, as a string: it rises with each change.
         version: String(level.seq),
       })),
   );
@@ -112,9 +113,11 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
   const pairs = new Set<string>();
   for (let i = 0; i < body.lines.length; i++) {
     const line = body.lines[i] as BatchBody["lines"][number];
+    // rule inventory.batch-line-named: a refusal names its line: lines.N, or a field inside it.
     const at = `lines.${i}`;
     const refError = productRef(line, at);
     if (refError) return fail(refError);
+    // rule inventory.batch-line-shape: exactly one of set or adjust, and (productRef) exactly one of product_id or sku; outlet_id is required by the schema.
     if ((line.set === undefined) === (line.adjust === undefined)) {
       return fail(
         apiError("VALIDATION_FAILED", `${at}: give exactly one of set or adjust`, [
@@ -144,7 +147,7 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
     // Fields of the set or adjust object are named inside it: lines.2.adjust.reason_id.
     if (!planned.ok)
       return fail(stockRefusal(planned.error, NESTED.has(planned.error.field ?? "") ? `${at}.${op.kind}` : at));
-    // Spec, Inventory rules 3: a product and outlet pair may appear only once per batch.
+    // rule inventory.batch-pair-once: a product and outlet pair may appear only once per batch.
     const pair = `${planned.value.product.id}/${planned.value.outletId}`;
     if (pairs.has(pair)) {
       return fail({
@@ -158,6 +161,7 @@ export function batchStock(ctx: InventoryContext, body: BatchBody): Result<Batch
     plans.push(planned.value);
   }
   return ok(
+    // rule inventory.batch-all-or-nothing: every line is planned before any is applied: one refused line writes nothing.
     plans.map((planned, i) => {
       const applied = applyStockChange(ctx, planned);
       const line = body.lines[i] as BatchBody["lines"][number];

@@ -51,7 +51,7 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
   const missing: ErrorCode = change.source === "path" ? "NOT_FOUND" : "UNPROCESSABLE";
   let product: ProductRecord | undefined;
   if (change.product.sku !== undefined) {
-    // Spec, Inventory rules 2: a sku is matched case-insensitively against live products only, never barcodes.
+    // rule inventory.batch-sku-matching: a sku is matched case-insensitively against live products only, never barcodes.
     product = catalog.productBySku(change.product.sku);
     if (!product) return refuse(missing, "No live product has this sku.", "sku");
   } else {
@@ -60,8 +60,10 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
   }
   const outletRow = store.outlets.row(change.outletId);
   if (!outletRow) return refuse(missing, "The outlet was not found.", "outlet_id");
+  // rule inventory.outlet-deleted: a deleted outlet is 422 OUTLET_DELETED.
   if (outletRow.deletedAt !== null)
     return refuse("OUTLET_DELETED", "The outlet is deleted; nothing was written.", "outlet_id");
+  // rule inventory.not-stock-tracked: a product with has_inventory false is 422 NOT_STOCK_TRACKED.
   if (!product.has_inventory)
     return refuse(
       "NOT_STOCK_TRACKED",
@@ -69,11 +71,13 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
       change.source === "body" ? (change.product.sku !== undefined ? "sku" : "product_id") : undefined,
     );
 
+  // rule inventory.set-result: without reason_id the change is recorded under the system reason, Stock set via API.
   let reasonId = store.systemReasonId;
   if (change.reasonId !== undefined) {
     const reason = store.reasons.live(change.reasonId);
     if (!reason) return refuse("UNPROCESSABLE", "The adjustment reason was not found.", "reason_id");
-    // Spec, Inventory rules 5: REASON_NOT_ALLOWED for the system reason or a disabled reason.
+    // rule inventory.system-reason-refused: REASON_NOT_ALLOWED for the system reason sent explicitly,
+    // rule inventory.disabled-reason-refused: and for a disabled reason.
     if (reason.is_system || !reason.enabled)
       return fail({
         code: "REASON_NOT_ALLOWED",
@@ -88,6 +92,7 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
   const previous = level?.on_hand ?? 0;
   const amount = toMilli(change.quantity);
   const next = change.kind === "set" ? amount : previous + amount;
+  // rule inventory.insufficient-stock: a change that would take stock below zero is 422 INSUFFICIENT_STOCK.
   if (next < 0)
     return refuse(
       "INSUFFICIENT_STOCK",
@@ -96,7 +101,7 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
     );
   const delta = next - previous;
   const reason = store.reasons.live(reasonId);
-  // Spec, Inventory rules 5: a reason whose direction does not match the change.
+  // rule inventory.reason-direction-mismatch: a reason whose direction does not match the change is 422 REASON_DIRECTION_MISMATCH.
   if (
     reason &&
     delta !== 0 &&
@@ -109,7 +114,7 @@ export function planStockChange(store: StoreState, change: StockChange): Result<
     );
   }
 
-  // Spec, Inventory rules 4: on a set, unit_cost becomes the average; on an adjustment it is blended in
+  // rule inventory.unit-cost-average: on a set, unit_cost becomes the average; on an adjustment it is blended in
   // when stock goes up and ignored otherwise; left out, the average is kept.
   const held = level?.average_cost ?? 0;
   const unitCost = change.unitCost ?? null;
@@ -128,7 +133,7 @@ export interface AppliedChange {
   readonly movementId: string | null;
 }
 
-/** Writes a planned change. Repeating the same level changes nothing (spec, Inventory rules 1). */
+/** rule inventory.set-result: writes a planned change; repeating the same level changes nothing (changed false). */
 export function applyStockChange(ctx: AreaContext, planned: PlannedChange): AppliedChange {
   const { store, ids, now } = ctx;
   const delta = planned.next - planned.previous;

@@ -137,7 +137,7 @@ function remaining(
 }
 
 /**
- * A refund is a sale with parent_sale_id set. The original gets a new version and its new status
+ * rule sales.refund-new-version: a refund is a sale with parent_sale_id set. The original gets a new version
  * (spec, States: sale), partially_refunded or refunded. Without lines, everything left is refunded.
  */
 export function refundSale(

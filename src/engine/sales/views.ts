@@ -5,7 +5,7 @@ import type { RawJson } from "../../kernel/raw-json.js";
 import { versionOf, type FeedIndex, type Row, type SlotList } from "../feed.js";
 import { saleDay, type SaleRecord, type SalesState } from "./state.js";
 
-/** Spec: the sale list and a single sale read return the same full sale document; totals add up. */
+/** rule sales.document: the sale list and a single sale read return the same full sale document; totals add up. */
 export function saleView(row: Row<SaleRecord>): Sale {
   const s = row.value;
   const subtotal = s.lines.reduce((sum, l) => sum + l.subtotal, 0);
@@ -59,7 +59,7 @@ export function saleJson(sales: SalesState, row: Row<SaleRecord>): RawJson<Sale>
   return sales.saleJson.get(row, row.seq, "", () => saleView(row));
 }
 
-/** Spec, Sales list rules: filters on completed_at (inclusive), status, outlet, customer and parent; open sales never. */
+/** rule sales.completed-range-filter: filters on completed_at (both ends inclusive), status, outlet, customer and parent; open sales never. */
 export function saleFilter(query: SalesQuery): (row: Row<SaleRecord>) => boolean {
   const from = query.completed_from === undefined ? undefined : parseUtcDateTime(query.completed_from);
   const to = query.completed_to === undefined ? undefined : parseUtcDateTime(query.completed_to);
@@ -68,10 +68,14 @@ export function saleFilter(query: SalesQuery): (row: Row<SaleRecord>) => boolean
   const customer = lower(query.customer_id);
   const parent = lower(query.parent_sale_id);
   return ({ value: s }) =>
+    // rule sales.open-never-listed: an open (parked) sale is never listed, whatever the filters.
     s.status !== "open" &&
+    // rule sales.status-filter: status= returns only sales of that status.
     (query.status === undefined || s.status === query.status) &&
+    // rule sales.completed-range-inclusive: both ends of the completed_at range are inclusive.
     (from === undefined || s.completed_at >= from) &&
     (to === undefined || s.completed_at <= to) &&
+    // rule sales.outlet-filter: outlet_id= returns every sale of that outlet and no other.
     (outlet === undefined || s.outlet_id === outlet) &&
     (customer === undefined || s.customer_id === customer) &&
     (parent === undefined || s.parent_sale_id === parent);

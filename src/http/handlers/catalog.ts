@@ -42,10 +42,11 @@ function readLive<T, O>(feed: Feed<T>, id: string, view: (row: Row<T>) => O): Re
 }
 
 export const productHandlers = {
+  // rule catalog.feed-model: the product list is the catalog's feed, paged by change sequence: each change once, oldest first.
   listProducts: (ctx) => {
     const catalog = ctx.store.catalog;
     const sku = ctx.query.sku;
-    // `sku` is an exact lookup through the SKU index: one row at most, never a scan.
+    // rule catalog.sku-exact-lookup: `sku` is an exact lookup through the SKU index: one row at most, never a scan.
     const match = sku === undefined ? undefined : catalog.productBySku(sku);
     const source =
       sku === undefined

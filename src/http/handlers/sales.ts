@@ -6,6 +6,7 @@ import { saleFilter, saleJson, saleSources } from "../../engine/sales/views.js";
 import type { HandlerMap } from "./types.js";
 
 export const saleHandlers = {
+  // rule sales.polling-each-change-once: the sales feed in change order: a client polling with its cursor sees each change once.
   listSales: (ctx) => {
     const sales = ctx.store.sales;
     const present = (row: Parameters<typeof saleJson>[1]) => saleJson(sales, row);
@@ -13,7 +14,7 @@ export const saleHandlers = {
   },
   getSale: (ctx) => {
     const row = ctx.store.sales.sales.row(ctx.params.id);
-    // Spec, States: an open (parked) sale cannot be requested.
+    // rule sales.open-never-listed: an open (parked) sale cannot be requested either.
     return row && row.value.status !== "open" ? ok(saleJson(ctx.store.sales, row)) : fail(notFound("sale"));
   },
 } satisfies HandlerMap<typeof saleOperations>;
