@@ -1,16 +1,18 @@
 // Sandboxes under parallel test workers (docs/interfaces.md, Sandboxes): one simulator on a socket, 8
 // node:worker_threads workers talking to it over HTTP with plain fetch, each in a sandbox of its own on a
-// manual clock, 20 repetitions each. Every repetition does what one worker's state used to leak into the
-// others': a reset, clock moves that expire an access token and an idempotency record, faults, a paused
-// store, 121 requests to reach a 429 and an OAuth code exchange (src/test-support/sandbox-worker.mjs).
-// The workers run in beforeAll; each test below asserts 0 failures of one rule over all 160 repetitions.
+// manual clock, 20 repetitions each (3 in the quick loop, src/test-support/quick.ts). Every repetition does
+// what one worker's state used to leak into the others': a reset, clock moves that expire an access token
+// and an idempotency record, faults, a paused store, 121 requests to reach a 429 and an OAuth code exchange
+// (src/test-support/sandbox-worker.mjs). The workers run in beforeAll; each test below asserts 0 failures
+// of one rule over all the repetitions.
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Simulator } from "./simulator.js";
+import { repetitions } from "./test-support/quick.js";
 import { checkedSimulator } from "./test-support/sim.js";
 
 const WORKERS = 8;
-const REPETITIONS = 20;
+const REPETITIONS = repetitions(20, 3);
 
 interface Failure {
   rule: string;

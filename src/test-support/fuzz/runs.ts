@@ -1,6 +1,7 @@
 // Fuzzing support: How many runs and which seed: bounded in the normal suite, FUZZ_RUNS / FUZZ_SEED for long or replayed runs.
 // Part of src/test-support/fuzz.ts (which re-exports every part).
 import fc from "fast-check";
+import { repetitions } from "../quick.js";
 
 // Run configuration: bounded in the normal suite, FUZZ_RUNS / FUZZ_SEED for long or replayed runs.
 
@@ -12,10 +13,14 @@ function envInteger(name: string): number | undefined {
   return value;
 }
 
-/** Runs of one property: `normal` in the normal suite; FUZZ_RUNS (times `share`, for costly properties) when set. */
+/**
+ * Runs of one property: `normal` in the normal suite, a fifth of it in the quick loop (npm run test:fast);
+ * FUZZ_RUNS (times `share`, for costly properties) when set.
+ */
 export function fuzzRuns(normal: number, share = 1): number {
   const runs = envInteger("FUZZ_RUNS");
-  return runs === undefined ? normal : Math.max(1, Math.round(runs * share));
+  if (runs !== undefined) return Math.max(1, Math.round(runs * share));
+  return repetitions(normal, Math.max(1, Math.ceil(normal / 5)));
 }
 
 /** The property's fixed seed, or FUZZ_SEED when set (to replay a failure printed by another run). */

@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../../../../src/simulator.js";
+import { repetitions } from "../../../../src/test-support/quick.js";
 import { conformance } from "../../../run.js";
 import { BLIND_MUTANTS } from "../blind/index.js";
 import { mutantSimulator } from "../index.js";
@@ -72,7 +73,7 @@ describe("honest transport: latency, Connection: close and chunked bodies", () =
       token: sim.token("demo", "full"),
       control: `${url}/_sim`,
       seed: 1,
-      runs: 5,
+      runs: repetitions(5, 1),
     });
     const failed = report.rules
       .filter((r) => r.status === "failed")
