@@ -10,6 +10,7 @@ import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
 import type { TargetRequest, TargetResponse } from "./target.js";
 import { createdPaths } from "./created.js";
+import { bodyOf, errorCode, errorOf, isObject } from "./shapes.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -311,13 +312,14 @@ export class RuleContext {
   /** The spec's error envelope with this status and code (and, when given, these field names). */
   error(reply: Reply, status: number, code: string, fields?: readonly string[]): void {
     this.check(
-      reply.status === status && reply.json?.error?.code === code,
+      reply.status === status && errorCode(reply) === code,
       `${status} ${code}`,
       `status ${reply.status}${errorSummary(reply)}`,
     );
     this.envelope(reply);
     if (fields) {
-      const got = ((reply.json.error.fields ?? []) as { field: string }[]).map((f) => f.field);
+      // envelope() has checked the fields: each a {field, message} of strings.
+      const got = ((errorOf(reply)?.fields ?? []) as { field: string }[]).map((f) => f.field);
       this.check(
         fields.every((f) => got.includes(f)),
         `fields naming ${fields.join(", ")}`,
@@ -328,15 +330,14 @@ export class RuleContext {
 
   /** Spec, Errors: `{"error": {"code", "message", "fields"?}}`. */
   envelope(reply: Reply): void {
-    const e = reply.json?.error;
+    const e = errorOf(reply);
     const ok =
-      typeof e === "object" &&
-      e !== null &&
+      e !== undefined &&
       typeof e.code === "string" &&
       typeof e.message === "string" &&
       (e.fields === undefined ||
         (Array.isArray(e.fields) &&
-          e.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string")));
+          e.fields.every((f: unknown) => isObject(f) && typeof f.field === "string" && typeof f.message === "string")));
     this.check(ok, "the error envelope {error: {code, message, fields?}}", reply.text.slice(0, 300));
   }
 
@@ -382,8 +383,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 function errorSummary(reply: Reply): string {
-  const e = reply.json?.error;
-  if (typeof e === "object" && e !== null) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
+  const e = bodyOf(reply)?.error;
+  if (isObject(e)) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
   if (typeof e === "string") return ` ${e}`;
   return "";
 }

@@ -46,7 +46,7 @@ export const productWriteRules: Rule[] = [
           expectError(ctx, reply, 409, "CONFLICT", undefined, `POST /products with the SKU of ${first.id}`);
           const found = await bySku(ctx, sku);
           ctx.check(
-            found.length === 1 && sameId(found[0].id, first.id) && found[0].name === first.name,
+            found.length === 1 && sameId(found[0]?.id, first.id) && found[0]?.name === first.name,
             `one product with SKU ${sku}: ${first.id}`,
             show(found.map((p) => ({ id: p.id, name: p.name }))),
           );

@@ -18,6 +18,7 @@ import {
 } from "../support/catalog.js";
 import { codeValue, expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import type { Product } from "../../shapes.js";
 
 // Product create and read: the minimal create, the document's fields, unknown properties and API-owned
 // fields. SKUs, money, unknown tags and sending a read document back are in product-writes.ts.
@@ -37,7 +38,7 @@ export const productRules: Rule[] = [
         async (retail_price) => {
           const name = ctx.name("minimal");
           const body = { name, retail_price };
-          const p = created(
+          const p = created<Product>(
             ctx,
             "/products",
             await ctx.call("POST", "/products", { body }),
@@ -67,7 +68,7 @@ export const productRules: Rule[] = [
           );
           const found = await bySku(ctx, p.sku);
           ctx.check(
-            found.length === 1 && sameId(found[0].id, p.id),
+            found.length === 1 && sameId(found[0]?.id, p.id),
             `GET /products?sku=${p.sku} finding ${p.id}`,
             show(found.map((f) => f.id)),
           );
@@ -176,7 +177,7 @@ export const productRules: Rule[] = [
           show(p.suppliers),
         );
         ctx.check(
-          p.components.length === 1 && sameId(p.components[0].product_id, part!.id) && p.components[0].quantity === 2,
+          p.components.length === 1 && sameId(p.components[0]?.product_id, part!.id) && p.components[0]?.quantity === 2,
           `components [{product_id: ${part!.id}, quantity: 2}]`,
           show(p.components),
         );

@@ -16,6 +16,7 @@ import {
 } from "../support/catalog.js";
 import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import type { Product } from "../../shapes.js";
 
 // Variants (Product write rules 5 and 9). The response of the variants call is not shown by the
 // spec, so children are found by the SKUs the rule gives them.
@@ -59,7 +60,7 @@ async function child(ctx: RuleContext, parentId: string, v: Variant): Promise<an
   const found = await bySku(ctx, v.sku);
   for (const c of found) ctx.track(`/products/${c.id}`);
   ctx.check(found.length === 1, `a child with SKU ${v.sku}`, show(found.map((c) => c.id)));
-  const c = found[0];
+  const c = found[0] as Product; // checked: exactly one
   expectProductShape(ctx, c, `variant child ${v.sku}`);
   const options = new Set(
     (c.variant_options as any[]).map((o) => `${String(o.attribute_id).toLowerCase()}=${o.value}`),

@@ -201,7 +201,7 @@ export const versionRules: Rule[] = [
           const expectAtEnd = async (what: string) => {
             const rows = ours(await feed.poll(ctx), ids);
             ctx.check(
-              rows.length === 1 && rows[0].version === p.version,
+              rows.length === 1 && rows[0]?.version === p.version,
               `${what}: the product polled once at version ${p.version}`,
               show(rows.map((r) => ({ id: r.id, version: r.version }))),
             );
