@@ -18,7 +18,7 @@ export const isObject = (v: unknown): v is Json => typeof v === "object" && v !=
 /** Spec, Resources: Product sub-records. */
 export interface ProductCode {
   readonly id: string;
-  readonly type: string;
+  readonly type: "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
   readonly code: string;
 }
 export interface ProductTag {
@@ -292,4 +292,11 @@ export function expectRows<T>(reply: Reply, expected: string): readonly T[] {
   const rows = rowsOf<T>(reply);
   if (rows === undefined) throw new Mismatch(expected, reply.text.slice(0, 300));
   return rows;
+}
+
+/** The list page `{data: [...], next_cursor, has_more}`, or a Mismatch naming what was expected and the body that came. */
+export function expectPage<T>(reply: Reply, expected: string): Page<T> {
+  const page = pageOf<T>(reply);
+  if (page === undefined) throw new Mismatch(expected, reply.text.slice(0, 300));
+  return page;
 }

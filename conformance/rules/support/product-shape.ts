@@ -1,7 +1,7 @@
 import type { RuleContext } from "../../context.js";
 import { isUtc, isUuid, sameId, show } from "./catalog.js";
 import { Mismatch } from "../../outcomes.js";
-import { isObject, type Json, type Tombstone } from "../../shapes.js";
+import { isObject, type Json, type Product, type ProductCode, type Tombstone } from "../../shapes.js";
 
 // The Product document of the catalog rules: its fields and types, the tombstone, and barcodes of every
 // code type with valid check digits.
@@ -92,12 +92,13 @@ export const PRODUCT_FIELDS: readonly Check[] = [
 ];
 
 /** Every field of the Product table present with its type. */
-export function expectProductShape(ctx: RuleContext, p: unknown, where: string): void {
+export function expectProductShape(ctx: RuleContext, p: unknown, where: string): Product {
   if (!isObject(p)) throw new Mismatch(`${where}: a product document`, show(p));
   for (const [key, ok, type] of PRODUCT_FIELDS) {
     ctx.check(key in p, `${where}: field ${key} present`, `keys ${show(Object.keys(p))}`);
     ctx.check(ok(p[key]), `${where}: ${key} ${type}`, `${key} = ${show(p[key])}`);
   }
+  return p as unknown as Product; // every field checked above
 }
 
 /** Spec, Resources: Tombstone {id, deleted_at, version}. */
@@ -124,7 +125,7 @@ function digits(text: string, n: number): string {
   return (h % 10n ** BigInt(n)).toString().padStart(n, "0");
 }
 
-export type CodeType = "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+export type CodeType = ProductCode["type"];
 export const CODE_TYPE_LIST: readonly CodeType[] = ["upc", "isbn", "itf", "ean", "jan", "custom"];
 
 /** A valid code of this type that no other product of the run has. */
