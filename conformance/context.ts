@@ -10,7 +10,7 @@ import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
 import type { TargetRequest, TargetResponse } from "./target.js";
 import { createdPaths } from "./created.js";
-import { bodyOf, errorCode, errorOf, isObject } from "./shapes.js";
+import { bodyOf, errorCode, errorFields, errorOf, isObject } from "./shapes.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -301,6 +301,12 @@ export class RuleContext {
     if (!ok) throw new Mismatch(expected, observed);
   }
 
+  /** `value` itself when it is there (a check that narrows), else a Mismatch. */
+  defined<T>(value: T | undefined, expected: string, observed: string): T {
+    if (value === undefined) throw new Mismatch(expected, observed);
+    return value;
+  }
+
   status(reply: Reply, ...allowed: number[]): void {
     this.check(
       allowed.includes(reply.status),
@@ -318,8 +324,7 @@ export class RuleContext {
     );
     this.envelope(reply);
     if (fields) {
-      // envelope() has checked the fields: each a {field, message} of strings.
-      const got = ((errorOf(reply)?.fields ?? []) as { field: string }[]).map((f) => f.field);
+      const got = errorFields(reply);
       this.check(
         fields.every((f) => got.includes(f)),
         `fields naming ${fields.join(", ")}`,

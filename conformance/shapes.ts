@@ -300,3 +300,16 @@ export function expectPage<T>(reply: Reply, expected: string): Page<T> {
   if (page === undefined) throw new Mismatch(expected, reply.text.slice(0, 300));
   return page;
 }
+
+/** The names in the error envelope's `fields` (Spec, Errors: `[{field, message}]`), none when it has none. */
+export function errorFields(reply: Reply): string[] {
+  const fields = errorOf(reply)?.fields;
+  return Array.isArray(fields) ? fields.map((f: unknown) => String(isObject(f) ? f.field : undefined)) : [];
+}
+
+/** A control plane answer's document, under `data` or bare (docs/interfaces.md, Control plane). */
+export function controlDocOf(reply: Reply): Json | undefined {
+  const body = bodyOf(reply);
+  const data = body?.data;
+  return isObject(data) ? data : body;
+}

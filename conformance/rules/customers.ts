@@ -255,7 +255,7 @@ export const customerRules = [
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
       const c = await createCustomer(ctx);
-      const sale = await makeSale(ctx, { prefix, outlet: outlet!, product: product.id, customer: c.id }, 1);
+      const sale = await makeSale(ctx, { prefix, outlet, product: product.id, customer: c.id }, 1);
       ctx.status(await ctx.call("DELETE", `/customers/${c.id}`), 204);
       untrack(ctx, `/customers/${c.id}`);
       const after = await readSale(ctx, sale.id);

@@ -1,6 +1,6 @@
 import type { Reply, RuleContext, RunState } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
-import { dataOf, errorCode, errorOf, expectData, expectRows, type Named, type Product } from "../../shapes.js";
+import { dataOf, errorCode, errorFields, expectData, expectRows, type Named, type Product } from "../../shapes.js";
 
 // Shared helpers of the catalog rules: creating (and tracking) our own products and taxonomy rows,
 // the error check, and "nothing was saved". The Product document is checked in product-shape.ts and
@@ -202,7 +202,6 @@ export function expectError(
 ): void {
   const codes = typeof code === "string" ? [code] : code;
   const prefix = what ? `${what}: ` : "";
-  const got = errorOf(reply);
   ctx.check(
     reply.status === status && codes.includes(errorCode(reply) ?? ""),
     `${prefix}${status} ${codes.join(" or ")}`,
@@ -210,8 +209,7 @@ export function expectError(
   );
   ctx.envelope(reply);
   if (!fields) return;
-  // envelope() has checked the fields: each a {field, message} of strings.
-  const names = Array.isArray(got?.fields) ? (got.fields as { field: string }[]).map((f) => f.field) : [];
+  const names = errorFields(reply);
   for (const pattern of fields)
     ctx.check(
       names.some((n) => pattern.test(n)),

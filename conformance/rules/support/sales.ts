@@ -113,7 +113,7 @@ export async function salesSetup(ctx: RuleContext): Promise<SalesSetup> {
     salesCustomers.set(ctx.run, customer);
     customer.catch(() => salesCustomers.delete(ctx.run));
   }
-  return { prefix, outlet: outlet!, product, customer: await customer };
+  return { prefix, outlet, product, customer: await customer };
 }
 
 const controlDoc = (ctx: RuleContext, reply: Reply, what: string): any => {
