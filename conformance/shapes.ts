@@ -238,26 +238,35 @@ export interface TokenAnswer {
   readonly error_description?: unknown;
 }
 
+/** What the readers read: a reply's parsed body (a Reply, or an answer the model keeps). */
+export type Parsed = Pick<Reply, "json">;
+
+/** Spec, Authentication 8: the token endpoint's OAuth error code (`{error, error_description}`) when it is a string. */
+export function oauthCode(reply: Parsed): string | undefined {
+  const error = bodyOf(reply)?.error;
+  return typeof error === "string" ? error : undefined;
+}
+
 // Readers: each checks the envelope and answers undefined (or throws a Mismatch, the expect* ones)
 // when it is not there, so a broken server fails a rule and never crashes the judge.
 
 /** The body as a JSON object, or undefined (empty, not JSON, an array or a scalar). */
-export const bodyOf = (reply: Reply): Json | undefined => (isObject(reply.json) ? reply.json : undefined);
+export const bodyOf = (reply: Parsed): Json | undefined => (isObject(reply.json) ? reply.json : undefined);
 
 /** `data` of `{data: {...}}`, or undefined. */
-export function dataOf<T>(reply: Reply): T | undefined {
+export function dataOf<T>(reply: Parsed): T | undefined {
   const data = bodyOf(reply)?.data;
   return isObject(data) ? (data as T) : undefined;
 }
 
 /** `data` of `{data: [...]}`, or undefined. */
-export function rowsOf<T>(reply: Reply): readonly T[] | undefined {
+export function rowsOf<T>(reply: Parsed): readonly T[] | undefined {
   const data = bodyOf(reply)?.data;
   return Array.isArray(data) ? (data as T[]) : undefined;
 }
 
 /** The list page `{data: [...], next_cursor, has_more}`, or undefined when data is not an array. */
-export function pageOf<T>(reply: Reply): Page<T> | undefined {
+export function pageOf<T>(reply: Parsed): Page<T> | undefined {
   const body = bodyOf(reply);
   const data = body?.data;
   return Array.isArray(data) ? { data, next_cursor: body?.next_cursor, has_more: body?.has_more } : undefined;
@@ -269,13 +278,13 @@ export function moreAfter(page: Page<unknown>): string | undefined {
 }
 
 /** The error object of the spec's envelope, or undefined. */
-export function errorOf(reply: Reply): ErrorBody | undefined {
+export function errorOf(reply: Parsed): ErrorBody | undefined {
   const error = bodyOf(reply)?.error;
   return isObject(error) ? error : undefined;
 }
 
 /** The error envelope's code when it is a string. */
-export function errorCode(reply: Reply): string | undefined {
+export function errorCode(reply: Parsed): string | undefined {
   const code = errorOf(reply)?.code;
   return typeof code === "string" ? code : undefined;
 }
@@ -302,14 +311,38 @@ export function expectPage<T>(reply: Reply, expected: string): Page<T> {
 }
 
 /** The names in the error envelope's `fields` (Spec, Errors: `[{field, message}]`), none when it has none. */
-export function errorFields(reply: Reply): string[] {
+export function errorFields(reply: Parsed): string[] {
   const fields = errorOf(reply)?.fields;
   return Array.isArray(fields) ? fields.map((f: unknown) => String(isObject(f) ? f.field : undefined)) : [];
 }
 
 /** A control plane answer's document, under `data` or bare (docs/interfaces.md, Control plane). */
-export function controlDocOf(reply: Reply): Json | undefined {
+export function controlDocOf(reply: Parsed): Json | undefined {
   const body = bodyOf(reply);
   const data = body?.data;
   return isObject(data) ? data : body;
+}
+
+// The control plane's documents the rules read (docs/interfaces.md, Control plane): not the spec's, and
+// not judged by the ambient checks, so each is read field by field with the types checked where used.
+
+/** `GET {control}/credentials`: the stores and their keys. */
+export interface ControlStore {
+  readonly prefix?: unknown;
+  readonly base_url?: unknown;
+  readonly plan?: unknown;
+  readonly status?: unknown;
+  readonly keys?: readonly ControlKey[];
+}
+export interface ControlKey {
+  readonly token?: unknown;
+  readonly name?: unknown;
+  readonly state?: unknown;
+  readonly scopes?: readonly unknown[];
+}
+
+/** The stores of `GET {control}/credentials`, none when the answer lists none. */
+export function controlStores(reply: Parsed): readonly ControlStore[] {
+  const stores = bodyOf(reply)?.stores;
+  return Array.isArray(stores) ? stores.filter(isObject) : [];
 }

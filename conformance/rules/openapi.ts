@@ -1,5 +1,6 @@
 import { rule, SPEC } from "./rule.js";
 import { prefixOfBaseUrl, storePrefix } from "./support/access.js";
+import { bodyOf } from "../shapes.js";
 
 // Spec, Versioning: the OpenAPI document served at {base_url}/openapi.json describes the operations
 // of the endpoint table.
@@ -69,7 +70,7 @@ export const openapiRules = [
     async run(ctx) {
       const reply = await ctx.call("GET", "/openapi.json");
       ctx.status(reply, 200);
-      const doc = typeof reply.json?.openapi === "string" ? reply.json : reply.json?.data;
+      const doc = typeof bodyOf(reply)?.openapi === "string" ? reply.json : reply.json?.data;
       ctx.check(
         typeof doc?.openapi === "string" && /^3\.1(\.\d+)?$/.test(doc.openapi),
         "openapi 3.1.x",

@@ -13,6 +13,7 @@ import {
   type Key,
   type Scope,
 } from "./support/access.js";
+import { errorCode } from "../shapes.js";
 
 // Spec, Authentication: Scopes. Keys with single scopes are made through the control plane, or without
 // one taken from the keys given to the run (--key SCOPES=TOKEN); every probe is an otherwise valid
@@ -221,7 +222,7 @@ async function expectRefused(ctx: RuleContext, probe: Probe, key: Key, refusals?
   const reply = await probeWith(ctx, probe, key);
   const held = key.scopes.length === 0 ? "no scope" : key.scopes.join(" ");
   ctx.check(
-    reply.status === 403 && reply.json?.error?.code === "INSUFFICIENT_SCOPE",
+    reply.status === 403 && errorCode(reply) === "INSUFFICIENT_SCOPE",
     `${probe.label} with a key of ${held} (it needs ${probe.scope}): 403 INSUFFICIENT_SCOPE`,
     `status ${reply.status} ${reply.text.slice(0, 160)}`,
   );

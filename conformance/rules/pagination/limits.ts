@@ -5,6 +5,7 @@ import type { Rule } from "../../rule.js";
 import { createProduct, freshSku, isUuid, ok2xx, sameId, show } from "../support/catalog.js";
 import { ours, Poller } from "../support/feed-poller.js";
 import { rule, SPEC } from "../rule.js";
+import { errorCode } from "../../shapes.js";
 
 // Pagination on the product list, where the run can make rows of its own: the default and largest
 // page size, a last page that is exactly full, and a cursor sent with order=desc. (cursors.ts
@@ -56,9 +57,7 @@ async function addProducts(ctx: RuleContext, count: number): Promise<void> {
     }));
     const reply = await ctx.call("POST", `/products/${parent.id}/variants`, { body: { variants } });
     if (reply.status === 402)
-      throw new Skip(
-        `the store is at its product limit (402 ${reply.json?.error?.code ?? ""}): it cannot reach 51 products`,
-      );
+      throw new Skip(`the store is at its product limit (402 ${errorCode(reply) ?? ""}): it cannot reach 51 products`);
     if (ok2xx(reply)) {
       const made = Array.isArray(reply.json?.data) ? (reply.json.data as any[]) : [];
       for (const child of made) if (isUuid(child?.id)) ctx.track(`/products/${child.id}`);

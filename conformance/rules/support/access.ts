@@ -1,5 +1,6 @@
 import type { CallOptions, Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
+import { bodyOf, oauthCode } from "../../shapes.js";
 
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
 // the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.
@@ -106,7 +107,7 @@ export async function createKey(ctx: RuleContext, prefix: string, scopes: readon
     name: ctx.name("key"),
     scopes,
   });
-  if ((made.status !== 200 && made.status !== 201) || typeof made.json?.token !== "string") {
+  if ((made.status !== 200 && made.status !== 201) || typeof bodyOf(made)?.token !== "string") {
     throw new Error(`the control plane did not create a key: status ${made.status} ${made.text.slice(0, 200)}`);
   }
   return { id: made.json.id, token: made.json.token, scopes };
@@ -182,12 +183,12 @@ export const MAX_RETRY_AFTER = 3600;
 /** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, not the standard envelope. */
 export function oauthError(ctx: RuleContext, reply: Reply, error: string, statuses: readonly number[] = [400]): void {
   ctx.check(
-    statuses.includes(reply.status) && reply.json?.error === error,
+    statuses.includes(reply.status) && oauthCode(reply) === error,
     `${statuses.join(" or ")} with error ${error}`,
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
   ctx.check(
-    typeof reply.json?.error === "string" && typeof reply.json?.error_description === "string",
+    typeof oauthCode(reply) === "string" && typeof bodyOf(reply)?.error_description === "string",
     "the OAuth error shape {error, error_description}",
     reply.text.slice(0, 200),
   );

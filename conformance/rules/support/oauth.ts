@@ -4,6 +4,7 @@ import type { OAuthUser } from "../../credentials.js";
 import { givenClient } from "./given.js";
 import { consentByPage } from "./sign-in.js";
 import { apiRoot, controlOk, prefixOfBaseUrl, secret, sendUnpaced } from "./access.js";
+import { bodyOf } from "../../shapes.js";
 
 // Shared helpers of the OAuth rules (rules/oauth/ and limits.token-failures in rules/limits/addresses.ts).
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
@@ -162,7 +163,7 @@ export async function token(
   const options = { raw: form.toString(), contentType: "application/x-www-form-urlencoded", token: null, headers };
   const url = `${o.apiRoot}/oauth/token`;
   const reply = unpaced ? await sendUnpaced(ctx, "POST", url, options) : await ctx.send("POST", url, options);
-  secret(ctx, reply.json?.access_token, reply.json?.refresh_token);
+  secret(ctx, bodyOf(reply)?.access_token, bodyOf(reply)?.refresh_token);
   return reply;
 }
 
