@@ -341,8 +341,9 @@ export interface ControlKey {
   readonly scopes?: readonly unknown[];
 }
 
-/** The stores of `GET {control}/credentials`, none when the answer lists none. */
-export function controlStores(reply: Parsed): readonly ControlStore[] {
-  const stores = bodyOf(reply)?.stores;
-  return Array.isArray(stores) ? stores.filter(isObject) : [];
-}
+/** The objects of a control document's list, none when it is not a list. */
+export const listOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** The stores of `GET {control}/credentials` (its parsed body), none when it lists none. */
+export const controlStores = (credentials: unknown): readonly ControlStore[] =>
+  listOf(isObject(credentials) ? credentials.stores : undefined);

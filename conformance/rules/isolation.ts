@@ -38,7 +38,7 @@ export async function otherStoreKey(ctx: RuleContext): Promise<OtherStore> {
     k.token !== "" &&
     (k.state === undefined || k.state === "active") &&
     ["catalog:write", "customers:write"].every((s) => (k.scopes ?? []).includes(s));
-  for (const store of controlStores(reply)) {
+  for (const store of controlStores(reply.json)) {
     if (!usable(store)) continue;
     const keys = (store.keys ?? []).filter(full).sort((a, b) => Number(b.name === "full") - Number(a.name === "full"));
     if (keys[0])

@@ -26,7 +26,7 @@ async function listedOtherStore(
   prefix: string,
 ): Promise<{ prefix: string; baseUrl: string; token: string }> {
   const credentials = await ctx.control("GET", "/credentials");
-  const other = controlStores(credentials).find(
+  const other = controlStores(credentials.json).find(
     (s) => s.prefix !== prefix && Array.isArray(s.keys) && s.keys.length > 0,
   );
   if (!other) throw new Skip("the control plane lists no other store with a key");

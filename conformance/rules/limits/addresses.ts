@@ -3,7 +3,7 @@ import { rule, SPEC } from "../rule.js";
 import { advance, oauthError, retryAfter, sendUnpaced, WAITS_FOR } from "../support/access.js";
 import { expectError } from "../support/catalog.js";
 import { givenOAuthClient, INVALID_GRANT_STATUSES, oauthClient, token } from "../support/oauth.js";
-import { bodyOf, oauthCode, errorCode } from "../../shapes.js";
+import { errorCode, oauthCode } from "../../shapes.js";
 
 // Spec, Limits: the failure limits per network address, of authentication (300 per 5 minutes, each
 // attempt with another credential) and of the OAuth token endpoint (30 per 5 minutes). Both move the
