@@ -1,6 +1,7 @@
 import { ERROR_STATUS, isErrorCode } from "../../src/contract/errors.js";
 import { operationOf } from "./contract.js";
 import type { Divergence } from "../model/oracle.js";
+import { isObject } from "../shapes.js";
 
 // Ambient checks: every exchange of a run is judged against the contract, whatever rule sent it. A
 // rule looks at what it is about; these look at everything else a response must be (spec, Errors,
@@ -219,7 +220,7 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
     out.push(
       v("ambient.content-type", "Content-Type: application/json", `${where} with Content-Type: ${type || "(none)"}`),
     );
-  let body: any;
+  let body: unknown;
   try {
     body = JSON.parse(e.body);
   } catch {
@@ -230,8 +231,8 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
 
   // Errors: the envelope, a code of the catalog with its status, fields only for field problems.
   if (e.status >= 400 && !(known && op.token)) {
-    const err = body?.error;
-    if (typeof err !== "object" || err === null || typeof err.code !== "string" || typeof err.message !== "string") {
+    const err = isObject(body) ? body.error : undefined;
+    if (!isObject(err) || typeof err.code !== "string" || typeof err.message !== "string") {
       out.push(
         v(
           "ambient.error-code",
@@ -262,7 +263,7 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
       const wellFormed =
         Array.isArray(err.fields) &&
         err.fields.length > 0 &&
-        err.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string");
+        err.fields.every((f: unknown) => isObject(f) && typeof f.field === "string" && typeof f.message === "string");
       if (!wellFormed)
         out.push(
           v(

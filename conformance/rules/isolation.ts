@@ -5,7 +5,7 @@ import { otherStoreGiven } from "./support/given.js";
 import { storePrefix } from "./support/access.js";
 import { canonical, isUuid, ok2xx, show } from "./support/catalog.js";
 import { rule, SPEC } from "./rule.js";
-import { type ControlKey, type ControlStore, controlStores, errorCode } from "../shapes.js";
+import { type Product, rowsOf, type ControlKey, type ControlStore, controlStores, errorCode } from "../shapes.js";
 
 // Tenant isolation (spec, Errors: NOT_FOUND for another store's ids; Delete rules: deleting a foreign
 // id answers 404). The rule writes rows of its own in a second store with that store's key, then
@@ -124,7 +124,7 @@ export const isolationRules: Rule[] = [
         }
         const lookup = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
         ctx.status(lookup, 200);
-        const found = ((lookup.json?.data ?? []) as any[]).map((p) => p?.id);
+        const found = (rowsOf<Product>(lookup) ?? []).map((p) => p?.id);
         ctx.check(
           found.length === 0,
           `GET /products?sku= with the SKU of store ${other.prefix}'s product: no row`,
