@@ -20,7 +20,12 @@ export interface Reply {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly text: string;
-  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  /**
+   * Parsed JSON body, or undefined when the body is empty or not JSON. Read it through shapes.ts
+   * (`dataOf`, `rowsOf`, `pageOf`, `errorCode`, ...): what still reads it directly is the model's
+   * rules (rules/model/), the OAuth rules and pagination/cursors.ts.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: becomes unknown once the direct readers above are typed
   readonly json: any;
 }
 
