@@ -1,4 +1,3 @@
-import type { Reply } from "./context.js";
 import { Mismatch } from "./outcomes.js";
 
 // The spec's resources and envelopes as the spec states them (Resources and their fields, Endpoints,
@@ -238,8 +237,14 @@ export interface TokenAnswer {
   readonly error_description?: unknown;
 }
 
-/** What the readers read: a reply's parsed body (a Reply, or an answer the model keeps). */
-export type Parsed = Pick<Reply, "json">;
+/** What the readers read: a reply's parsed body (a Reply of context.ts, or an answer the model keeps). */
+export interface Parsed {
+  readonly json: unknown;
+}
+/** A reply with its text, for the readers that name what came instead. */
+interface Reply extends Parsed {
+  readonly text: string;
+}
 
 /** Spec, Authentication 8: the token endpoint's OAuth error code (`{error, error_description}`) when it is a string. */
 export function oauthCode(reply: Parsed): string | undefined {

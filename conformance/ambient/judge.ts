@@ -1,7 +1,6 @@
 import { ERROR_STATUS, isErrorCode } from "../../src/contract/errors.js";
 import { operationOf } from "./contract.js";
 import type { Divergence } from "../model/oracle.js";
-import { isObject } from "../shapes.js";
 
 // Ambient checks: every exchange of a run is judged against the contract, whatever rule sent it. A
 // rule looks at what it is about; these look at everything else a response must be (spec, Errors,
@@ -73,6 +72,10 @@ export interface JudgedExchange {
   readonly headers: Record<string, string>;
   readonly body: string;
 }
+
+/** A JSON object (shapes.ts has the readers' own; the judge does not import them: shapes.ts reads through outcomes.ts). */
+const isObject = (v: unknown): v is { readonly [key: string]: unknown } =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Statuses any route can answer: authentication, store state, an unknown path or method, limits, a server fault. */
 const ANY_ROUTE = new Set([401, 402, 403, 404, 405, 429, 500]);

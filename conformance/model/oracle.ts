@@ -17,7 +17,6 @@ import { comparePayload } from "./compare.js";
 import { Opaque, Rows } from "./memory.js";
 import { MODEL_ROOT, Model, type ModelAnswer } from "./model.js";
 import { translate, type Sent, type Translated } from "./translate.js";
-import { bodyOf } from "../shapes.js";
 
 // The model in lockstep: every request the suite sends the target is sent to the model as well (after
 // the target answered, with the target's opaque values replaced by the model's), and the two answers
@@ -809,10 +808,10 @@ function consentDivergence(model: ModelAnswer, res: TargetResponse, json: any): 
       return undefined;
     }
   };
-  const m = at(bodyOf(model)?.redirect_to);
+  const m = at(model.json?.redirect_to);
   const t = at(json?.redirect_to);
   if (!m || !t)
-    return m === t ? undefined : diverge("redirect_to", String(bodyOf(model)?.redirect_to), String(json?.redirect_to));
+    return m === t ? undefined : diverge("redirect_to", String(model.json?.redirect_to), String(json?.redirect_to));
   for (const name of new Set([...m.searchParams.keys(), ...t.searchParams.keys()])) {
     const mv = m.searchParams.get(name);
     const tv = t.searchParams.get(name);
