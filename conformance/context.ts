@@ -10,6 +10,7 @@ import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
 import type { TargetRequest, TargetResponse } from "./target.js";
 import { createdPaths } from "./created.js";
+import { bodyOf, errorCode, errorFields, errorOf, isObject } from "./shapes.js";
 
 // A rule's view of the run: requests to the target and its control plane (with pacing, the request
 // budget and the ambient checks), the expectations a rule states, and its fast-check properties. How a
@@ -19,7 +20,12 @@ export interface Reply {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly text: string;
-  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  /**
+   * Parsed JSON body, or undefined when the body is empty or not JSON. Read it through shapes.ts
+   * (`dataOf`, `rowsOf`, `pageOf`, `errorCode`, ...): what still reads it directly is the model's
+   * rules (rules/model/), the OAuth rules and pagination/cursors.ts.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: becomes unknown once the direct readers above are typed
   readonly json: any;
 }
 
@@ -300,6 +306,12 @@ export class RuleContext {
     if (!ok) throw new Mismatch(expected, observed);
   }
 
+  /** `value` itself when it is there (a check that narrows), else a Mismatch. */
+  defined<T>(value: T | undefined, expected: string, observed: string): T {
+    if (value === undefined) throw new Mismatch(expected, observed);
+    return value;
+  }
+
   status(reply: Reply, ...allowed: number[]): void {
     this.check(
       allowed.includes(reply.status),
@@ -311,13 +323,13 @@ export class RuleContext {
   /** The spec's error envelope with this status and code (and, when given, these field names). */
   error(reply: Reply, status: number, code: string, fields?: readonly string[]): void {
     this.check(
-      reply.status === status && reply.json?.error?.code === code,
+      reply.status === status && errorCode(reply) === code,
       `${status} ${code}`,
       `status ${reply.status}${errorSummary(reply)}`,
     );
     this.envelope(reply);
     if (fields) {
-      const got = ((reply.json.error.fields ?? []) as { field: string }[]).map((f) => f.field);
+      const got = errorFields(reply);
       this.check(
         fields.every((f) => got.includes(f)),
         `fields naming ${fields.join(", ")}`,
@@ -328,15 +340,14 @@ export class RuleContext {
 
   /** Spec, Errors: `{"error": {"code", "message", "fields"?}}`. */
   envelope(reply: Reply): void {
-    const e = reply.json?.error;
+    const e = errorOf(reply);
     const ok =
-      typeof e === "object" &&
-      e !== null &&
+      e !== undefined &&
       typeof e.code === "string" &&
       typeof e.message === "string" &&
       (e.fields === undefined ||
         (Array.isArray(e.fields) &&
-          e.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string")));
+          e.fields.every((f: unknown) => isObject(f) && typeof f.field === "string" && typeof f.message === "string")));
     this.check(ok, "the error envelope {error: {code, message, fields?}}", reply.text.slice(0, 300));
   }
 
@@ -382,8 +393,8 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 function errorSummary(reply: Reply): string {
-  const e = reply.json?.error;
-  if (typeof e === "object" && e !== null) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
+  const e = bodyOf(reply)?.error;
+  if (isObject(e)) return ` ${e.code ?? ""}${e.fields ? ` ${JSON.stringify(e.fields)}` : ""}`;
   if (typeof e === "string") return ` ${e}`;
   return "";
 }

@@ -14,6 +14,7 @@ import { apiRootOf, type Target } from "./target.js";
 import { replayCommand } from "./report/replay.js";
 import type { Report, ReportOptions, RuleResult } from "./types.js";
 import type { Rule } from "./rule.js";
+import { errorCode } from "./shapes.js";
 
 export interface RunOptions {
   readonly target: Target;
@@ -338,7 +339,7 @@ async function preflight(run: RunState, rules: readonly Rule[]): Promise<string 
       `GET ${run.target.baseUrl}/me answered ${reply.status}${/^text\/html\b/i.test(type) ? " with an HTML page" : ""}: the API is not there to judge (an outage, or a gateway in front of it)`,
     );
   if (reply.status === 401 || reply.status === 402 || reply.status === 403) {
-    const code = reply.json?.error?.code;
+    const code = errorCode(reply);
     throw new RunAborted(
       `GET ${run.target.baseUrl}/me with the given credential answered ${reply.status}${typeof code === "string" ? ` ${code}` : ""}: the credential is refused`,
     );

@@ -73,6 +73,10 @@ export interface JudgedExchange {
   readonly body: string;
 }
 
+/** A JSON object (shapes.ts has the readers' own; the judge does not import them: shapes.ts reads through outcomes.ts). */
+const isObject = (v: unknown): v is { readonly [key: string]: unknown } =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
 /** Statuses any route can answer: authentication, store state, an unknown path or method, limits, a server fault. */
 const ANY_ROUTE = new Set([401, 402, 403, 404, 405, 429, 500]);
 /** Error codes that are never about a field of the request (spec, Errors: "fields appears only for field-specific problems"). */
@@ -219,7 +223,7 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
     out.push(
       v("ambient.content-type", "Content-Type: application/json", `${where} with Content-Type: ${type || "(none)"}`),
     );
-  let body: any;
+  let body: unknown;
   try {
     body = JSON.parse(e.body);
   } catch {
@@ -230,8 +234,8 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
 
   // Errors: the envelope, a code of the catalog with its status, fields only for field problems.
   if (e.status >= 400 && !(known && op.token)) {
-    const err = body?.error;
-    if (typeof err !== "object" || err === null || typeof err.code !== "string" || typeof err.message !== "string") {
+    const err = isObject(body) ? body.error : undefined;
+    if (!isObject(err) || typeof err.code !== "string" || typeof err.message !== "string") {
       out.push(
         v(
           "ambient.error-code",
@@ -262,7 +266,7 @@ export function judge(e: JudgedExchange): AmbientViolation[] {
       const wellFormed =
         Array.isArray(err.fields) &&
         err.fields.length > 0 &&
-        err.fields.every((f: any) => typeof f?.field === "string" && typeof f?.message === "string");
+        err.fields.every((f: unknown) => isObject(f) && typeof f.field === "string" && typeof f.message === "string");
       if (!wellFormed)
         out.push(
           v(

@@ -1,3 +1,4 @@
+import { bodyOf, errorCode } from "../shapes.js";
 import { OPERATIONS_BY_ID } from "../../src/contract/operations/index.js";
 import { operationOf } from "./contract.js";
 import { AMBIENT_QUOTES, type AmbientViolation } from "./judge.js";
@@ -27,7 +28,7 @@ export interface Answer {
   readonly method: string;
   readonly url: string;
   readonly body: string | undefined;
-  readonly reply: { status: number; headers: Record<string, string>; json: any };
+  readonly reply: { status: number; headers: Record<string, string>; json: unknown };
   /** The ticket taken when the request was sent. */
   readonly ticket: number;
   readonly clock: number;
@@ -103,13 +104,13 @@ export class IdempotencyMemory {
     const status = a.reply.status;
     const replayed = /^\s*true\s*$/i.test(a.reply.headers["idempotent-replayed"] ?? "");
     // Spec, Inventory rules 3: a replayed batch marks every line `replayed: true`; the rest is the same data.
-    const data = canon(a.reply.json?.data ?? a.reply.json?.error?.code ?? null, "replayed");
+    const data = canon(bodyOf(a.reply)?.data ?? errorCode(a.reply) ?? null, "replayed");
     const fresh =
       before !== undefined &&
       before.answered < a.ticket &&
       a.clock - before.clock < LIFETIME_S &&
       this.now() - before.at < LIFETIME_S * 1000;
-    const inProgress = status === 409 && a.reply.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS";
+    const inProgress = status === 409 && errorCode(a.reply) === "IDEMPOTENCY_IN_PROGRESS";
     const remember = () => {
       this.firstOutcome = a;
       this.memory.set(id, {
@@ -136,10 +137,10 @@ export class IdempotencyMemory {
     if (before.body !== body) {
       // The same document spelled differently (key order, spaces) is not judged either way.
       if (sameDocument(before.body, body)) return undefined;
-      if (status === 422 && a.reply.json?.error?.code === "IDEMPOTENCY_KEY_REUSED") return undefined;
+      if (status === 422 && errorCode(a.reply) === "IDEMPOTENCY_KEY_REUSED") return undefined;
       return violation(
         "422 IDEMPOTENCY_KEY_REUSED for a different body under a key already used",
-        `${where} and another body answered ${status}${a.reply.json?.error?.code ? ` ${a.reply.json.error.code}` : ""}`,
+        `${where} and another body answered ${status}${errorCode(a.reply) ? ` ${errorCode(a.reply)}` : ""}`,
       );
     }
     // A client error must replay the same failure; whether it is recorded before or after the checks

@@ -64,6 +64,8 @@ const EXCHANGE_KEYS = [
 function ordered<T extends object>(
   value: T,
   keys: readonly string[],
+  // deliberately untyped: each key's function takes that key's value, of a type of its own
+  // biome-ignore lint/suspicious/noExplicitAny: a map of functions over values of different types
   inner: Record<string, (v: any) => unknown> = {},
 ): Record<string, unknown> {
   const source = value as Record<string, unknown>;

@@ -4,6 +4,7 @@ import { Skip } from "../outcomes.js";
 import { createProduct, outletIds } from "./support/inventory.js";
 import { UUID, createCustomer, isUtc, makeSale, poll, readSale, storePrefix, untrack } from "./support/sales.js";
 import { rule, SPEC } from "./rule.js";
+import { type Customer, controlDocOf, dataOf, expectRows, isObject, type Json, type Sale } from "../shapes.js";
 
 // Customers: the Customer resource (no unknown properties), customer_code conflicts, deletion
 // (tombstones, 404s, erasure) and the walk-in customer. Only customers the run created are ever deleted. The customer routes have
@@ -33,7 +34,8 @@ const NULLABLE = [
 const BOOLEANS = ["enable_loyalty", "dont_email", "dont_sms", "do_not_sell_share", "is_walk_in"] as const;
 
 /** Spec, Resources: Customer. Every listed field present, with its type. */
-function customerShape(ctx: RuleContext, c: any): void {
+function customerShape(ctx: RuleContext, value: unknown): void {
+  const c: Json = isObject(value) ? value : {};
   const problems: string[] = [];
   const need = (ok: boolean, field: string) => ok || problems.push(`${field}=${JSON.stringify(c?.[field])}`);
   need(UUID.test(String(c?.id)), "id");
@@ -115,11 +117,12 @@ export const customerRules = [
       });
       if (reply.status === 400) return ctx.error(reply, 400, "VALIDATION_FAILED");
       ctx.status(reply, 200, 201);
-      if (typeof reply.json?.data?.id === "string") ctx.track(`/customers/${reply.json.data.id}`);
+      const made = dataOf<Customer>(reply);
+      if (typeof made?.id === "string") ctx.track(`/customers/${made.id}`);
       ctx.check(
-        reply.json?.data?.do_not_sell_share === false,
+        made?.do_not_sell_share === false,
         "do_not_sell_share false (not set through the API)",
-        JSON.stringify(reply.json?.data?.do_not_sell_share),
+        JSON.stringify(made?.do_not_sell_share),
       );
     },
   }),
@@ -135,7 +138,8 @@ export const customerRules = [
       const again = await ctx.call("POST", "/customers", {
         body: { first_name: ctx.name("first"), customer_code: code },
       });
-      if (typeof again.json?.data?.id === "string") ctx.track(`/customers/${again.json.data.id}`);
+      const madeAgain = dataOf<Customer>(again);
+      if (typeof madeAgain?.id === "string") ctx.track(`/customers/${madeAgain.id}`);
       ctx.error(again, 409, "CONFLICT");
     },
   }),
@@ -148,7 +152,7 @@ export const customerRules = [
     cost: 8,
     leniency: "GET /customers/{id} (a path the spec does not show) is checked only when the target serves it.",
     async run(ctx) {
-      const tail = await poll(ctx, "/customers", "include_deleted=true", null, 15);
+      const tail = await poll<Customer>(ctx, "/customers", "include_deleted=true", null, 15);
       const sent = personal(ctx);
       const c = await createCustomer(ctx, sent);
       const read = await ctx.call("GET", `/customers/${c.id}`);
@@ -159,10 +163,9 @@ export const customerRules = [
       ctx.check(deleted.text === "", "204 with no body", deleted.text.slice(0, 100));
       ctx.error(await ctx.call("DELETE", `/customers/${c.id}`), 404, "NOT_FOUND");
       if (readable) ctx.error(await ctx.call("GET", `/customers/${c.id}`), 404, "NOT_FOUND");
-      const { rows } = await poll(ctx, "/customers", "include_deleted=true", tail.cursor, 15);
-      const tombstone = rows.filter((r) => r?.id === c.id).pop();
-      ctx.check(
-        tombstone !== undefined,
+      const { rows } = await poll<Customer>(ctx, "/customers", "include_deleted=true", tail.cursor, 15);
+      const tombstone = ctx.defined(
+        rows.filter((r) => r?.id === c.id).pop(),
         `a row for the deleted customer ${c.id} after the held cursor`,
         `${rows.length} rows: ${rows.map((r) => r?.id).join(", ")}`,
       );
@@ -186,14 +189,14 @@ export const customerRules = [
     leniency:
       "Runs only with a control plane: on a server that wrongly accepts the delete, the store's walk-in customer would be erased for good.",
     async run(ctx) {
-      const { rows } = await poll(ctx, "/customers", "", null, 15);
+      const { rows } = await poll<Customer>(ctx, "/customers", "", null, 15);
       const walkIns = rows.filter((r) => r?.is_walk_in === true);
       ctx.check(
         walkIns.length === 1,
         "exactly one customer with is_walk_in true",
         `${walkIns.length}: ${walkIns.map((r) => r.id).join(", ")}`,
       );
-      ctx.error(await ctx.call("DELETE", `/customers/${walkIns[0].id}`), 409, "CONFLICT");
+      ctx.error(await ctx.call("DELETE", `/customers/${walkIns[0]?.id}`), 409, "CONFLICT");
     },
   }),
   rule({
@@ -217,7 +220,7 @@ export const customerRules = [
       const stored = await ctx.control("GET", `/stores/${prefix}/customers/${c.id}`);
       if (stored.status === 404) throw new Skip("the control plane does not show stored customers");
       ctx.check(
-        stored.status === 200 && (stored.json?.data ?? stored.json)?.email === sent.email,
+        stored.status === 200 && controlDocOf(stored)?.email === sent.email,
         "the control view of the new customer",
         stored.text.slice(0, 200),
       );
@@ -225,7 +228,7 @@ export const customerRules = [
       untrack(ctx, `/customers/${c.id}`);
       const erased = await ctx.control("GET", `/stores/${prefix}/customers/${c.id}`);
       ctx.check(erased.status === 200, "the erased record in the control view", `status ${erased.status}`);
-      const view = erased.json?.data ?? erased.json;
+      const view = controlDocOf(erased);
       // Each field sent is scrubbed, and no value unique to this run shows up anywhere in the record.
       const left = Object.entries(sent).filter(
         ([field, value]) =>
@@ -237,9 +240,9 @@ export const customerRules = [
         left.map(([f, v]) => `${f}: ${v}`).join(", "),
       );
       ctx.check(
-        typeof view.customer_code === "string" && view.customer_code !== sent.customer_code,
+        typeof view?.customer_code === "string" && view.customer_code !== sent.customer_code,
         "customer_code replaced by a placeholder",
-        JSON.stringify(view.customer_code),
+        JSON.stringify(view?.customer_code),
       );
     },
   }),
@@ -255,7 +258,7 @@ export const customerRules = [
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
       const c = await createCustomer(ctx);
-      const sale = await makeSale(ctx, { prefix, outlet: outlet!, product: product.id, customer: c.id }, 1);
+      const sale = await makeSale(ctx, { prefix, outlet, product: product.id, customer: c.id }, 1);
       ctx.status(await ctx.call("DELETE", `/customers/${c.id}`), 204);
       untrack(ctx, `/customers/${c.id}`);
       const after = await readSale(ctx, sale.id);
@@ -266,10 +269,11 @@ export const customerRules = [
       );
       const listed = await ctx.call("GET", `/sales?customer_id=${c.id}`);
       ctx.status(listed, 200);
+      const sales = expectRows<Sale>(listed, "GET /sales?customer_id=: {data: [...]}");
       ctx.check(
-        listed.json.data.some((s: { id: string }) => s.id === sale.id),
+        sales.some((s) => s.id === sale.id),
         `GET /sales?customer_id= listing sale ${sale.id}`,
-        JSON.stringify(listed.json.data.map((s: { id: string }) => s.id)),
+        JSON.stringify(sales.map((s) => s.id)),
       );
     },
   }),
@@ -283,7 +287,7 @@ export const customerRules = [
     leniency:
       "Nothing created is checked on the customer feed read from a held cursor (customers have no lookup by name).",
     async run(ctx) {
-      const tail = await poll(ctx, "/customers", "", null, 15);
+      const tail = await poll<Customer>(ctx, "/customers", "", null, 15);
       let cursor = tail.cursor;
       await ctx.property(
         fc.record({
@@ -293,9 +297,10 @@ export const customerRules = [
         async ({ prop, value }) => {
           const first_name = ctx.name("unknown-property");
           const reply = await ctx.call("POST", "/customers", { body: { first_name, [`zz_${prop}`]: value } });
-          if (typeof reply.json?.data?.id === "string") ctx.track(`/customers/${reply.json.data.id}`);
+          const refused = dataOf<Customer>(reply);
+          if (typeof refused?.id === "string") ctx.track(`/customers/${refused.id}`);
           ctx.error(reply, 400, "VALIDATION_FAILED", [`zz_${prop}`]);
-          const after = await poll(ctx, "/customers", "", cursor, 15);
+          const after = await poll<Customer>(ctx, "/customers", "", cursor, 15);
           cursor = after.cursor ?? cursor;
           const made = after.rows.filter((r) => r?.first_name === first_name);
           ctx.check(made.length === 0, `no customer named ${first_name}`, made.map((r) => r.id).join(", "));

@@ -10,6 +10,7 @@ import {
   readProduct,
   show,
 } from "./support/catalog.js";
+import { bodyOf, expectRows, type Json } from "../shapes.js";
 
 // Spec, What the service does: JSON in and out, every success wrapped in {data}, errors in the error
 // envelope, ids as UUIDs and timestamps in UTC.
@@ -46,17 +47,17 @@ export const envelopeRules = [
     async run(ctx) {
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);
+      const identity = bodyOf(me)?.data;
       ctx.check(
-        typeof me.json?.data === "object" && me.json.data !== null,
+        typeof identity === "object" && identity !== null,
         "GET /me answers {data: {...}}",
         me.text.slice(0, 200),
       );
       const outlets = await ctx.call("GET", "/outlets");
       ctx.status(outlets, 200);
+      const list = bodyOf(outlets);
       ctx.check(
-        Array.isArray(outlets.json?.data) &&
-          "next_cursor" in outlets.json &&
-          typeof outlets.json.has_more === "boolean",
+        Array.isArray(list?.data) && "next_cursor" in list && typeof list.has_more === "boolean",
         "a list answers {data: [...], next_cursor, has_more}",
         outlets.text.slice(0, 200),
       );
@@ -113,15 +114,15 @@ export const envelopeRules = [
     async run(ctx) {
       const page = await ctx.call("GET", "/products?limit=20");
       ctx.status(page, 200);
-      for (const p of page.json.data) {
+      for (const p of expectRows<Json>(page, "GET /products?limit=20: {data: [...]}")) {
         ctx.check(
-          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id),
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(p.id)),
           "every id a UUID",
           JSON.stringify(p.id),
         );
         for (const key of ["created_at", "updated_at"]) {
           ctx.check(
-            typeof p[key] === "string" && /Z$/.test(p[key]) && !Number.isNaN(Date.parse(p[key])),
+            typeof p[key] === "string" && /Z$/.test(p[key]) && !Number.isNaN(Date.parse(p[key] as string)),
             `${key} a UTC date-time ending in Z`,
             JSON.stringify(p[key]),
           );

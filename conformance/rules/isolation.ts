@@ -5,6 +5,7 @@ import { otherStoreGiven } from "./support/given.js";
 import { storePrefix } from "./support/access.js";
 import { canonical, isUuid, ok2xx, show } from "./support/catalog.js";
 import { rule, SPEC } from "./rule.js";
+import { type Product, rowsOf, type ControlKey, type ControlStore, controlStores, errorCode } from "../shapes.js";
 
 // Tenant isolation (spec, Errors: NOT_FOUND for another store's ids; Delete rules: deleting a foreign
 // id answers 404). The rule writes rows of its own in a second store with that store's key, then
@@ -27,23 +28,25 @@ export async function otherStoreKey(ctx: RuleContext): Promise<OtherStore> {
   const reply = await ctx.control("GET", "/credentials");
   if (reply.status !== 200)
     throw new Error(`control GET /credentials answered ${reply.status} ${reply.text.slice(0, 200)}`);
-  const usable = (s: any) =>
+  const usable = (s: ControlStore) =>
     s?.prefix !== ours &&
     typeof s?.base_url === "string" &&
     (s.plan === undefined || s.plan === "growth") &&
     (s.status === undefined || s.status === "active");
-  const full = (k: any) =>
+  const full = (k: ControlKey) =>
     typeof k?.token === "string" &&
     k.token !== "" &&
     (k.state === undefined || k.state === "active") &&
     ["catalog:write", "customers:write"].every((s) => (k.scopes ?? []).includes(s));
-  for (const store of (reply.json?.stores ?? []) as any[]) {
+  for (const store of controlStores(reply.json)) {
     if (!usable(store)) continue;
-    const keys = ((store.keys ?? []) as any[])
-      .filter(full)
-      .sort((a, b) => Number(b.name === "full") - Number(a.name === "full"));
+    const keys = (store.keys ?? []).filter(full).sort((a, b) => Number(b.name === "full") - Number(a.name === "full"));
     if (keys[0])
-      return { prefix: store.prefix, baseUrl: String(store.base_url).replace(/\/$/, ""), token: keys[0].token };
+      return {
+        prefix: String(store.prefix),
+        baseUrl: String(store.base_url).replace(/\/$/, ""),
+        token: String(keys[0].token),
+      };
   }
   throw new Skip("the control plane lists no other active store with a key of catalog:write and customers:write");
 }
@@ -108,7 +111,7 @@ export const isolationRules: Rule[] = [
             const what = `${method} /${kind}/{id of store ${other.prefix}} under this store`;
             const allowed = SHOWN[kind].includes(method) ? [404] : [404, 405];
             ctx.check(
-              allowed.includes(reply.status) && (reply.status !== 404 || reply.json?.error?.code === "NOT_FOUND"),
+              allowed.includes(reply.status) && (reply.status !== 404 || errorCode(reply) === "NOT_FOUND"),
               `${what}: 404 NOT_FOUND`,
               `status ${reply.status} ${reply.text.slice(0, 200)}`,
             );
@@ -121,7 +124,7 @@ export const isolationRules: Rule[] = [
         }
         const lookup = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
         ctx.status(lookup, 200);
-        const found = ((lookup.json?.data ?? []) as any[]).map((p) => p?.id);
+        const found = (rowsOf<Product>(lookup) ?? []).map((p) => p?.id);
         ctx.check(
           found.length === 0,
           `GET /products?sku= with the SKU of store ${other.prefix}'s product: no row`,

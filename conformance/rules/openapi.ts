@@ -1,5 +1,7 @@
 import { rule, SPEC } from "./rule.js";
 import { prefixOfBaseUrl, storePrefix } from "./support/access.js";
+import { Mismatch } from "../outcomes.js";
+import { bodyOf, dataOf, isObject, type Json } from "../shapes.js";
 
 // Spec, Versioning: the OpenAPI document served at {base_url}/openapi.json describes the operations
 // of the endpoint table.
@@ -40,10 +42,10 @@ const TABLE_OPERATIONS: readonly string[] = [
 const shape = (path: string): string => path.replace(/\{[^}]*\}/g, "{}").replace(/\/+$/, "");
 
 /** The operations a document describes, as `METHOD /path` with unnamed parameters. */
-function describedOperations(doc: any, prefix: string): Set<string> {
+function describedOperations(doc: Json, prefix: string): Set<string> {
   const ops = new Set<string>();
-  const paths = doc?.paths !== null && typeof doc?.paths === "object" ? doc.paths : {};
-  for (const [path, item] of Object.entries<any>(paths)) {
+  const paths = doc.paths !== null && typeof doc.paths === "object" ? doc.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
     if (item === null || typeof item !== "object") continue;
     // Paths are relative to the server URL; a document may also spell them out from the API root.
     const relative = path.startsWith(`/${prefix}/v1/`) ? path.slice(`/${prefix}/v1`.length) : path;
@@ -69,20 +71,22 @@ export const openapiRules = [
     async run(ctx) {
       const reply = await ctx.call("GET", "/openapi.json");
       ctx.status(reply, 200);
-      const doc = typeof reply.json?.openapi === "string" ? reply.json : reply.json?.data;
-      ctx.check(
-        typeof doc?.openapi === "string" && /^3\.1(\.\d+)?$/.test(doc.openapi),
-        "openapi 3.1.x",
-        JSON.stringify(doc?.openapi ?? null),
-      );
-      ctx.check(doc.info?.version === "1.0.0", "info.version 1.0.0", JSON.stringify(doc.info?.version ?? null));
+      const body = bodyOf(reply);
+      const doc = typeof body?.openapi === "string" ? body : dataOf<Json>(reply);
+      const openapi = doc?.openapi;
+      if (doc === undefined || typeof openapi !== "string" || !/^3\.1(\.\d+)?$/.test(openapi))
+        throw new Mismatch("openapi 3.1.x", JSON.stringify(openapi ?? null));
+      const info = isObject(doc.info) ? doc.info : undefined;
+      ctx.check(info?.version === "1.0.0", "info.version 1.0.0", JSON.stringify(info?.version ?? null));
       let prefix: string;
       try {
         prefix = prefixOfBaseUrl(ctx);
       } catch {
         prefix = await storePrefix(ctx);
       }
-      const urls = (Array.isArray(doc.servers) ? doc.servers : []).map((s: any) => s?.url);
+      const urls = (Array.isArray(doc.servers) ? doc.servers : []).map((s: unknown) =>
+        isObject(s) ? s.url : undefined,
+      );
       ctx.check(
         urls.some((u: unknown) => typeof u === "string" && u.replace(/\/+$/, "").endsWith(`/${prefix}/v1`)),
         `a server URL ending in /${prefix}/v1`,

@@ -13,6 +13,7 @@ import {
   type Key,
   type Scope,
 } from "./support/access.js";
+import { bodyOf, dataOf, errorCode, type Identity, type Outlet, type Product, rowsOf, type Sale } from "../shapes.js";
 
 // Spec, Authentication: Scopes. Keys with single scopes are made through the control plane, or without
 // one taken from the keys given to the run (--key SCOPES=TOKEN); every probe is an otherwise valid
@@ -53,16 +54,16 @@ async function fixture(ctx: RuleContext, own: boolean): Promise<Fixture> {
   ctx.status(outlets, 200);
   const products = await ctx.call("GET", "/products?limit=50");
   ctx.status(products, 200);
-  const rows: any[] = products.json?.data ?? [];
+  const rows = rowsOf<Product>(products) ?? [];
   const sales = await ctx.call("GET", "/sales?limit=1");
   ctx.status(sales, 200);
   const base = {
-    outletId: outlets.json?.data?.[0]?.id,
+    outletId: rowsOf<Outlet>(outlets)?.[0]?.id,
     productId: rows[0]?.id,
-    brandId: rows.find((p) => typeof p.brand_id === "string")?.brand_id,
+    brandId: rows.find((p) => typeof p.brand_id === "string")?.brand_id ?? undefined,
     categoryId: rows.find((p) => typeof p.category_id === "string")?.category_id,
     tagId: rows.flatMap((p) => (Array.isArray(p.tags) ? p.tags : []))[0]?.id,
-    saleId: sales.json?.data?.[0]?.id,
+    saleId: rowsOf<Sale>(sales)?.[0]?.id,
   };
   if (!own) return { ...base, customerCreates: false };
   const name = ctx.name("scope-product");
@@ -221,7 +222,7 @@ async function expectRefused(ctx: RuleContext, probe: Probe, key: Key, refusals?
   const reply = await probeWith(ctx, probe, key);
   const held = key.scopes.length === 0 ? "no scope" : key.scopes.join(" ");
   ctx.check(
-    reply.status === 403 && reply.json?.error?.code === "INSUFFICIENT_SCOPE",
+    reply.status === 403 && errorCode(reply) === "INSUFFICIENT_SCOPE",
     `${probe.label} with a key of ${held} (it needs ${probe.scope}): 403 INSUFFICIENT_SCOPE`,
     `status ${reply.status} ${reply.text.slice(0, 160)}`,
   );
@@ -330,7 +331,7 @@ export const scopeRules = [
       for (const path of SCOPELESS) {
         const reply = await ctx.call("GET", path, { token: key.token });
         ctx.check(
-          reply.status === 200 && reply.json?.data !== undefined,
+          reply.status === 200 && bodyOf(reply)?.data !== undefined,
           `GET ${path} with a key of no scope: 200 {data}`,
           `status ${reply.status} ${reply.text.slice(0, 160)}`,
         );
@@ -354,7 +355,8 @@ export const scopeRules = [
       const lists = async (key: Key, scopes: readonly string[]) => {
         const me = await ctx.call("GET", "/me", { token: key.token });
         ctx.status(me, 200);
-        const listed = me.json?.data?.scopes;
+        const identity = dataOf<Identity>(me);
+        const listed = identity?.scopes;
         ctx.check(
           Array.isArray(listed) && JSON.stringify([...listed].sort()) === JSON.stringify(closure(scopes)),
           `scopes ${JSON.stringify(closure(scopes))} for a key made with ${JSON.stringify(scopes)}`,
@@ -362,11 +364,7 @@ export const scopeRules = [
         );
         // A key given on the command line has no id known to the run.
         if (key.id !== "")
-          ctx.check(
-            me.json?.data?.key?.id === key.id,
-            `key.id ${key.id}, the key's own id`,
-            JSON.stringify(me.json?.data?.key),
-          );
+          ctx.check(identity?.key?.id === key.id, `key.id ${key.id}, the key's own id`, JSON.stringify(identity?.key));
       };
       if (!ctx.hasControl) {
         for (const k of ctx.run.credentials.keys) await lists({ id: "", token: k.token, scopes: k.scopes }, k.scopes);

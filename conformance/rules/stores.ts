@@ -3,6 +3,7 @@ import { Skip } from "../outcomes.js";
 import { rule, SPEC } from "./rule.js";
 import { givenStore, otherStoreGiven } from "./support/given.js";
 import { createKey, secret, storePrefix } from "./support/access.js";
+import { controlStores, errorCode } from "../shapes.js";
 
 // Spec, Errors: store states and credentials of other stores. The states are set on this store
 // through the control plane (and put back); without one, keys of other stores given on the command
@@ -25,12 +26,13 @@ async function listedOtherStore(
   prefix: string,
 ): Promise<{ prefix: string; baseUrl: string; token: string }> {
   const credentials = await ctx.control("GET", "/credentials");
-  const other = (credentials.json?.stores ?? []).find(
-    (s: any) => s.prefix !== prefix && Array.isArray(s.keys) && s.keys.length > 0,
+  const other = controlStores(credentials.json).find(
+    (s) => s.prefix !== prefix && Array.isArray(s.keys) && s.keys.length > 0,
   );
   if (!other) throw new Skip("the control plane lists no other store with a key");
-  secret(ctx, other.keys[0].token);
-  return { prefix: other.prefix, baseUrl: other.base_url, token: other.keys[0].token };
+  const token = String(other.keys?.[0]?.token);
+  secret(ctx, token);
+  return { prefix: String(other.prefix), baseUrl: String(other.base_url), token };
 }
 
 export const storeRules = [
@@ -52,7 +54,7 @@ export const storeRules = [
         for (const path of ["/me", "/products"]) {
           const reply = await ctx.send("GET", `${lite.baseUrl}${path}`, { token: lite.token });
           ctx.check(
-            reply.status === 402 && reply.json?.error?.code === "PLAN_REQUIRED",
+            reply.status === 402 && errorCode(reply) === "PLAN_REQUIRED",
             `GET ${path} of the Lite store ${lite.prefix} with its key: 402 PLAN_REQUIRED`,
             `status ${reply.status} ${reply.text.slice(0, 160)}`,
           );
@@ -75,7 +77,7 @@ export const storeRules = [
           for (const path of ["/me", "/products"]) {
             const reply = await ctx.call("GET", path, { token: key.token });
             ctx.check(
-              reply.status === state.status && reply.json?.error?.code === state.code,
+              reply.status === state.status && errorCode(reply) === state.code,
               `GET ${path} of a store with ${JSON.stringify(state.patch)}: ${state.status} ${state.code}`,
               `status ${reply.status} ${reply.text.slice(0, 160)}`,
             );

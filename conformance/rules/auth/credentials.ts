@@ -1,6 +1,7 @@
 import type { RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
+import { controlStores } from "../../shapes.js";
 import { advance, controlOk, createKey, DAY_S, secret, storePrefix } from "../support/access.js";
 
 // Spec, States (Credential) and Errors: a revoked key stops at once; a key idle for 90 days expires.
@@ -12,12 +13,12 @@ import { advance, controlOk, createKey, DAY_S, secret, storePrefix } from "../su
 async function touchFixtureKeys(ctx: RuleContext): Promise<void> {
   ctx.status(await ctx.call("GET", "/me"), 200);
   const credentials = await controlOk(ctx, "GET", "/credentials");
-  for (const store of credentials?.stores ?? []) {
+  for (const store of controlStores(credentials)) {
     for (const key of store.keys ?? []) {
       // Keys that rules made (named rsconf-...) serve one rule only.
       if (typeof key.name === "string" && key.name.startsWith("rsconf-")) continue;
       if (key.state === undefined || key.state === "active")
-        await ctx.send("GET", `${store.base_url}/me`, { token: key.token });
+        await ctx.send("GET", `${store.base_url}/me`, { token: typeof key.token === "string" ? key.token : undefined });
     }
   }
 }

@@ -1,6 +1,7 @@
 import { rule, SPEC } from "../rule.js";
 import { prefixOfBaseUrl, SCOPES } from "../support/access.js";
 import { show } from "../support/catalog.js";
+import { dataOf, isObject, type Json } from "../../shapes.js";
 
 // Spec, Authentication: the Identity GET /me returns, whose domain_prefix is the store prefix.
 
@@ -16,7 +17,7 @@ export const meRules = [
     async run(ctx) {
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);
-      const d = me.json?.data ?? {};
+      const d = dataOf<Json>(me) ?? {};
       ctx.check(
         typeof d.store_name === "string" && d.store_name !== "",
         "store_name, a non-empty string",
@@ -41,11 +42,7 @@ export const meRules = [
         : ["(not an array)"];
       ctx.check(unknown.length === 0, `scopes, an array of the scope names ${SCOPES.join(", ")}`, show(d.scopes));
       ctx.check(
-        typeof d.key === "object" &&
-          d.key !== null &&
-          typeof d.key.id === "string" &&
-          d.key.id !== "" &&
-          typeof d.key.name === "string",
+        isObject(d.key) && typeof d.key.id === "string" && d.key.id !== "" && typeof d.key.name === "string",
         "key {id, name}",
         show(d.key),
       );

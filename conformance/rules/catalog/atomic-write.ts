@@ -48,7 +48,12 @@ export const atomicWriteRules: Rule[] = [
         arb,
         async ({ op, bad, price, tagCount }) => {
           const sku = await freshSku(ctx);
-          const body: Record<string, any> = {
+          const body: {
+            [field: string]: unknown;
+            codes: { type: string; code: string }[];
+            tags: { id: string }[];
+            suppliers: { supplier_id: string; is_primary: boolean; supplier_code: string | null }[];
+          } = {
             name: ctx.name("atomic"),
             retail_price: price,
             description: "must not be saved",

@@ -15,6 +15,7 @@ import {
 } from "../support/catalog.js";
 import { CODE_TYPE_LIST, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import type { Product } from "../../shapes.js";
 
 // Product collections: replacement semantics (Product write rules 3).
 
@@ -90,12 +91,12 @@ export const collectionReplaceRules: Rule[] = [
           };
           const p = await createProduct(ctx, { sku, ...start });
           const before = await readProduct(ctx, p.id);
-          const oldIds = new Map<string, string>((before.codes as any[]).map((c) => [c.type, c.id]));
+          const oldIds = new Map<string, string>(before.codes.map((c) => [c.type, c.id]));
           ctx.check(oldIds.size === initial.codes.length, `codes of types ${show(initial.codes)}`, show(before.codes));
 
           // Step 1: the generated update.
           const body: Record<string, unknown> = { name: ctx.name("replaced") };
-          const expected: Record<string, unknown[]> = { ...start };
+          const expected: Written = { ...start };
           if (update.codes.kind !== "omit") {
             const sent =
               update.codes.kind === "clear"
@@ -116,11 +117,11 @@ export const collectionReplaceRules: Rule[] = [
           if (update.components.kind !== "omit")
             expected.components = body.components =
               update.components.kind === "clear" ? [] : componentBody(update.components.v);
-          const check = (q: any, what: string) => {
+          const check = (q: Product, what: string) => {
             expectCollections(ctx, q, expected, tags, suppliers, what);
             // Code by type: a re-sent type keeps its id, whatever its value.
             if (update.codes.kind === "replace") {
-              for (const c of q.codes as any[]) {
+              for (const c of q.codes) {
                 const old = oldIds.get(c.type);
                 if (old !== undefined)
                   ctx.check(sameId(c.id, old), `${what}: the ${c.type} code keeps its id ${old}`, show(c));
@@ -151,54 +152,62 @@ export const collectionReplaceRules: Rule[] = [
   }),
 ];
 
+/** The collections of a product body as written. */
+interface Written {
+  codes: readonly { type: string; code?: string }[];
+  tags: readonly { id: string }[];
+  suppliers: readonly { supplier_id: string; is_primary: boolean; supplier_code: string | null }[];
+  components: readonly { product_id: string; quantity?: number }[];
+}
+
 /** The product's collections equal the written ones (as sets), with tag and supplier names on read. */
 function expectCollections(
   ctx: RuleContext,
-  q: any,
-  expected: Record<string, unknown[]>,
+  q: Product,
+  expected: Written,
   tags: { id: string; name: string }[],
   suppliers: { id: string; name: string }[],
   what: string,
 ): void {
   ctx.check(typeof q === "object" && q !== null, `${what}: a product`, show(q));
   const set = (xs: unknown[]) => JSON.stringify(xs.map((x) => JSON.stringify(x)).sort());
-  const codes = (q.codes as any[]).map((c) => ({ type: c.type, code: c.code }));
+  const codes = q.codes.map((c) => ({ type: c.type, code: c.code }));
   ctx.check(
-    set(codes) === set((expected.codes as any[]).map((c) => ({ type: c.type, code: c.code }))),
+    set(codes) === set(expected.codes.map((c) => ({ type: c.type, code: c.code }))),
     `${what}: codes ${show(expected.codes)}`,
     show(q.codes),
   );
   ctx.check(
-    (q.codes as any[]).every((c) => isUuid(c.id)),
+    q.codes.every((c) => isUuid(c.id)),
     `${what}: each code with an id`,
     show(q.codes),
   );
   const tagName = new Map(tags.map((t) => [t.id.toLowerCase(), t.name]));
-  const gotTags = (q.tags as any[]).map((t) => ({ id: String(t.id).toLowerCase(), name: t.name }));
-  const wantTags = (expected.tags as any[]).map((t) => ({
+  const gotTags = q.tags.map((t) => ({ id: String(t.id).toLowerCase(), name: t.name }));
+  const wantTags = expected.tags.map((t) => ({
     id: t.id.toLowerCase(),
     name: tagName.get(t.id.toLowerCase()),
   }));
   ctx.check(set(gotTags) === set(wantTags), `${what}: tags ${show(wantTags)}`, show(q.tags));
   const supplierName = new Map(suppliers.map((s) => [s.id.toLowerCase(), s.name]));
-  const gotSuppliers = (q.suppliers as any[]).map((s) => ({
+  const gotSuppliers = q.suppliers.map((s) => ({
     id: String(s.supplier_id).toLowerCase(),
     primary: s.is_primary,
     code: s.supplier_code ?? null,
     name: s.supplier_name,
   }));
-  const wantSuppliers = (expected.suppliers as any[]).map((s) => ({
+  const wantSuppliers = expected.suppliers.map((s) => ({
     id: s.supplier_id.toLowerCase(),
     primary: s.is_primary,
     code: s.supplier_code,
     name: supplierName.get(s.supplier_id.toLowerCase()),
   }));
   ctx.check(set(gotSuppliers) === set(wantSuppliers), `${what}: suppliers ${show(wantSuppliers)}`, show(q.suppliers));
-  const gotComponents = (q.components as any[]).map((c) => ({
+  const gotComponents = q.components.map((c) => ({
     id: String(c.product_id).toLowerCase(),
     quantity: c.quantity,
   }));
-  const wantComponents = (expected.components as any[]).map((c) => ({
+  const wantComponents = expected.components.map((c) => ({
     id: c.product_id.toLowerCase(),
     quantity: c.quantity,
   }));

@@ -19,6 +19,7 @@ import {
 } from "../support/catalog.js";
 import { CODE_TYPE_LIST, type CodeType, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import type { Product } from "../../shapes.js";
 
 // Product collections: caps (Spec, Limits) and variant attributes. Replacement semantics (Product write
 // rules 3) are in collections-replace.ts, atomic writes (rule 4) in atomic-write.ts.
@@ -67,7 +68,7 @@ function capRule(collection: Capped, cap: number): Rule {
           const sku = await freshSku(ctx);
           const atCap = await items(ctx, collection, cap);
           const over = await items(ctx, collection, cap + 1);
-          let product: any;
+          let product: Product;
           if (op === "create") {
             product = await createProduct(ctx, { sku, [collection]: atCap });
           } else {
@@ -139,7 +140,7 @@ export const collectionRules: Rule[] = [
           const three = [attribute("Size", 1), attribute("Colour", 2), attribute("Material", 3)];
           const ok = await createProduct(ctx, { has_variants: true, variant_attributes: three });
           ctx.check(
-            ok.variant_attributes?.length === 3 && ok.variant_attributes.every((a: any) => isUuid(a.id)),
+            ok.variant_attributes?.length === 3 && ok.variant_attributes.every((a) => isUuid(a.id)),
             "3 variant attributes saved, each with an id",
             show(ok.variant_attributes),
           );

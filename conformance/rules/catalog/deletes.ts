@@ -16,6 +16,7 @@ import {
 import { ours, Poller } from "../support/feed-poller.js";
 import { expectTombstone } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import { expectPage, type Product } from "../../shapes.js";
 
 // Product delete rules: soft delete and tombstones, gift cards, refusals and unknown ids. Brands,
 // categories, tags and suppliers are in taxonomy-deletes.ts, their lists and names in taxonomy-lists.ts.
@@ -85,12 +86,12 @@ export const deleteRules: Rule[] = [
             "include_deleted=true: the product polled once, as its latest state",
             show(rows),
           );
-          expectTombstone(ctx, rows[0], p.id, "include_deleted=true");
-          expectNewVersion(ctx, rows[0].version, [p.version], "the tombstone");
+          const tombstone = expectTombstone(ctx, rows[0], p.id, "include_deleted=true");
+          expectNewVersion(ctx, tombstone.version, [p.version], "the tombstone");
           ctx.check(
-            new Date(rows[0].deleted_at).getTime() >= new Date(p.created_at).getTime(),
+            new Date(tombstone.deleted_at).getTime() >= new Date(p.created_at).getTime(),
             "deleted_at not before created_at",
-            show({ created_at: p.created_at, deleted_at: rows[0].deleted_at }),
+            show({ created_at: p.created_at, deleted_at: tombstone.deleted_at }),
           );
           const hidden = ours(await live.poll(ctx), ids);
           ctx.check(hidden.length === 0, "without include_deleted: the deleted product never polled", show(hidden));
@@ -113,16 +114,17 @@ export const deleteRules: Rule[] = [
       "Destructive on a wrong server (the target's own gift card would be deleted): runs only with the control plane. Skipped when the target lists no gift card.",
     async run(ctx) {
       let cursor: string | null = null;
-      let card: any;
+      let card: Product | undefined;
       for (let pages = 0; pages < 25 && !card; pages++) {
         const reply = await ctx.call(
           "GET",
           `/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
         );
         ctx.status(reply, 200);
-        card = (reply.json.data as any[]).find((p) => p?.is_gift_card === true);
-        if (!reply.json.has_more) break;
-        cursor = reply.json.next_cursor;
+        const page = expectPage<Product>(reply, "GET /products: {data: [...]}");
+        card = page.data.find((p) => p?.is_gift_card === true);
+        if (!page.has_more) break;
+        cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
       }
       if (!card) throw new Skip("the target lists no product with is_gift_card true");
       expectError(
@@ -179,7 +181,7 @@ export const deleteRules: Rule[] = [
       );
       const kids = await bySku(ctx, sku);
       for (const k of kids) ctx.track(`/products/${k.id}`);
-      ctx.check(kids.length === 1 && kids[0].active === true, "an active child", show(kids));
+      ctx.check(kids.length === 1 && kids[0]?.active === true, "an active child", show(kids));
       expectError(
         ctx,
         await ctx.call("DELETE", `/products/${parent.id}`),

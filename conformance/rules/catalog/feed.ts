@@ -5,6 +5,7 @@ import { createProduct, expectError, expectNewVersion, show } from "../support/c
 import { ours, Poller } from "../support/feed-poller.js";
 import { expectTombstone } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import { dataOf, type Product } from "../../shapes.js";
 
 // Model-based: random sequences of product creates, updates and deletes, with polls of the product
 // feed from held cursors (one with include_deleted=true, one without), against a model written from
@@ -93,7 +94,7 @@ class UpdateProduct implements FeedCommand {
       `PATCH /products/${t.id}: status 200`,
       `status ${reply.status} ${reply.text.slice(0, 200)}`,
     );
-    t.versions.push(expectNewVersion(r.ctx, reply.json?.data?.version, t.versions, `PATCH /products/${t.id}`));
+    t.versions.push(expectNewVersion(r.ctx, dataOf<Product>(reply)?.version, t.versions, `PATCH /products/${t.id}`));
     changed(m, t.id);
   }
   toString(): string {

@@ -17,6 +17,7 @@ import {
 import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
 import { imageAddress, okImage, setImage } from "../support/images.js";
+import { dataOf, errorCode, type Product } from "../../shapes.js";
 
 // Product images (spec, Product write rules 7). What a download does is set through the control
 // plane (POST {control}/images {url, outcome}, ../support/images.ts); without one, only a download
@@ -24,11 +25,11 @@ import { imageAddress, okImage, setImage } from "../support/images.js";
 // resolver answers.
 
 /** A product of ours with an image imported from an address of ours. */
-async function productWithImage(ctx: RuleContext): Promise<{ product: any; url: string }> {
+async function productWithImage(ctx: RuleContext): Promise<{ product: Product; url: string }> {
   const sku = await freshSku(ctx);
   const url = await okImage(ctx);
   const body = productBody(ctx, { sku, image_url: url });
-  const product = created(
+  const product = created<Product>(
     ctx,
     "/products",
     await ctx.call("POST", "/products", { body }),
@@ -43,16 +44,15 @@ async function trackBySku(ctx: RuleContext, sku: string): Promise<void> {
 }
 
 /** A 422 IMAGE_FETCH_FAILED that carries the saved product: the error envelope and the product document under data. */
-function expectFetchFailed(ctx: RuleContext, reply: Reply, what: string): any {
-  const data = reply.json?.data;
+function expectFetchFailed(ctx: RuleContext, reply: Reply, what: string): Product {
+  const data = dataOf<Product>(reply);
   if (isUuid(data?.id)) ctx.track(`/products/${data.id}`);
   ctx.error(reply, 422, "IMAGE_FETCH_FAILED");
-  expectProductShape(ctx, data, `${what}: the saved product in data next to the error`);
-  return data;
+  return expectProductShape(ctx, data, `${what}: the saved product in data next to the error`);
 }
 
 /** The image fields of a product, to compare two reads. */
-const imageOf = (p: any) => ({ image_url: p?.image_url, image_thumb_url: p?.image_thumb_url });
+const imageOf = (p: Product | undefined) => ({ image_url: p?.image_url, image_thumb_url: p?.image_thumb_url });
 
 export const imageRules: Rule[] = [
   rule({
@@ -75,11 +75,11 @@ export const imageRules: Rule[] = [
       const body = productBody(ctx, { sku, retail_price: 1999, image_url: url });
       const reply = await ctx.call("POST", "/products", { body });
       trackCreated(ctx, "/products", reply);
-      if (!isUuid(reply.json?.data?.id)) await trackBySku(ctx, sku);
+      if (!isUuid(dataOf<Product>(reply)?.id)) await trackBySku(ctx, sku);
       if (!ctx.hasControl && (reply.status === 400 || reply.status === 429)) {
         await expectNoProduct(ctx, sku, `a create refused with ${reply.status}`);
         throw new Skip(
-          `the target answers ${reply.status} ${reply.json?.error?.code ?? ""} for an image address on an unreachable host instead of trying the download; only a control plane (--control) can make a download fail here`,
+          `the target answers ${reply.status} ${errorCode(reply) ?? ""} for an image address on an unreachable host instead of trying the download; only a control plane (--control) can make a download fail here`,
         );
       }
       const saved = expectFetchFailed(ctx, reply, `POST /products with an image that cannot be downloaded`);
@@ -143,7 +143,7 @@ export const imageRules: Rule[] = [
       "Any address of the service's copy (host, path and form are not shown) other than the ones sent; image_thumb_url is not checked.",
     async run(ctx) {
       const { product, url } = await productWithImage(ctx);
-      const copy = (p: any, sent: readonly string[]) =>
+      const copy = (p: Product | undefined, sent: readonly string[]) =>
         typeof p?.image_url === "string" && p.image_url !== "" && !sent.includes(p.image_url);
       ctx.check(
         copy(product, [url]),
@@ -191,7 +191,8 @@ export const imageRules: Rule[] = [
         show(imageOf(product)),
       );
       const image = imageOf(await readProduct(ctx, product.id));
-      const same = (p: any) => p?.image_url === image.image_url && p?.image_thumb_url === image.image_thumb_url;
+      const same = (p: Product | undefined) =>
+        p?.image_url === image.image_url && p?.image_thumb_url === image.image_thumb_url;
       const writes: [string, Record<string, unknown>][] = [
         ["image_url null", { image_url: null, name: ctx.name("renamed") }],
         ["image_url null alone", { image_url: null }],

@@ -23,6 +23,8 @@ import {
 } from "../support/catalog.js";
 import { codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import { Mismatch } from "../../outcomes.js";
+import { rowsOf, type Product } from "../../shapes.js";
 
 // Product writes: SKUs in use and changed, decimal money, unknown tags, sending a read document back,
 // and the exact SKU lookup.
@@ -46,7 +48,7 @@ export const productWriteRules: Rule[] = [
           expectError(ctx, reply, 409, "CONFLICT", undefined, `POST /products with the SKU of ${first.id}`);
           const found = await bySku(ctx, sku);
           ctx.check(
-            found.length === 1 && sameId(found[0].id, first.id) && found[0].name === first.name,
+            found.length === 1 && sameId(found[0]?.id, first.id) && found[0]?.name === first.name,
             `one product with SKU ${sku}: ${first.id}`,
             show(found.map((p) => ({ id: p.id, name: p.name }))),
           );
@@ -162,10 +164,11 @@ export const productWriteRules: Rule[] = [
         `status ${reply.status} ${reply.text.slice(0, 300)}`,
       );
       const after = await readProduct(ctx, p.id);
-      const norm = (q: any) => {
-        const { version: _v, updated_at: _u, ...rest } = q;
+      const norm = (q: Product) => {
+        const { version: _v, updated_at: _u, ...fields } = q;
+        const rest: Record<string, unknown> = { ...fields };
         for (const key of ["codes", "tags", "suppliers", "components", "variant_attributes", "variant_options"]) {
-          rest[key] = [...(rest[key] as any[])].map((x) => canonical(x)).sort();
+          rest[key] = [...(rest[key] as unknown[])].map((x) => canonical(x)).sort();
         }
         return canonical(rest);
       };
@@ -200,12 +203,9 @@ export const productWriteRules: Rule[] = [
           const lookup = async (q: string) => {
             const reply = await ctx.call("GET", `/products?sku=${encodeURIComponent(q)}`);
             ctx.status(reply, 200);
-            ctx.check(
-              Array.isArray(reply.json?.data),
-              `GET /products?sku=${q}: {data: [...]}`,
-              reply.text.slice(0, 200),
-            );
-            return reply.json.data as any[];
+            const rows = rowsOf<Product>(reply);
+            if (!rows) throw new Mismatch(`GET /products?sku=${q}: {data: [...]}`, reply.text.slice(0, 200));
+            return rows;
           };
           const found = await lookup(sku);
           const others = found.filter((p) => String(p?.sku).toLowerCase() !== sku.toLowerCase());

@@ -18,6 +18,7 @@ import {
 } from "../support/catalog.js";
 import { codeValue, expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import { expectRows, type Product } from "../../shapes.js";
 
 // Product create and read: the minimal create, the document's fields, unknown properties and API-owned
 // fields. SKUs, money, unknown tags and sending a read document back are in product-writes.ts.
@@ -37,7 +38,7 @@ export const productRules: Rule[] = [
         async (retail_price) => {
           const name = ctx.name("minimal");
           const body = { name, retail_price };
-          const p = created(
+          const p = created<Product>(
             ctx,
             "/products",
             await ctx.call("POST", "/products", { body }),
@@ -67,7 +68,7 @@ export const productRules: Rule[] = [
           );
           const found = await bySku(ctx, p.sku);
           ctx.check(
-            found.length === 1 && sameId(found[0].id, p.id),
+            found.length === 1 && sameId(found[0]?.id, p.id),
             `GET /products?sku=${p.sku} finding ${p.id}`,
             show(found.map((f) => f.id)),
           );
@@ -147,13 +148,13 @@ export const productRules: Rule[] = [
         ] as const) {
           ctx.check(p[key] === written[key], `${key} read back as written: ${show(written[key])}`, show(p[key]));
         }
-        const codes = new Set((p.codes as any[]).map((c) => `${c.type}:${c.code}`));
+        const codes = new Set(p.codes.map((c) => `${c.type}:${c.code}`));
         ctx.check(
           codes.size === 2 && codes.has(`upc:${upc}`) && codes.has(`custom:${custom}`),
           `codes upc:${upc} and custom:${custom}`,
           show(p.codes),
         );
-        const tags = new Map((p.tags as any[]).map((t) => [String(t.id).toLowerCase(), t.name]));
+        const tags = new Map(p.tags.map((t) => [String(t.id).toLowerCase(), t.name]));
         ctx.check(
           tags.size === 2 &&
             tags.get(tagA!.id.toLowerCase()) === tagA!.name &&
@@ -161,7 +162,7 @@ export const productRules: Rule[] = [
           `tags ${show([tagA, tagB])} with their names`,
           show(p.tags),
         );
-        const sups = new Map((p.suppliers as any[]).map((s) => [String(s.supplier_id).toLowerCase(), s]));
+        const sups = new Map(p.suppliers.map((s) => [String(s.supplier_id).toLowerCase(), s]));
         const a = sups.get(supA!.id.toLowerCase());
         const b = sups.get(supB!.id.toLowerCase());
         ctx.check(
@@ -176,7 +177,7 @@ export const productRules: Rule[] = [
           show(p.suppliers),
         );
         ctx.check(
-          p.components.length === 1 && sameId(p.components[0].product_id, part!.id) && p.components[0].quantity === 2,
+          p.components.length === 1 && sameId(p.components[0]?.product_id, part!.id) && p.components[0]?.quantity === 2,
           `components [{product_id: ${part!.id}, quantity: 2}]`,
           show(p.components),
         );
@@ -184,7 +185,8 @@ export const productRules: Rule[] = [
       // Read-only: the target's own products carry every field too.
       const page = await ctx.call("GET", "/products?limit=50");
       ctx.status(page, 200);
-      for (const p of page.json.data as any[]) expectProductShape(ctx, p, `listed product ${p?.id}`);
+      for (const p of expectRows<Product>(page, "GET /products?limit=50: {data: [...]}"))
+        expectProductShape(ctx, p, `listed product ${p?.id}`);
     },
   }),
 
@@ -249,13 +251,13 @@ export const productRules: Rule[] = [
       };
       const p = await createProduct(ctx, owned);
       const sentTime = Date.parse(owned.created_at);
-      const ignored = (q: any) =>
+      const ignored = (q: Product) =>
         !sameId(q.id, fakeId) &&
         Date.parse(q.created_at) !== sentTime &&
         Date.parse(q.updated_at) !== sentTime &&
         q.image_thumb_url !== owned.image_thumb_url &&
         q.is_gift_card === false &&
-        !(q.variant_options as any[]).some((o) => o?.value === "rsconf");
+        !q.variant_options.some((o) => o?.value === "rsconf");
       ctx.check(
         ignored(p),
         `the API-owned fields ignored: ${show(owned)}`,
@@ -278,7 +280,7 @@ export const productRules: Rule[] = [
           Date.parse(after.updated_at) !== sentTime &&
           after.is_gift_card === false &&
           after.image_thumb_url === p.image_thumb_url &&
-          !(after.variant_options as any[]).some((o) => o?.value === "rsconf"),
+          !after.variant_options.some((o) => o?.value === "rsconf"),
         "PATCH: the API-owned fields ignored",
         show(after),
       );

@@ -16,19 +16,21 @@ import {
 } from "../support/catalog.js";
 import { storePrefix } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
+import { bodyOf, type Category, dataOf, expectPage, type Product, rowsOf } from "../../shapes.js";
 
 // What the catalog refuses: a create without its required fields, too few or too many variants in
 // one call, deleting the reserved gift cards category, and a create past the store's product limit.
 
 /** Pages through GET /products (at most 25 pages of 200) for a gift card product. */
-async function findGiftCard(ctx: RuleContext): Promise<any> {
+async function findGiftCard(ctx: RuleContext): Promise<Product | undefined> {
   let cursor: string | null = null;
   for (let pages = 0; pages < 25; pages++) {
     const reply = await ctx.call("GET", `/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     ctx.status(reply, 200);
-    const card = (reply.json.data as any[]).find((p) => p?.is_gift_card === true);
-    if (card || !reply.json.has_more) return card;
-    cursor = reply.json.next_cursor;
+    const page = expectPage<Product>(reply, "GET /products: {data: [...]}");
+    const card = page.data.find((p) => p?.is_gift_card === true);
+    if (card || !page.has_more) return card;
+    cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
   }
   return undefined;
 }
@@ -102,8 +104,8 @@ export const refusalRules: Rule[] = [
               sku: `${sku}-v${i}`,
             }));
             const reply = await ctx.call("POST", `/products/${parent.id}/variants`, { body: { variants } });
-            if (ok2xx(reply) && Array.isArray(reply.json?.data))
-              for (const c of reply.json.data) if (isUuid(c?.id)) ctx.track(`/products/${c.id}`);
+            if (ok2xx(reply))
+              for (const c of rowsOf<{ id?: unknown }>(reply) ?? []) if (isUuid(c?.id)) ctx.track(`/products/${c.id}`);
             expectError(
               ctx,
               reply,
@@ -139,18 +141,19 @@ export const refusalRules: Rule[] = [
       const category = card.category_id as string;
       const before = await ctx.call("GET", `/categories/${category}`);
       ctx.status(before, 200);
+      const was = dataOf<Category>(before);
       expectError(
         ctx,
         await ctx.call("DELETE", `/categories/${category}`),
         409,
         "CONFLICT",
         undefined,
-        `DELETE /categories/{id} of the gift cards category (${before.json?.data?.name})`,
+        `DELETE /categories/{id} of the gift cards category (${was?.name})`,
       );
       const after = await ctx.call("GET", `/categories/${category}`);
       ctx.check(
-        after.status === 200 && after.json?.data?.version === before.json?.data?.version,
-        `the gift cards category still readable, unchanged at version ${before.json?.data?.version}`,
+        after.status === 200 && dataOf<Category>(after)?.version === was?.version,
+        `the gift cards category still readable, unchanged at version ${was?.version}`,
         `status ${after.status} ${after.text.slice(0, 200)}`,
       );
     },
@@ -169,9 +172,10 @@ export const refusalRules: Rule[] = [
       const sku = await freshSku(ctx);
       const store = `/stores/${encodeURIComponent(await storePrefix(ctx))}`;
       const current = await ctx.control("PATCH", store, {});
-      if (current.status !== 200 || !("product_limit" in (current.json ?? {})))
+      const shown = bodyOf(current);
+      if (current.status !== 200 || !shown || !("product_limit" in shown))
         throw new Skip(`the control plane does not show or set a store's product limit (status ${current.status})`);
-      const original = current.json.product_limit as number | null;
+      const original = shown.product_limit as number | null;
       try {
         const limited = await ctx.control("PATCH", store, { product_limit: 0 });
         if (limited.status !== 200)

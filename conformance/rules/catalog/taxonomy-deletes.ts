@@ -16,6 +16,7 @@ import {
 } from "../support/catalog.js";
 import { rule, SPEC } from "../rule.js";
 import { expectNoContent } from "./deletes.js";
+import { type Category, dataOf, type Product } from "../../shapes.js";
 
 // Taxonomy delete rules: brands, categories, tags and suppliers, their effects on products, and the
 // categories that cannot be deleted.
@@ -27,7 +28,7 @@ async function expectOtherProducts(ctx: RuleContext, categoryId: unknown, what: 
   if (known && sameId(known, categoryId)) return;
   const reply = await ctx.call("GET", `/categories/${categoryId}`);
   ctx.check(
-    reply.status === 200 && reply.json?.data?.name === "Other Products",
+    reply.status === 200 && dataOf<Category>(reply)?.name === "Other Products",
     `${what}: the system category named Other Products`,
     `GET /categories/${categoryId}: status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
@@ -40,7 +41,7 @@ interface KindSpec {
   /** The product body referring to `ids` (first: the row deleted). */
   readonly link: (ids: string[]) => Record<string, unknown>;
   /** The ids a product refers to. */
-  readonly linked: (p: any) => string[];
+  readonly linked: (p: Product) => string[];
 }
 
 const KINDS: readonly KindSpec[] = [
@@ -60,7 +61,7 @@ const KINDS: readonly KindSpec[] = [
     kind: "tags",
     quote: "tag | removed from every product carrying it",
     link: (ids) => ({ tags: ids.map((id) => ({ id })) }),
-    linked: (p) => (p.tags as any[]).map((t) => t.id),
+    linked: (p) => p.tags.map((t) => t.id),
   },
   {
     kind: "suppliers",
@@ -68,7 +69,7 @@ const KINDS: readonly KindSpec[] = [
     link: (ids) => ({
       suppliers: ids.map((supplier_id, i) => ({ supplier_id, is_primary: i === 0, supplier_code: null })),
     }),
-    linked: (p) => (p.suppliers as any[]).map((s) => s.supplier_id),
+    linked: (p) => p.suppliers.map((s) => s.supplier_id),
   },
 ];
 
@@ -92,7 +93,7 @@ function taxonomyDeleteRule({ kind, quote, link, linked }: KindSpec): Rule {
           const sku = await freshSku(ctx);
           const doomed = await createTaxon(ctx, kind);
           const kept = await createTaxon(ctx, kind);
-          const users: any[] = [];
+          const users: Product[] = [];
           for (let i = 0; i < carriers; i++) {
             users.push(
               await createProduct(ctx, {

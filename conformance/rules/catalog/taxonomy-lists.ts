@@ -1,9 +1,10 @@
 import type { Reply, RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { createTaxon, expectError, expectNewVersion, sameId, show, trackCreated } from "../support/catalog.js";
 import { rule, SPEC } from "../rule.js";
 import { expectNoContent } from "./deletes.js";
+import { dataOf, type Named, pageOf } from "../../shapes.js";
 
 // Taxonomy lists and names: a deleted brand, category, tag or supplier in its list, and duplicate brand
 // and tag names.
@@ -39,7 +40,7 @@ export const taxonomyListRules: Rule[] = [
           `GET /${kind}?include_deleted=true: the deleted row once`,
           show(withDeleted),
         );
-        const shown = withDeleted[0];
+        const shown = withDeleted[0] as Named; // checked: exactly one
         ctx.check(
           shown.name === row.name &&
             typeof shown.version === "string" &&
@@ -74,7 +75,7 @@ export const taxonomyListRules: Rule[] = [
         expectError(ctx, again, 409, "CONFLICT", undefined, `POST /${kind} with the name of ${first.id}`);
         const read = await ctx.call("GET", `/${kind}/${first.id}`);
         ctx.check(
-          read.status === 200 && read.json?.data?.name === first.name,
+          read.status === 200 && dataOf<Named>(read)?.name === first.name,
           `GET /${kind}/{id}: the first one kept`,
           `status ${read.status} ${read.text.slice(0, 200)}`,
         );
@@ -84,16 +85,17 @@ export const taxonomyListRules: Rule[] = [
 ];
 
 /** Every row of a (small) list, paging to its end. */
-async function listAll(ctx: RuleContext, list: string): Promise<any[]> {
-  const rows: any[] = [];
+async function listAll(ctx: RuleContext, list: string): Promise<Named[]> {
+  const rows: Named[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
     const reply: Reply = await ctx.call("GET", `${list}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     ctx.status(reply, 200);
-    ctx.check(Array.isArray(reply.json?.data), `${list}: {data: [...]}`, reply.text.slice(0, 200));
-    rows.push(...reply.json.data);
-    if (!reply.json.has_more) return rows;
-    cursor = reply.json.next_cursor;
+    const page = pageOf<Named>(reply);
+    if (!page) throw new Mismatch(`${list}: {data: [...]}`, reply.text.slice(0, 200));
+    rows.push(...page.data);
+    if (!page.has_more) return rows;
+    cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
   }
   throw new Error(`${list} did not end after 100 pages`);
 }

@@ -16,6 +16,7 @@ import {
 } from "../support/catalog.js";
 import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import type { Product } from "../../shapes.js";
 
 // Variants (Product write rules 5 and 9). The response of the variants call is not shown by the
 // spec, so children are found by the SKUs the rule gives them.
@@ -27,13 +28,13 @@ interface Variant {
 }
 
 /** A variant parent of ours: has_variants true with its attributes; answers it with attribute ids by position. */
-async function parent(ctx: RuleContext, names: string[], sku?: string): Promise<{ product: any; attr: string[] }> {
+async function parent(ctx: RuleContext, names: string[], sku?: string): Promise<{ product: Product; attr: string[] }> {
   const product = await createProduct(ctx, {
     ...(sku ? { sku } : {}),
     has_variants: true,
     variant_attributes: names.map((name, i) => ({ name, position: i + 1 })),
   });
-  const attrs = product.variant_attributes as any[];
+  const attrs = product.variant_attributes;
   const attr = names.map((_, i) => attrs.find((a) => a.position === i + 1)?.id as string);
   ctx.check(
     attrs.length === names.length && attr.every(isUuid),
@@ -55,15 +56,13 @@ async function postVariants(ctx: RuleContext, parentId: string, variants: Varian
 }
 
 /** The child with this SKU, checked against the spec's description of a child. */
-async function child(ctx: RuleContext, parentId: string, v: Variant): Promise<any> {
+async function child(ctx: RuleContext, parentId: string, v: Variant): Promise<Product> {
   const found = await bySku(ctx, v.sku);
   for (const c of found) ctx.track(`/products/${c.id}`);
   ctx.check(found.length === 1, `a child with SKU ${v.sku}`, show(found.map((c) => c.id)));
-  const c = found[0];
+  const c = found[0] as Product; // checked: exactly one
   expectProductShape(ctx, c, `variant child ${v.sku}`);
-  const options = new Set(
-    (c.variant_options as any[]).map((o) => `${String(o.attribute_id).toLowerCase()}=${o.value}`),
-  );
+  const options = new Set(c.variant_options.map((o) => `${String(o.attribute_id).toLowerCase()}=${o.value}`));
   const want = v.options.map((o) => `${o.attribute_id.toLowerCase()}=${o.value}`);
   ctx.check(
     sameId(c.variant_parent_id, parentId) &&
@@ -180,7 +179,7 @@ export const variantRules: Rule[] = [
         { name: "Fit", position: 3 },
       ];
       const changed = await patchProduct(ctx, product.id, { variant_attributes: three });
-      const at = (p: any, pos: number) => (p.variant_attributes as any[]).find((a) => a.position === pos);
+      const at = (p: Product, pos: number) => p.variant_attributes.find((a) => a.position === pos);
       ctx.check(
         sameId(at(changed, 1)?.id, attr[0]) &&
           sameId(at(changed, 2)?.id, attr[1]) &&

@@ -20,6 +20,7 @@ import {
 import { ours, Poller } from "../support/feed-poller.js";
 import { CODE_TYPE_LIST, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
+import { errorCode, type Product } from "../../shapes.js";
 
 // Row versions: optimistic concurrency (Product write rules 6), a new version with every change
 // (sub-records included) that moves the product to the end of the feed, and tag or supplier renames.
@@ -40,12 +41,12 @@ type Change = (typeof CHANGES)[number];
 /** A PATCH body that certainly changes the product `p` (pool rows: tags, suppliers, parts). */
 function changeBody(
   ctx: RuleContext,
-  p: any,
+  p: Product,
   change: Change,
   pick: number,
   pool: { tags: { id: string }[]; suppliers: { id: string }[]; parts: { id: string }[] },
 ): Record<string, unknown> {
-  const codes = (p.codes as any[]).map((c) => ({ type: c.type, code: c.code }));
+  const codes = p.codes.map((c) => ({ type: c.type, code: c.code }));
   const toggle = <T>(list: T[], same: (x: T) => boolean, add: T) =>
     list.some(same) ? list.filter((x) => !same(x)) : [...list, add];
   switch (change) {
@@ -70,13 +71,13 @@ function changeBody(
     }
     case "tag": {
       const tag = pool.tags[pick % pool.tags.length]!;
-      const ids = (p.tags as any[]).map((t) => ({ id: t.id as string }));
+      const ids = p.tags.map((t) => ({ id: t.id }));
       return { tags: toggle(ids, (t) => sameId(t.id, tag.id), { id: tag.id }) };
     }
     case "supplier": {
       const s = pool.suppliers[pick % pool.suppliers.length]!;
-      const links = (p.suppliers as any[]).map((x) => ({
-        supplier_id: x.supplier_id as string,
+      const links = p.suppliers.map((x) => ({
+        supplier_id: x.supplier_id,
         is_primary: false,
         supplier_code: x.supplier_code ?? null,
       }));
@@ -90,9 +91,9 @@ function changeBody(
     }
     case "component": {
       const part = pool.parts[pick % pool.parts.length]!;
-      const links = (p.components as any[]).map((c) => ({
-        product_id: c.product_id as string,
-        quantity: c.quantity as number,
+      const links = p.components.map((c) => ({
+        product_id: c.product_id,
+        quantity: c.quantity,
       }));
       return {
         components: toggle(links, (c) => sameId(c.product_id, part.id), {
@@ -157,8 +158,8 @@ export const versionRules: Rule[] = [
             body: { name: ctx.name("mixed"), version: v3, expected_version: v1 },
           });
           ctx.check(
-            (mixed.status === 400 && mixed.json?.error?.code === "VALIDATION_FAILED") ||
-              (mixed.status === 409 && ["STALE_VERSION", "CONFLICT"].includes(mixed.json?.error?.code)),
+            (mixed.status === 400 && errorCode(mixed) === "VALIDATION_FAILED") ||
+              (mixed.status === 409 && ["STALE_VERSION", "CONFLICT"].includes(errorCode(mixed) ?? "")),
             `PATCH with version ${v3} and expected_version ${v1} (they disagree): 400 VALIDATION_FAILED or 409`,
             `status ${mixed.status} ${mixed.text.slice(0, 200)}`,
           );
@@ -201,7 +202,7 @@ export const versionRules: Rule[] = [
           const expectAtEnd = async (what: string) => {
             const rows = ours(await feed.poll(ctx), ids);
             ctx.check(
-              rows.length === 1 && rows[0].version === p.version,
+              rows.length === 1 && rows[0]?.version === p.version,
               `${what}: the product polled once at version ${p.version}`,
               show(rows.map((r) => ({ id: r.id, version: r.version }))),
             );
@@ -258,10 +259,7 @@ export const versionRules: Rule[] = [
           [before.version],
           `the product after its ${kind.slice(0, -1)} was renamed`,
         );
-        const names =
-          kind === "tags"
-            ? (after.tags as any[]).map((t) => t.name)
-            : (after.suppliers as any[]).map((s) => s.supplier_name);
+        const names = kind === "tags" ? after.tags.map((t) => t.name) : after.suppliers.map((s) => s.supplier_name);
         ctx.check(
           names.length === 1 && names[0] === name,
           `the ${kind.slice(0, -1)} shown by its new name ${name}`,

@@ -6,6 +6,7 @@ import { advance, apiPath, is2xx, sameJson, trackCreated } from "../support/acce
 import { createProduct, freshSku, productBody } from "../support/catalog.js";
 import { outletIds } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { type Product, rowsOf } from "../../shapes.js";
 
 // Spec, Limits: Idempotency, what is remembered: the routes where the key is optional, the 24-hour
 // lapse of a record (States and transitions), and a 500, which is not remembered (made through the
@@ -50,10 +51,10 @@ async function twice(
 }
 
 /** Products with this SKU (GET /products?sku=). */
-async function bySku(ctx: RuleContext, sku: string): Promise<any[]> {
+async function bySku(ctx: RuleContext, sku: string): Promise<Product[]> {
   const page = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
   ctx.status(page, 200);
-  return Array.isArray(page.json?.data) ? page.json.data.filter((p: any) => p?.sku === sku) : [];
+  return (rowsOf<Product>(page) ?? []).filter((p) => p?.sku === sku);
 }
 
 export const recordRules: Rule[] = [

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
 import { apiPath, createKey, is2xx, sameJson, storePrefix, trackCreated } from "../support/access.js";
+import { errorCode, errorOf, isObject, type Product, rowsOf } from "../../shapes.js";
 
 // Limits: Idempotency, on POST /products (a create whose payload the spec shows, findable by `?sku=`).
 // Every product carries a name from ctx.name and is tracked for the run's cleanup.
@@ -17,10 +18,10 @@ function productBody(ctx: RuleContext, price = 4200, suffix = ""): { name: strin
   return { name: suffix ? `${sku} ${suffix}` : sku, retail_price: price, sku };
 }
 
-async function bySku(ctx: RuleContext, sku: string): Promise<any[]> {
+async function bySku(ctx: RuleContext, sku: string): Promise<readonly Product[]> {
   const page = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
   ctx.status(page, 200);
-  return Array.isArray(page.json?.data) ? page.json.data : [];
+  return rowsOf<Product>(page) ?? [];
 }
 
 async function create(ctx: RuleContext, body: unknown, key: string | undefined, token?: string): Promise<Reply> {
@@ -62,13 +63,13 @@ async function whileHeld(ctx: RuleContext, body: unknown, key: string): Promise<
 
 /** Spec, Errors: VALIDATION_FAILED for an invalid Idempotency-Key header, naming it (in `fields`, or else in the message). */
 function namesIdempotencyKey(reply: Reply): boolean {
-  const fields = reply.json?.error?.fields;
+  const fields = errorOf(reply)?.fields;
   if (
     Array.isArray(fields) &&
-    fields.some((f: any) => typeof f?.field === "string" && /^idempotency-key$/i.test(f.field))
+    fields.some((f: unknown) => isObject(f) && typeof f.field === "string" && /^idempotency-key$/i.test(f.field))
   )
     return true;
-  return /idempotency-key/i.test(String(reply.json?.error?.message ?? ""));
+  return /idempotency-key/i.test(String(errorOf(reply)?.message ?? ""));
 }
 
 export const replayRules = [
@@ -294,7 +295,7 @@ export const replayRules = [
         (await Promise.all(Array.from({ length: 5 }, () => create(ctx, body, key))));
       const made = replies.filter((r) => is2xx(r) && !replayed(r));
       const replays = replies.filter((r) => is2xx(r) && replayed(r));
-      const busy = replies.filter((r) => r.status === 409 && r.json?.error?.code === "IDEMPOTENCY_IN_PROGRESS");
+      const busy = replies.filter((r) => r.status === 409 && errorCode(r) === "IDEMPOTENCY_IN_PROGRESS");
       ctx.check(
         made.length === 1 && made.length + replays.length + busy.length === 5,
         "one original, and replays or 409 IDEMPOTENCY_IN_PROGRESS for the rest",

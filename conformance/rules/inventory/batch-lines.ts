@@ -13,6 +13,7 @@ import {
   unchanged,
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { errorCode, errorOf } from "../../shapes.js";
 
 // Spec, Inventory rules: the shape of a batch line (set or adjust, product_id or sku, an outlet) and
 // the number of lines in a batch. Every rule stocks only products of the run.
@@ -28,7 +29,7 @@ function refusesLine(ctx: RuleContext, reply: Reply, index: number, what: string
   ctx.check(
     namesLine(reply, index),
     `${what}: error.fields naming lines.${index} or a field inside it`,
-    JSON.stringify(reply.json?.error?.fields ?? null),
+    JSON.stringify(errorOf(reply)?.fields ?? null),
   );
 }
 
@@ -117,7 +118,7 @@ export const batchLineRules: Rule[] = [
       const before = await snapshot(ctx, watched);
       const reply = await batch(ctx, lines);
       ctx.check(
-        reply.status === 400 && reply.json?.error?.code === "VALIDATION_FAILED",
+        reply.status === 400 && errorCode(reply) === "VALIDATION_FAILED",
         "a batch of 101 lines: 400 VALIDATION_FAILED",
         `status ${reply.status} ${reply.text.slice(0, 200)}`,
       );

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import {
   batch,
   createProduct,
@@ -18,6 +18,7 @@ import {
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
 import { badCases, batchWorld, buildBadBatch } from "./bad-batches.js";
+import { type BatchLine, errorOf, rowsOf } from "../../shapes.js";
 
 // Inventory rules 2, 3 and 5 on POST /inventory/batch. The bad batches are built in bad-batches.ts;
 // OUTLET_DELETED is in outlet-deleted.ts.
@@ -29,16 +30,18 @@ function refused(ctx: RuleContext, reply: Reply, statuses: readonly number[], co
 }
 
 /** Spec, Resources: InventoryBatchLineResult. `sku` only on lines given by sku; `replayed` true only on a replay. */
-function lineResults(ctx: RuleContext, reply: Reply, sent: readonly Record<string, unknown>[], replay: boolean): any[] {
+function lineResults(
+  ctx: RuleContext,
+  reply: Reply,
+  sent: readonly Record<string, unknown>[],
+  replay: boolean,
+): readonly BatchLine[] {
   ctx.status(reply, 200, 201);
-  const data = reply.json?.data;
-  ctx.check(
-    Array.isArray(data) && data.length === sent.length,
-    `{data: [InventoryBatchLineResult]} with ${sent.length} lines`,
-    reply.text.slice(0, 300),
-  );
+  const data = rowsOf<BatchLine>(reply);
+  if (data?.length !== sent.length)
+    throw new Mismatch(`{data: [InventoryBatchLineResult]} with ${sent.length} lines`, reply.text.slice(0, 300));
   const numberOrNull = (v: unknown) => v === null || typeof v === "number";
-  data.forEach((r: any, i: number) => {
+  data.forEach((r, i) => {
     ctx.check(
       typeof r?.product_id === "string" &&
         typeof r.outlet_id === "string" &&
@@ -49,7 +52,7 @@ function lineResults(ctx: RuleContext, reply: Reply, sent: readonly Record<strin
       "lines {product_id, outlet_id, changed, previous, on_hand, delta}",
       JSON.stringify(r),
     );
-    const bySku = sent[i]!.sku !== undefined;
+    const bySku = sent[i]?.sku !== undefined;
     ctx.check(
       bySku ? typeof r.sku === "string" : !("sku" in r),
       bySku ? `line ${i} echoing its sku` : `no sku on line ${i}, given by product_id`,
@@ -117,11 +120,11 @@ export const inventoryBatchRules = [
           refused(ctx, reply, statuses, code);
           // A 404 NOT_FOUND for an unknown product, sku or outlet (docs/spec-choices.md: 404 or 422 for
           // body references) may name no field: the ambient checks allow none on NOT_FOUND.
-          if (reply.status === 404 && reply.json?.error?.fields === undefined) return;
+          if (reply.status === 404 && errorOf(reply)?.fields === undefined) return;
           ctx.check(
             named.some((i) => namesLine(reply, i)),
             `error.fields naming ${named.map((i) => `lines.${i}`).join(" or ")}`,
-            JSON.stringify(reply.json?.error?.fields),
+            JSON.stringify(errorOf(reply)?.fields),
           );
         },
         Math.min(ctx.run.runs, 5),
@@ -184,16 +187,16 @@ export const inventoryBatchRules = [
       const sent = [{ sku, outlet_id: outlet, set: { on_hand: 2.5 } }];
       const [line] = lineResults(ctx, await batch(ctx, sent), sent, false);
       ctx.check(
-        line.product_id === product.id && line.outlet_id === outlet,
+        line?.product_id === product.id && line.outlet_id === outlet,
         `the line applied to product ${product.id}`,
         JSON.stringify(line),
       );
       ctx.check(
-        String(line.sku).toLowerCase() === product.sku.toLowerCase(),
+        String(line?.sku).toLowerCase() === product.sku.toLowerCase(),
         `the sku echoed (${sku})`,
-        JSON.stringify(line.sku),
+        JSON.stringify(line?.sku),
       );
-      const level = (await levels(ctx, product.id)).get(outlet!);
+      const level = (await levels(ctx, product.id)).get(outlet);
       ctx.check(level?.on_hand === 2.5, "on_hand 2.5 after the batch", levelKey(level));
       const codedBefore = await snapshot(ctx, [coded.id]);
       refused(ctx, await batch(ctx, [{ sku: barcode, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
@@ -256,7 +259,7 @@ export const inventoryBatchRules = [
             "the header Idempotent-Replayed: true",
             JSON.stringify(replay.headers["idempotent-replayed"]),
           );
-          const strip = (rows: any[]) => JSON.stringify(rows.map(({ replayed: _r, ...rest }) => rest));
+          const strip = (rows: readonly BatchLine[]) => JSON.stringify(rows.map(({ replayed: _r, ...rest }) => rest));
           ctx.check(
             strip(again) === strip(original),
             `the same lines as the first answer: ${strip(original)}`,

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import {
   adjust,
   createProduct,
@@ -14,6 +14,7 @@ import {
 } from "../support/inventory.js";
 import { storePrefix } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
+import { controlDocOf, errorCode, errorOf, type InventoryLevel, rowsOf } from "../../shapes.js";
 
 // Inventory rules 4: unit_cost on stock writes. What the API shows (the writes are accepted, a cost
 // that is not integer cents is refused) runs on any target; the average cost itself is only seen
@@ -58,7 +59,7 @@ class Adjuster {
         quantity,
         ...extra,
       });
-      if (reply.status === 422 && REASON_REFUSALS.includes(reply.json?.error?.code)) continue;
+      if (reply.status === 422 && REASON_REFUSALS.includes(errorCode(reply) ?? "")) continue;
       if (ok2xx(reply)) this.found.set(sign, reason);
       return reply;
     }
@@ -75,7 +76,7 @@ function accepted(ctx: RuleContext, reply: Reply, what: string): void {
 async function onHand(ctx: RuleContext, productId: string, outletId: string): Promise<number> {
   const reply = await ctx.call("GET", `/products/${productId}/inventory`);
   ctx.status(reply, 200);
-  const row = (Array.isArray(reply.json?.data) ? reply.json.data : []).find((r: any) => r?.outlet_id === outletId);
+  const row = (rowsOf<InventoryLevel>(reply) ?? []).find((r) => r?.outlet_id === outletId);
   return typeof row?.on_hand === "number" ? row.on_hand : 0;
 }
 
@@ -105,20 +106,20 @@ const acceptedRule = rule({
   async run(ctx) {
     const [outlet] = await outletIds(ctx);
     const product = await createProduct(ctx);
-    const adjuster = await Adjuster.of(ctx, product.id, outlet!);
+    const adjuster = await Adjuster.of(ctx, product.id, outlet);
     accepted(
       ctx,
-      await setStock(ctx, product.id, outlet!, { on_hand: 10, unit_cost: 250 }),
+      await setStock(ctx, product.id, outlet, { on_hand: 10, unit_cost: 250 }),
       "PUT stock {on_hand: 10, unit_cost: 250}",
     );
     ctx.check(
-      (await onHand(ctx, product.id, outlet!)) === 10,
+      (await onHand(ctx, product.id, outlet)) === 10,
       "on_hand 10 after the set with a unit_cost",
       "another level",
     );
     accepted(ctx, await adjuster.send(ctx, 5, { unit_cost: 400 }), "an adjustment of +5 with unit_cost 400");
     ctx.check(
-      (await onHand(ctx, product.id, outlet!)) === 15,
+      (await onHand(ctx, product.id, outlet)) === 15,
       "on_hand 15 after the increase with a unit_cost",
       "another level",
     );
@@ -129,16 +130,16 @@ const acceptedRule = rule({
       "an adjustment of -3 with unit_cost 999 (ignored on a decrease)",
     );
     ctx.check(
-      (await onHand(ctx, product.id, outlet!)) === 12,
+      (await onHand(ctx, product.id, outlet)) === 12,
       "on_hand 12 after the decrease with a unit_cost",
       "another level",
     );
     accepted(
       ctx,
-      await setStock(ctx, product.id, outlet!, { on_hand: 8, unit_cost: 0 }),
+      await setStock(ctx, product.id, outlet, { on_hand: 8, unit_cost: 0 }),
       "PUT stock {on_hand: 8, unit_cost: 0}",
     );
-    const fraction = await setStock(ctx, product.id, outlet!, { on_hand: 9, unit_cost: 12.5 });
+    const fraction = await setStock(ctx, product.id, outlet, { on_hand: 9, unit_cost: 12.5 });
     ctx.error(fraction, 400, "VALIDATION_FAILED");
     const cases = fc.record({ cost: badCost, on: fc.constantFrom("set", "adjust-up", "adjust-down") });
     await ctx.property(
@@ -147,7 +148,7 @@ const acceptedRule = rule({
         const before = await snapshot(ctx, [product.id]);
         const reply =
           on === "set"
-            ? await setStock(ctx, product.id, outlet!, { on_hand: 9, unit_cost: cost })
+            ? await setStock(ctx, product.id, outlet, { on_hand: 9, unit_cost: cost })
             : await adjuster.send(ctx, on === "adjust-up" ? 2 : -1, { unit_cost: cost });
         const negative = typeof cost === "number" && Number.isInteger(cost) && cost < 0;
         if (negative && reply.status === 422) ctx.envelope(reply);
@@ -167,15 +168,22 @@ async function stockView(
   outletId: string,
 ): Promise<{ on_hand: number; average_cost: number }> {
   const reply = await ctx.control("GET", `/stores/${encodeURIComponent(prefix)}/stock/${productId}/${outletId}`);
-  if (reply.status === 404 && /No control route/i.test(reply.json?.error?.message ?? ""))
+  if (reply.status === 404 && /No control route/i.test(String(errorOf(reply)?.message ?? "")))
     throw new Skip("the control plane does not show stock and average cost");
-  const view = reply.json?.data ?? reply.json;
-  ctx.check(
-    reply.status === 200 && typeof view?.on_hand === "number" && Number.isInteger(view?.average_cost),
-    "the control view {on_hand, average_cost (integer cents)}",
-    `status ${reply.status} ${reply.text.slice(0, 200)}`,
-  );
-  return view;
+  const view = controlDocOf(reply);
+  const onHand = view?.on_hand;
+  const averageCost = view?.average_cost;
+  if (
+    reply.status !== 200 ||
+    typeof onHand !== "number" ||
+    typeof averageCost !== "number" ||
+    !Number.isInteger(averageCost)
+  )
+    throw new Mismatch(
+      "the control view {on_hand, average_cost (integer cents)}",
+      `status ${reply.status} ${reply.text.slice(0, 200)}`,
+    );
+  return { on_hand: onHand, average_cost: averageCost };
 }
 
 type Step =
@@ -220,12 +228,12 @@ const averageRule = rule({
     const prefix = await storePrefix(ctx);
     const [outlet] = await outletIds(ctx);
     const product = await createProduct(ctx);
-    const adjuster = await Adjuster.of(ctx, product.id, outlet!);
+    const adjuster = await Adjuster.of(ctx, product.id, outlet);
     await ctx.property(
       fc.array(step, { minLength: 1, maxLength: 6 }),
       async (steps) => {
         // Each case goes on from where the last left the level: the model starts from what the control plane shows.
-        let model = await stockView(ctx, prefix, product.id, outlet!);
+        let model = await stockView(ctx, prefix, product.id, outlet);
         for (const s of steps) {
           const held = milli(model.on_hand);
           let reply: Reply;
@@ -234,7 +242,7 @@ const averageRule = rule({
           let exact: number | undefined;
           if (s.kind === "set") {
             next = s.to;
-            reply = await setStock(ctx, product.id, outlet!, {
+            reply = await setStock(ctx, product.id, outlet, {
               on_hand: s.to / 1000,
               ...(s.cost === undefined ? {} : { unit_cost: s.cost }),
             });
@@ -253,7 +261,7 @@ const averageRule = rule({
               ? `a set to ${next / 1000}${s.cost === undefined ? " without unit_cost" : ` with unit_cost ${s.cost}`}`
               : `an adjustment of ${(next - held) / 1000}${s.cost === undefined ? " without unit_cost" : ` with unit_cost ${s.cost}`}`;
           accepted(ctx, reply, what);
-          const seen = await stockView(ctx, prefix, product.id, outlet!);
+          const seen = await stockView(ctx, prefix, product.id, outlet);
           ctx.check(milli(seen.on_hand) === next, `${what}: on_hand ${next / 1000}`, `on_hand ${seen.on_hand}`);
           if (exact !== undefined) {
             ctx.check(

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import {
   UUID,
   adjust,
@@ -18,27 +18,31 @@ import {
   unchanged,
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { dataOf, errorFields, errorOf, type InventoryLevel as Level, type StockWrite } from "../../shapes.js";
 
 // Inventory rules 1, 4 and 5, the InventoryLevel and stock write result records, and the Idempotency-Key
 // requirement of stock writes. The reasons a write refuses (system, disabled, wrong direction) and the
 // level's version rising with each change are in reasons.ts. Every rule stocks only products it created.
 
 /** Spec, Resources: the stock write result `{changed, previous, on_hand, delta, adjustment_id, movement_id}`. */
-export function writeResult(ctx: RuleContext, reply: Reply, onHand: number, previous?: number): any {
+export function writeResult(ctx: RuleContext, reply: Reply, onHand: number, previous?: number): StockWrite {
   ctx.status(reply, 200, 201);
-  const d = reply.json?.data;
-  ctx.check(
-    typeof d === "object" &&
-      d !== null &&
+  const d = dataOf<StockWrite>(reply);
+  if (
+    !(
+      d !== undefined &&
       typeof d.changed === "boolean" &&
       typeof d.previous === "number" &&
       typeof d.on_hand === "number" &&
       typeof d.delta === "number" &&
       "adjustment_id" in d &&
-      "movement_id" in d,
-    "a stock write result {changed, previous, on_hand, delta, adjustment_id, movement_id} in data",
-    reply.text.slice(0, 300),
-  );
+      "movement_id" in d
+    )
+  )
+    throw new Mismatch(
+      "a stock write result {changed, previous, on_hand, delta, adjustment_id, movement_id} in data",
+      reply.text.slice(0, 300),
+    );
   ctx.check(d.on_hand === onHand, `on_hand ${onHand}, exactly as sent`, JSON.stringify(d.on_hand));
   if (previous !== undefined)
     ctx.check(d.previous === previous, `previous ${previous} (the level before the write)`, JSON.stringify(d.previous));
@@ -55,7 +59,7 @@ export function writeResult(ctx: RuleContext, reply: Reply, onHand: number, prev
 }
 
 /** Spec, Resources: InventoryLevel fields and their types. */
-function levelShape(ctx: RuleContext, row: Record<string, unknown>): void {
+function levelShape(ctx: RuleContext, row: Level): void {
   const numberOrNull = (v: unknown) => v === null || typeof v === "number";
   ctx.check(
     UUID.test(String(row.outlet_id)) &&
@@ -73,10 +77,9 @@ function levelShape(ctx: RuleContext, row: Record<string, unknown>): void {
 /** 400 VALIDATION_FAILED naming the Idempotency-Key header, in a field or in the message. */
 function namesHeader(ctx: RuleContext, reply: Reply): void {
   ctx.error(reply, 400, "VALIDATION_FAILED");
-  const e = reply.json.error;
+  const e = errorOf(reply);
   const named =
-    (e.fields ?? []).some((f: { field: string }) => /idempotency-key/i.test(f.field)) ||
-    /idempotency-key/i.test(e.message);
+    errorFields(reply).some((f) => /idempotency-key/i.test(f)) || /idempotency-key/i.test(String(e?.message));
   ctx.check(named, "the error naming the Idempotency-Key header", JSON.stringify(e));
 }
 
@@ -94,19 +97,18 @@ export const stockRules = [
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
-      const first = writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: 12.5 }), 12.5);
+      const first = writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: 12.5 }), 12.5);
       ctx.check(first.changed === true, "changed true for a new level", JSON.stringify(first));
-      const row = (await levels(ctx, product.id)).get(outlet!);
-      ctx.check(row !== undefined, `a level row for outlet ${outlet}`, "none");
-      levelShape(ctx, row!);
-      ctx.check(row!.on_hand === 12.5, "on_hand 12.5 read back", JSON.stringify(row));
-      const again = writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: 12.5 }), 12.5, 12.5);
+      const row = ctx.defined((await levels(ctx, product.id)).get(outlet), `a level row for outlet ${outlet}`, "none");
+      levelShape(ctx, row);
+      ctx.check(row.on_hand === 12.5, "on_hand 12.5 read back", JSON.stringify(row));
+      const again = writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: 12.5 }), 12.5, 12.5);
       ctx.check(
         again.changed === false && again.delta === 0,
         "changed false and delta 0 for the same on_hand",
         JSON.stringify(again),
       );
-      const after = (await levels(ctx, product.id)).get(outlet!);
+      const after = (await levels(ctx, product.id)).get(outlet);
       ctx.check(
         levelKey(after) === levelKey(row),
         `the level and its version unchanged (${levelKey(row)})`,
@@ -130,9 +132,9 @@ export const stockRules = [
       await ctx.property(
         quantity,
         async (q) => {
-          const before = (await levels(ctx, product.id)).get(outlet!);
-          writeResult(ctx, await setStock(ctx, product.id, outlet!, { on_hand: q }), q, before?.on_hand);
-          const after = (await levels(ctx, product.id)).get(outlet!);
+          const before = (await levels(ctx, product.id)).get(outlet);
+          writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: q }), q, before?.on_hand);
+          const after = (await levels(ctx, product.id)).get(outlet);
           if (after === undefined)
             ctx.check(q === 0 && before === undefined, `a level row with on_hand ${q}`, "no row");
           else ctx.check(after.on_hand === q, `on_hand ${q} read back exactly`, JSON.stringify(after.on_hand));
@@ -153,7 +155,7 @@ export const stockRules = [
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
-      await prepareLevel(ctx, product.id, outlet!, 4);
+      await prepareLevel(ctx, product.id, outlet, 4);
       const before = await snapshot(ctx, [product.id]);
       const quantity = fc
         .integer({ min: 0, max: 10_000_000 })
@@ -162,7 +164,7 @@ export const stockRules = [
       await ctx.property(
         quantity,
         async (q) => {
-          ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: q }), 400, "VALIDATION_FAILED");
+          ctx.error(await setStock(ctx, product.id, outlet, { on_hand: q }), 400, "VALIDATION_FAILED");
           await unchanged(ctx, [product.id], before, "the level unchanged");
         },
         Math.min(ctx.run.runs, 5),
@@ -185,7 +187,7 @@ export const stockRules = [
       const all = await reasons(ctx);
       const product = await createProduct(ctx);
       // A body that is valid in every other way, so only the header is wrong.
-      const increase = await findAdjustReason(ctx, all, product.id, outlet!, 1).catch((e) =>
+      const increase = await findAdjustReason(ctx, all, product.id, outlet, 1).catch((e) =>
         e instanceof Skip ? undefined : Promise.reject(e),
       );
       const before = await snapshot(ctx, [product.id]);
@@ -209,8 +211,8 @@ export const stockRules = [
       const [outlet] = await outletIds(ctx);
       const all = await reasons(ctx);
       const product = await createProduct(ctx);
-      await prepareLevel(ctx, product.id, outlet!, 5);
-      const decrease = await findAdjustReason(ctx, all, product.id, outlet!, -1);
+      await prepareLevel(ctx, product.id, outlet, 5);
+      const decrease = await findAdjustReason(ctx, all, product.id, outlet, -1);
       const cases = fc.record({
         level: fc.integer({ min: 0, max: 1_000_000 }),
         over: fc.integer({ min: 1, max: 1_000_000 }),
@@ -218,7 +220,7 @@ export const stockRules = [
       await ctx.property(
         cases,
         async ({ level, over }) => {
-          await prepareLevel(ctx, product.id, outlet!, level / 1000);
+          await prepareLevel(ctx, product.id, outlet, level / 1000);
           const before = await snapshot(ctx, [product.id]);
           const reply = await adjust(ctx, {
             product_id: product.id,
@@ -247,7 +249,7 @@ export const stockRules = [
         "the created product keeps has_inventory false",
         JSON.stringify(product.doc.has_inventory),
       );
-      ctx.error(await setStock(ctx, product.id, outlet!, { on_hand: 3 }), 422, "NOT_STOCK_TRACKED");
+      ctx.error(await setStock(ctx, product.id, outlet, { on_hand: 3 }), 422, "NOT_STOCK_TRACKED");
       ctx.error(
         await batch(ctx, [{ product_id: product.id, outlet_id: outlet, set: { on_hand: 3 } }]),
         422,

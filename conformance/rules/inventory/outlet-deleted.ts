@@ -1,6 +1,7 @@
 import { Skip } from "../../outcomes.js";
 import { batch, createProduct, levelKey, levels, outletIds, prepareLevel, setStock } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { bodyOf, dataOf, type Identity } from "../../shapes.js";
 
 // OUTLET_DELETED (Spec, Inventory rules), reached through the control plane only. The rule makes an
 // outlet of its own (POST /_sim/stores/{prefix}/outlets) and deletes that one, so the store's outlets
@@ -18,10 +19,10 @@ export const outletDeletedRule = rule({
   async run(ctx) {
     const me = await ctx.call("GET", "/me");
     ctx.status(me, 200);
-    const prefix = me.json.data.domain_prefix as string;
-    const kept = (await outletIds(ctx, 1))[0]!;
+    const prefix = ctx.defined(dataOf<Identity>(me)?.domain_prefix, "GET /me: {data: Identity}", me.text.slice(0, 200));
+    const kept = (await outletIds(ctx, 1))[0];
     const made = await ctx.control("POST", `/stores/${prefix}/outlets`, { name: ctx.name("outlet") });
-    const doomed: unknown = made.json?.id;
+    const doomed: unknown = bodyOf(made)?.id;
     if (made.status !== 201 || typeof doomed !== "string")
       throw new Skip(`the control plane did not make an outlet (status ${made.status})`);
     let deleted = false;

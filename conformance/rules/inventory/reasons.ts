@@ -18,6 +18,7 @@ import {
 import { storePrefix } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
 import { writeResult } from "./levels.js";
+import { errorCode } from "../../shapes.js";
 
 // The reasons a stock write refuses (system, wrong direction, disabled; Spec, Inventory rules) and the
 // InventoryLevel's version rising with each change. Every rule stocks only products it created.
@@ -35,10 +36,10 @@ export const stockReasonRules = [
       const system = systemReason(await reasons(ctx));
       if (!system) throw new Skip("the adjustment reason list shows no system reason");
       const product = await createProduct(ctx);
-      await prepareLevel(ctx, product.id, outlet!, 2);
+      await prepareLevel(ctx, product.id, outlet, 2);
       const before = await snapshot(ctx, [product.id]);
       ctx.error(
-        await setStock(ctx, product.id, outlet!, { on_hand: 3, reason_id: system.id }),
+        await setStock(ctx, product.id, outlet, { on_hand: 3, reason_id: system.id }),
         422,
         "REASON_NOT_ALLOWED",
       );
@@ -67,18 +68,18 @@ export const stockReasonRules = [
       const candidates = (await reasons(ctx)).filter((r) => !r.is_system);
       const product = await createProduct(ctx);
       const start = 5;
-      await prepareLevel(ctx, product.id, outlet!, start);
+      await prepareLevel(ctx, product.id, outlet, start);
       const tryDirection = async (reason: Reason, to: number): Promise<"mismatch" | "accepted" | "not-allowed"> => {
         const before = await snapshot(ctx, [product.id]);
-        const reply = await setStock(ctx, product.id, outlet!, { on_hand: to, reason_id: reason.id });
-        if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
+        const reply = await setStock(ctx, product.id, outlet, { on_hand: to, reason_id: reason.id });
+        if (reply.status === 422 && errorCode(reply) === "REASON_DIRECTION_MISMATCH") {
           ctx.error(reply, 422, "REASON_DIRECTION_MISMATCH");
           await unchanged(ctx, [product.id], before);
           return "mismatch";
         }
-        if (reply.status === 422 && reply.json?.error?.code === "REASON_NOT_ALLOWED") return "not-allowed";
+        if (reply.status === 422 && errorCode(reply) === "REASON_NOT_ALLOWED") return "not-allowed";
         writeResult(ctx, reply, to, start);
-        await prepareLevel(ctx, product.id, outlet!, start);
+        await prepareLevel(ctx, product.id, outlet, start);
         return "accepted";
       };
       const usable: Reason[] = [];
@@ -98,13 +99,13 @@ export const stockReasonRules = [
             reason_id: reason.id,
             quantity: sign,
           });
-          if (reply.status === 422 && reply.json?.error?.code === "REASON_DIRECTION_MISMATCH") {
+          if (reply.status === 422 && errorCode(reply) === "REASON_DIRECTION_MISMATCH") {
             throw new Mismatch(
               `a set ${sign < 0 ? "decreasing" : "increasing"} stock with reason "${reason.name}" refused with 422 REASON_DIRECTION_MISMATCH, as the adjustment the same way is`,
               "the set was accepted",
             );
           }
-          if (reply.status === 200 || reply.status === 201) await prepareLevel(ctx, product.id, outlet!, start);
+          if (reply.status === 200 || reply.status === 201) await prepareLevel(ctx, product.id, outlet, start);
         }
       }
       throw new Skip(
@@ -128,10 +129,10 @@ export const stockReasonRules = [
       await ctx.property(
         steps,
         async (quantities) => {
-          let last = (await levels(ctx, product.id)).get(outlet!);
+          let last = (await levels(ctx, product.id)).get(outlet);
           for (const q of quantities) {
-            await prepareLevel(ctx, product.id, outlet!, q);
-            const now = (await levels(ctx, product.id)).get(outlet!);
+            await prepareLevel(ctx, product.id, outlet, q);
+            const now = (await levels(ctx, product.id)).get(outlet);
             ctx.check(
               now !== undefined && /^\d+$/.test(String(now.version)),
               "a level row whose version is a bigint as a string",
@@ -170,23 +171,27 @@ export const stockReasonRules = [
       const prefix = await storePrefix(ctx);
       const all = await reasons(ctx);
       const product = await createProduct(ctx);
-      await prepareLevel(ctx, product.id, outlet!, 5);
+      await prepareLevel(ctx, product.id, outlet, 5);
       // A reason that records an increase, so the writes below differ from accepted ones only by the reason being disabled.
-      const reason = await findAdjustReason(ctx, all, product.id, outlet!, 1);
+      const reason = await findAdjustReason(ctx, all, product.id, outlet, 1);
       const path = `/stores/${encodeURIComponent(prefix)}/adjustment-reasons/${reason.id}`;
       const disabled = await ctx.control("PATCH", path, { enabled: false });
       if (disabled.status !== 200)
         throw new Skip(`the control plane did not disable a reason (status ${disabled.status})`);
       try {
         const before = await snapshot(ctx, [product.id]);
-        const level = (await levels(ctx, product.id)).get(outlet!)!;
+        const level = ctx.defined(
+          (await levels(ctx, product.id)).get(outlet),
+          `a level row for outlet ${outlet}`,
+          "none",
+        );
         ctx.error(
           await adjust(ctx, { product_id: product.id, outlet_id: outlet, reason_id: reason.id, quantity: 1 }),
           422,
           "REASON_NOT_ALLOWED",
         );
         ctx.error(
-          await setStock(ctx, product.id, outlet!, { on_hand: level.on_hand + 2, reason_id: reason.id }),
+          await setStock(ctx, product.id, outlet, { on_hand: level.on_hand + 2, reason_id: reason.id }),
           422,
           "REASON_NOT_ALLOWED",
         );

@@ -3,6 +3,7 @@ import { rule, SPEC } from "../rule.js";
 import { advance, oauthError, retryAfter, sendUnpaced, WAITS_FOR } from "../support/access.js";
 import { expectError } from "../support/catalog.js";
 import { givenOAuthClient, INVALID_GRANT_STATUSES, oauthClient, token } from "../support/oauth.js";
+import { errorCode, oauthCode } from "../../shapes.js";
 
 // Spec, Limits: the failure limits per network address, of authentication (300 per 5 minutes, each
 // attempt with another credential) and of the OAuth token endpoint (30 per 5 minutes). Both move the
@@ -34,7 +35,7 @@ export const addressLimitRules = [
         for (let i = 1; i <= 300; i++) {
           const reply = await sendUnpaced(ctx, "GET", url, { token: ctx.name("made-up") });
           ctx.check(
-            reply.status === 401 && reply.json?.error?.code === "UNAUTHORIZED",
+            reply.status === 401 && errorCode(reply) === "UNAUTHORIZED",
             `failed attempt ${i} of 300: 401 UNAUTHORIZED`,
             `status ${reply.status} ${reply.text.slice(0, 160)}`,
           );
@@ -78,7 +79,7 @@ export const addressLimitRules = [
       for (let i = 1; i <= 30; i++) {
         const reply = await token(ctx, o, unknownCode, "body", true);
         ctx.check(
-          reply.json?.error === "invalid_grant",
+          oauthCode(reply) === "invalid_grant",
           `failure ${i} of 30: invalid_grant`,
           `status ${reply.status} ${reply.text.slice(0, 160)}`,
         );

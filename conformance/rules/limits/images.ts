@@ -23,6 +23,7 @@ import {
   trackCreated,
 } from "../support/catalog.js";
 import { okImage } from "../support/images.js";
+import { dataOf, type Product } from "../../shapes.js";
 
 // Spec, Limits: product writes with an image (10 a minute per credential) and the shared image
 // downloads (a busy moment answers 429 with nothing written). What a download does is set through the
@@ -55,13 +56,13 @@ export const imageLimitRules: Rule[] = [
           const started = Date.now();
           const write = (method: string, path: string, body: unknown) =>
             sendUnpaced(ctx, method, `${ctx.run.target.baseUrl}${path}`, { token: key.token, body });
-          const create = async (extra: Record<string, unknown>, what: string): Promise<any> => {
+          const create = async (extra: Record<string, unknown>, what: string): Promise<Product | undefined> => {
             const reply = await write("POST", "/products", productBody(ctx, extra));
             trackCreated(ctx, "/products", reply);
             ctx.check(ok2xx(reply), `${what}: 200 or 201`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
-            return reply.json?.data;
+            return dataOf<Product>(reply);
           };
-          let first: any;
+          let first: Product | undefined;
           const plain = async (what: string): Promise<void> => {
             if (first === undefined) {
               await create({}, `${what} (a create without image_url)`);
@@ -88,8 +89,9 @@ export const imageLimitRules: Rule[] = [
             ctx.error(refused, 429, "RATE_LIMITED");
             await expectNoProduct(ctx, body.sku as string, "the refused 11th image write");
           } else {
-            const before = await readProduct(ctx, first.id);
-            refused = await write("PATCH", `/products/${first.id}`, { name: ctx.name("renamed"), image_url: url });
+            const product = ctx.defined(first, "the image writes answering the product in data", "none");
+            const before = await readProduct(ctx, product.id);
+            refused = await write("PATCH", `/products/${product.id}`, { name: ctx.name("renamed"), image_url: url });
             ctx.error(refused, 429, "RATE_LIMITED");
             await expectUnchanged(ctx, before, "the refused 11th image write");
           }

@@ -10,6 +10,7 @@ import {
   storePrefix,
   WAITS_FOR,
 } from "../support/access.js";
+import { errorCode } from "../../shapes.js";
 
 // Spec, Limits: the rate-limit headers, the general limit and failed authentications per address and
 // credential. The probes that exhaust a limit need the control plane and its clock: they never run
@@ -152,7 +153,7 @@ export const rateRules = [
       for (let i = 1; i <= 30; i++) {
         const reply = await sendUnpaced(ctx, "GET", url, { token });
         ctx.check(
-          reply.status === 401 && reply.json?.error?.code === "UNAUTHORIZED",
+          reply.status === 401 && errorCode(reply) === "UNAUTHORIZED",
           `failed attempt ${i} of 30: 401 UNAUTHORIZED`,
           `status ${reply.status} ${reply.text.slice(0, 160)}`,
         );

@@ -13,6 +13,7 @@ import {
 } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
 import { type Command, command, is2xx, type Session, withHeader } from "./session.js";
+import { bodyOf } from "../../shapes.js";
 
 // Generated requests about who may call and when: credentials of every kind on routes of every scope,
 // keys made and revoked in the back office, store states, requests sent again under an Idempotency-Key
@@ -340,7 +341,7 @@ const revokedReplay = fc.nat().map((n) =>
       name: s.name("key"),
       scopes: SCOPES,
     });
-    if (!is2xx(made) || typeof made.json?.token !== "string") return;
+    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
     s.ctx.run.secrets.add(made.json.token);
     const req = withHeader(
       s.request("POST", "/tags", { name: s.name("tag") }, { "idempotency-key": s.name("key") }),
@@ -390,7 +391,7 @@ const idleKey = fc.subarray(SCOPES, { maxLength: 3 }).map((scopes) =>
       name: s.name("key"),
       scopes,
     });
-    if (!is2xx(made) || typeof made.json?.token !== "string") return;
+    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
     s.ctx.run.secrets.add(made.json.token);
     for (let i = 0; i < 2; i++) {
       await s.ctx.control("POST", "/clock", { advance_seconds: 45 * 86_400 + 11 });
@@ -418,7 +419,7 @@ const lateKey = fc.subarray(SCOPES, { minLength: 1, maxLength: 3 }).map((scopes)
       name: s.name("key"),
       scopes,
     });
-    if (!is2xx(made) || typeof made.json?.token !== "string") return;
+    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
     s.ctx.run.secrets.add(made.json.token);
     await s.send(withHeader(s.request("GET", "/me"), "authorization", `Bearer ${made.json.token}`));
   }),

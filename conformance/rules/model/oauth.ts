@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { Reply } from "../../context.js";
 import { type Command, command, type OAuthApp, type Session } from "./session.js";
+import { bodyOf } from "../../shapes.js";
 
 // Generated OAuth: consents given headlessly through the control plane (by the store's admin, by a
 // user who may not connect, for another store, with PKCE as S256, as plain or half given, allowed or
@@ -94,7 +95,7 @@ const consent = fc
         if (c.pkce === "plain") Object.assign(body, { code_challenge: verifier, code_challenge_method: "plain" });
         if (c.pkce === "method missing") body.code_challenge = challenge;
         const given = await s.ctx.control("POST", "/oauth/authorize", body);
-        const to = given.json?.redirect_to;
+        const to = bodyOf(given)?.redirect_to;
         const code = typeof to === "string" ? new URL(to).searchParams.get("code") : null;
         if (!code) return;
         s.ctx.run.secrets.add(code);
@@ -113,7 +114,7 @@ const consent = fc
             c.problem as string
           ] ?? c.auth;
         const reply = await token(s, app, form, auth);
-        if (reply.status === 200 && typeof reply.json?.access_token === "string") {
+        if (reply.status === 200 && typeof bodyOf(reply)?.access_token === "string") {
           s.ctx.run.secrets.add(reply.json.access_token);
           s.ctx.run.secrets.add(reply.json.refresh_token);
           s.tokens.push({
@@ -164,7 +165,7 @@ const afterwards = fc
       if (!held || !app) return;
       if (c.op === "refresh") {
         const reply = await token(s, app, { grant_type: "refresh_token", refresh_token: held.refresh }, c.auth);
-        if (reply.status === 200 && typeof reply.json?.access_token === "string") {
+        if (reply.status === 200 && typeof bodyOf(reply)?.access_token === "string") {
           s.ctx.run.secrets.add(reply.json.access_token);
           s.tokens.push({
             access: reply.json.access_token,
@@ -213,14 +214,16 @@ const lifetimes = fc
         decision: "allow",
       });
       const code =
-        typeof given.json?.redirect_to === "string" ? new URL(given.json.redirect_to).searchParams.get("code") : null;
+        typeof bodyOf(given)?.redirect_to === "string"
+          ? new URL(given.json.redirect_to).searchParams.get("code")
+          : null;
       if (!code) return;
       s.ctx.run.secrets.add(code);
       const exchange = () =>
         token(s, app, { grant_type: "authorization_code", code, redirect_uri: app.redirectUri }, c.auth);
       if (c.what === "code") await s.ctx.control("POST", "/clock", { advance_seconds: c.seconds });
       const got = await exchange();
-      const access = got.json?.access_token;
+      const access = bodyOf(got)?.access_token;
       if (c.what === "code" || typeof access !== "string") return;
       s.ctx.run.secrets.add(access);
       s.ctx.run.secrets.add(got.json.refresh_token);
@@ -233,7 +236,7 @@ const lifetimes = fc
         { grant_type: "refresh_token", refresh_token: got.json.refresh_token },
         c.auth,
       );
-      if (typeof refreshed.json?.access_token === "string") {
+      if (typeof bodyOf(refreshed)?.access_token === "string") {
         s.ctx.run.secrets.add(refreshed.json.access_token);
         await s.ctx.send("GET", `${s.ctx.run.target.baseUrl}/me`, { token: refreshed.json.access_token });
       }

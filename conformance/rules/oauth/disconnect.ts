@@ -11,6 +11,7 @@ import {
 } from "../support/oauth.js";
 import { oauthError } from "../support/access.js";
 import { rule, SPEC } from "../rule.js";
+import { bodyOf } from "../../shapes.js";
 
 // Spec, States (Credential) and Authentication 8 for OAuth connections: a disconnected connection's
 // tokens stop at once, and a wrong refresh token answers invalid_grant. Codes come from the control
@@ -23,8 +24,8 @@ async function connect(ctx: RuleContext, c: OAuthClient): Promise<{ access: stri
   const reply = await exchange(ctx, c, code as string);
   ctx.check(
     reply.status === 200 &&
-      typeof reply.json?.access_token === "string" &&
-      typeof reply.json?.refresh_token === "string",
+      typeof bodyOf(reply)?.access_token === "string" &&
+      typeof bodyOf(reply)?.refresh_token === "string",
     "the code exchanged for an access_token and a refresh_token",
     `status ${reply.status} ${reply.text.slice(0, 160)}`,
   );

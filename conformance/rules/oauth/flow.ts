@@ -13,6 +13,7 @@ import {
   type OAuthClient,
 } from "../support/oauth.js";
 import { advance, oauthError, prefixOfBaseUrl, WAITS_FOR } from "../support/access.js";
+import { bodyOf, oauthCode } from "../../shapes.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
 // (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials) or
@@ -176,7 +177,7 @@ export const flowRules = [
       ctx.check(
         missing.status >= 400 &&
           missing.status <= 401 &&
-          ["invalid_grant", "invalid_request"].includes(missing.json?.error),
+          ["invalid_grant", "invalid_request"].includes(oauthCode(missing) ?? ""),
         "no code_verifier for a PKCE code: invalid_grant or invalid_request",
         `status ${missing.status} ${missing.text.slice(0, 160)}`,
       );
@@ -210,8 +211,8 @@ export const flowRules = [
       const both = await token(ctx, o, unknownCode, "both");
       ctx.check(
         [400, 401].includes(both.status) &&
-          typeof both.json?.error === "string" &&
-          typeof both.json?.error_description === "string",
+          typeof oauthCode(both) === "string" &&
+          typeof bodyOf(both)?.error_description === "string",
         "client credentials both ways: 400 or 401 {error, error_description}",
         `status ${both.status} ${both.text.slice(0, 160)}`,
       );
@@ -235,7 +236,7 @@ export const flowRules = [
       for (const attempt of ["first", "second"]) {
         const renewed = await refreshGrant(ctx, o, refresh);
         ctx.check(
-          renewed.status === 200 && typeof renewed.json?.access_token === "string",
+          renewed.status === 200 && typeof bodyOf(renewed)?.access_token === "string",
           `the ${attempt} refresh with the same refresh token: 200 with an access_token`,
           `status ${renewed.status} ${renewed.text.slice(0, 160)}`,
         );

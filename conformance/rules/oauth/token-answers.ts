@@ -11,6 +11,7 @@ import {
   type OAuthClient,
 } from "../support/oauth.js";
 import { SCOPES, closure, oauthError } from "../support/access.js";
+import { bodyOf, oauthCode } from "../../shapes.js";
 
 // Spec, Authentication 5 to 7: the values of the token answer (code exchange and refresh) and how a
 // client sends its credentials. Codes come from the control plane's headless consent
@@ -107,8 +108,8 @@ async function works(ctx: RuleContext, base: string, access: string, what: strin
 /** Spec, Authentication 5: both at once is refused, 400 invalid_request (RFC 6749 2.3.1) or 401 invalid_client, with no tokens. */
 function refusedBothWays(ctx: RuleContext, both: Reply, what: string): void {
   ctx.check(
-    (both.status === 400 && both.json?.error === "invalid_request") ||
-      (both.status === 401 && both.json?.error === "invalid_client"),
+    (both.status === 400 && oauthCode(both) === "invalid_request") ||
+      (both.status === 401 && oauthCode(both) === "invalid_client"),
     `${what} with the client's credentials both as HTTP Basic and in the body: 400 invalid_request or 401 invalid_client`,
     `status ${both.status} ${both.text.slice(0, 160)}`,
   );
@@ -127,7 +128,7 @@ async function withoutCode(ctx: RuleContext): Promise<void> {
   for (const how of ["basic", "body"] as const) {
     const alone = await refreshGrant(ctx, c, madeUp, how);
     ctx.check(
-      INVALID_GRANT_STATUSES.includes(alone.status) && alone.json?.error === "invalid_grant",
+      INVALID_GRANT_STATUSES.includes(alone.status) && oauthCode(alone) === "invalid_grant",
       `a made-up refresh token with the client's credentials ${how === "basic" ? "as HTTP Basic" : "in the body"}: the client accepted and the token not, 400 or 401 invalid_grant`,
       `status ${alone.status} ${alone.text.slice(0, 160)}`,
     );
@@ -210,7 +211,7 @@ export const tokenAnswerRules = [
       for (const how of ["basic", "body"] as const) {
         const renewed = await refreshGrant(ctx, c, first.refresh, how);
         ctx.check(
-          renewed.status === 200 && typeof renewed.json?.access_token === "string",
+          renewed.status === 200 && typeof bodyOf(renewed)?.access_token === "string",
           `a refresh with the client's credentials ${how === "basic" ? "as HTTP Basic" : "in the body"}: 200 with an access_token`,
           `status ${renewed.status} ${renewed.text.slice(0, 160)}`,
         );
@@ -219,7 +220,7 @@ export const tokenAnswerRules = [
       refusedBothWays(ctx, await refreshGrant(ctx, c, first.refresh, "both"), "a refresh");
       const both2 = await exchange(ctx, c, await codeFor(ctx, c, want.scopes), {}, "both");
       ctx.check(
-        [400, 401].includes(both2.status) && both2.json?.access_token === undefined,
+        [400, 401].includes(both2.status) && bodyOf(both2)?.access_token === undefined,
         "a code exchange with the client's credentials both ways: refused (400 or 401), no tokens",
         `status ${both2.status} ${both2.text.slice(0, 160)}`,
       );

@@ -5,13 +5,14 @@ import type { Rule } from "../../rule.js";
 import { createProduct, freshSku, isUuid, ok2xx, sameId, show } from "../support/catalog.js";
 import { ours, Poller } from "../support/feed-poller.js";
 import { rule, SPEC } from "../rule.js";
+import { errorCode, type FeedRow, pageOf, rowsOf } from "../../shapes.js";
 
 // Pagination on the product list, where the run can make rows of its own: the default and largest
 // page size, a last page that is exactly full, and a cursor sent with order=desc. (cursors.ts
 // covers the read-only lists: row order, empty pages, limit bounds on /outlets, unreadable cursors.)
 
 interface Page {
-  readonly data: any[];
+  readonly data: FeedRow[];
   readonly next_cursor: string | null;
   readonly has_more: boolean;
 }
@@ -29,13 +30,11 @@ const withCursor = (path: string, cursor: string): string => {
 async function listPage(ctx: RuleContext, path: string): Promise<Page> {
   const reply = await ctx.call("GET", path);
   ctx.status(reply, 200);
-  const { data, next_cursor, has_more } = reply.json ?? {};
-  ctx.check(
-    Array.isArray(data) && typeof has_more === "boolean" && (next_cursor === null || typeof next_cursor === "string"),
-    `GET ${path}: {data: [...], next_cursor, has_more}`,
-    reply.text.slice(0, 300),
-  );
-  return reply.json as Page;
+  const page = pageOf<FeedRow>(reply);
+  const { data, next_cursor, has_more } = page ?? {};
+  if (!data || typeof has_more !== "boolean" || !(next_cursor === null || typeof next_cursor === "string"))
+    throw new Mismatch(`GET ${path}: {data: [...], next_cursor, has_more}`, reply.text.slice(0, 300));
+  return { data: [...data], next_cursor, has_more };
 }
 
 /**
@@ -48,7 +47,7 @@ async function addProducts(ctx: RuleContext, count: number): Promise<void> {
     return;
   }
   const parent = await createProduct(ctx, { has_variants: true, variant_attributes: [{ name: "Size", position: 1 }] });
-  const attr = (parent.variant_attributes as any[] | undefined)?.find((a) => a?.position === 1)?.id;
+  const attr = parent.variant_attributes?.find((a) => a?.position === 1)?.id;
   if (isUuid(attr)) {
     const variants = Array.from({ length: count - 1 }, (_, i) => ({
       options: [{ attribute_id: attr, value: `v${i + 1}` }],
@@ -56,11 +55,9 @@ async function addProducts(ctx: RuleContext, count: number): Promise<void> {
     }));
     const reply = await ctx.call("POST", `/products/${parent.id}/variants`, { body: { variants } });
     if (reply.status === 402)
-      throw new Skip(
-        `the store is at its product limit (402 ${reply.json?.error?.code ?? ""}): it cannot reach 51 products`,
-      );
+      throw new Skip(`the store is at its product limit (402 ${errorCode(reply) ?? ""}): it cannot reach 51 products`);
     if (ok2xx(reply)) {
-      const made = Array.isArray(reply.json?.data) ? (reply.json.data as any[]) : [];
+      const made = rowsOf<{ id?: unknown }>(reply) ?? [];
       for (const child of made) if (isUuid(child?.id)) ctx.track(`/products/${child.id}`);
       // The call's answer is not shown by the spec: children it does not list are found in the list.
       if (made.length < count - 1) await trackChildren(ctx, parent.id);

@@ -3,6 +3,7 @@ import type { RuleContext } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
 import { UUID, isUtc, makeSale, poll, readSale, refundSale, rowKey, salesSetup, voidSale } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
+import { isObject, type Json, rowsOf, type Sale } from "../../shapes.js";
 
 // Sales and refunds: read-only on any target; sales, refunds and voids are made only through a
 // control plane, for a customer of the run, whose customer_id filter keeps the feed small.
@@ -10,12 +11,13 @@ import { rule, SPEC } from "../rule.js";
 const STATUSES = ["completed", "partially_refunded", "refunded", "voided"] as const;
 
 /** Spec, Resources: Sale. The named fields, with integer-cent totals (What the service does 2). */
-function saleShape(ctx: RuleContext, s: any): void {
+function saleShape(ctx: RuleContext, value: unknown): void {
+  const s: Json = isObject(value) ? value : {};
   const problems: string[] = [];
   const need = (ok: boolean, field: string) => ok || problems.push(`${field}=${JSON.stringify(s?.[field])}`);
   const uuidOrNull = (v: unknown) => v === null || UUID.test(String(v));
   need(UUID.test(String(s?.id)), "id");
-  need((STATUSES as readonly string[]).includes(s?.status), "status");
+  need((STATUSES as readonly unknown[]).includes(s?.status), "status");
   need(isUtc(s?.completed_at), "completed_at");
   need(UUID.test(String(s?.outlet_id)), "outlet_id");
   need(uuidOrNull(s?.customer_id), "customer_id");
@@ -52,17 +54,17 @@ async function inRange(
   ids: readonly string[],
   walk = true,
 ): Promise<string[]> {
-  let rows: any[];
-  if (walk) rows = (await poll(ctx, "/sales", q(filters), null, 5)).rows;
+  let rows: readonly Sale[];
+  if (walk) rows = (await poll<Sale>(ctx, "/sales", q(filters), null, 5)).rows;
   else {
     const page = await ctx.call("GET", `/sales?${q({ ...filters, limit: "50" })}`);
     ctx.status(page, 200);
-    rows = page.json?.data ?? [];
+    rows = rowsOf<Sale>(page) ?? [];
   }
   const from = filters.completed_from ? Date.parse(filters.completed_from) : -Infinity;
   const to = filters.completed_to ? Date.parse(filters.completed_to) : Infinity;
   for (const r of rows) {
-    const at = Date.parse(r?.completed_at);
+    const at = Date.parse(String(r?.completed_at));
     ctx.check(
       at >= from && at <= to,
       `every sale within ${filters.completed_from ?? "…"} to ${filters.completed_to ?? "…"}`,
@@ -88,7 +90,7 @@ export const listRules = [
     async run(ctx) {
       const page = await ctx.call("GET", "/sales?limit=50");
       ctx.status(page, 200);
-      const sales: any[] = page.json?.data ?? [];
+      const sales = rowsOf<Sale>(page) ?? [];
       if (sales.length === 0) throw new Skip("the store has no sales to read");
       for (const s of sales) saleShape(ctx, s);
       const sample = [...new Set([...sales.slice(0, 3), ...sales.slice(-2)])];
@@ -114,7 +116,7 @@ export const listRules = [
       for (const status of STATUSES) {
         const reply = await ctx.call("GET", `/sales?status=${status}&limit=50`);
         ctx.status(reply, 200);
-        const other = (reply.json?.data ?? []).filter((s: { status: string }) => s.status !== status);
+        const other = (rowsOf<Sale>(reply) ?? []).filter((s) => s.status !== status);
         ctx.check(
           other.length === 0,
           `only ${status} sales`,
@@ -185,7 +187,7 @@ export const listRules = [
     async run(ctx) {
       const page = await ctx.call("GET", "/sales?limit=50");
       ctx.status(page, 200);
-      const sale = (page.json?.data ?? []).find((s: any) => isUtc(s?.completed_at));
+      const sale = (rowsOf<Sale>(page) ?? []).find((s) => isUtc(s?.completed_at));
       if (!sale) throw new Skip("the store has no sales to filter");
       const at = sale.completed_at as string;
       const found = await inRange(ctx, { completed_from: at, completed_to: at }, [sale.id]);
@@ -262,12 +264,11 @@ export const listRules = [
       await ctx.property(
         cases,
         async ({ sold, refunded }) => {
-          const tail = await poll(ctx, "/sales", feed, null);
+          const tail = await poll<Sale>(ctx, "/sales", feed, null);
           const sale = await makeSale(ctx, s, sold);
-          const seen = await poll(ctx, "/sales", feed, tail.cursor);
-          const before = seen.rows.filter((r) => r?.id === sale.id).pop();
-          ctx.check(
-            before !== undefined,
+          const seen = await poll<Sale>(ctx, "/sales", feed, tail.cursor);
+          const before = ctx.defined(
+            seen.rows.filter((r) => r?.id === sale.id).pop(),
             `the new sale ${sale.id} in the feed after the held cursor`,
             seen.rows.map((r) => r?.id).join(", "),
           );
@@ -289,7 +290,7 @@ export const listRules = [
             "the original's new status partially_refunded or refunded",
             JSON.stringify(original.status),
           );
-          const moved = await poll(ctx, "/sales", feed, seen.cursor);
+          const moved = await poll<Sale>(ctx, "/sales", feed, seen.cursor);
           const again = moved.rows.filter((r) => r?.id === sale.id).pop();
           ctx.check(
             again?.version === original.version,
@@ -305,7 +306,7 @@ export const listRules = [
           }
           const children = await ctx.call("GET", `/sales?parent_sale_id=${sale.id}`);
           ctx.status(children, 200);
-          const ids = (children.json?.data ?? []).map((r: { id: string; parent_sale_id: string }) =>
+          const ids = (rowsOf<Sale>(children) ?? []).map((r) =>
             r.parent_sale_id === sale.id ? r.id : `not a refund of it: ${r.id}`,
           );
           ctx.check(
@@ -335,14 +336,14 @@ export const listRules = [
       await ctx.property(
         ops,
         async (steps) => {
-          let { cursor } = await poll(ctx, "/sales", feed, null);
+          let { cursor } = await poll<Sale>(ctx, "/sales", feed, null);
           let reread = new Set<string>();
           const delivered = new Set<string>();
           const client = new Map<string, string>();
           const touched = new Set<string>();
           const made: { id: string; sold: number; refunded: number; voided: boolean }[] = [];
           const pollOnce = async () => {
-            const p = await poll(ctx, "/sales", feed, cursor);
+            const p = await poll<Sale>(ctx, "/sales", feed, cursor);
             const ids = p.rows.map((r) => r?.id);
             ctx.check(new Set(ids).size === ids.length, "each sale at most once in one poll", ids.join(", "));
             for (const row of p.rows) {
@@ -376,7 +377,7 @@ export const listRules = [
               await pollOnce();
             }
           }
-          const truth = await poll(ctx, "/sales", feed, null);
+          const truth = await poll<Sale>(ctx, "/sales", feed, null);
           for (const row of truth.rows) {
             if (!touched.has(row.id)) continue;
             ctx.check(

@@ -3,6 +3,7 @@ import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { makeSale, poll, readSale, salesSetup } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
+import { controlDocOf, dataOf, type Sale } from "../../shapes.js";
 
 // Spec, Endpoints and States: sales cannot be written or deleted through the API, and open (parked)
 // sales are never returned by the sales list.
@@ -60,11 +61,11 @@ export const openAndReadOnlyRules: Rule[] = [
       );
       const after = await ctx.call("GET", `/sales/${sale.id}`);
       ctx.check(
-        after.status === 200 && canonical(after.json?.data) === canonical(before),
+        after.status === 200 && canonical(dataOf<Sale>(after)) === canonical(before),
         `GET /sales/${sale.id}: the sale as before, at version ${before.version}`,
         `status ${after.status} ${after.text.slice(0, 200)}`,
       );
-      const listed = await poll(ctx, "/sales", `customer_id=${s.customer}`, null);
+      const listed = await poll<Sale>(ctx, "/sales", `customer_id=${s.customer}`, null);
       ctx.check(
         listed.rows.some((r) => r?.id === sale.id),
         `the sale ${sale.id} still listed`,
@@ -95,9 +96,9 @@ export const openAndReadOnlyRules: Rule[] = [
       });
       if (made.status !== 200 && made.status !== 201)
         throw new Skip(`the control plane cannot park a sale (status ${made.status})`);
-      const id = (made.json?.data ?? made.json)?.id;
+      const id = controlDocOf(made)?.id;
       ctx.check(typeof id === "string", "the parked sale from the control plane", made.text.slice(0, 200));
-      const all = await poll(ctx, "/sales", `customer_id=${s.customer}`, null);
+      const all = await poll<Sale>(ctx, "/sales", `customer_id=${s.customer}`, null);
       const open = all.rows.filter((r) => r?.id === id || r?.status === "open");
       ctx.check(
         open.length === 0,
@@ -105,7 +106,7 @@ export const openAndReadOnlyRules: Rule[] = [
         open.map((r) => `${r.id}: ${r.status}`).join(", "),
       );
       for (const status of STATUSES) {
-        const page = await poll(ctx, "/sales", `customer_id=${s.customer}&status=${status}`, null);
+        const page = await poll<Sale>(ctx, "/sales", `customer_id=${s.customer}&status=${status}`, null);
         ctx.check(
           !page.rows.some((r) => r?.id === id),
           `GET /sales?status=${status}: not the parked sale ${id}`,

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import type { RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import { outletIds } from "../support/inventory.js";
 import { makeSale, rowKey, salesSetup } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
+import { pageOf, type Sale } from "../../shapes.js";
 
 // Sales list filters beyond those of list.ts: outlet_id. Read-only on any target; with a
 // control plane the rule first makes a sale of its own at each of two outlets, so both have one.
@@ -12,34 +13,34 @@ import { rule, SPEC } from "../rule.js";
 const MAX_PAGES = 5;
 
 interface Walk {
-  readonly rows: any[];
+  readonly rows: Sale[];
   /** True when the walk reached the end of the list (has_more false). */
   readonly complete: boolean;
 }
 
 /** GET /sales with `query`, from the start, at most MAX_PAGES pages of 200. */
 async function walk(ctx: RuleContext, query: string): Promise<Walk> {
-  const rows: any[] = [];
+  const rows: Sale[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const params = [query, "limit=200", cursor ? `cursor=${encodeURIComponent(cursor)}` : ""].filter(Boolean).join("&");
     const reply = await ctx.call("GET", `/sales?${params}`);
     ctx.status(reply, 200);
-    const { data, next_cursor, has_more } = reply.json ?? {};
-    ctx.check(
-      Array.isArray(data) && typeof has_more === "boolean",
-      `GET /sales?${params}: a list page {data, next_cursor, has_more}`,
-      reply.text.slice(0, 200),
+    const got = pageOf<Sale>(reply);
+    if (!got || typeof got.has_more !== "boolean")
+      throw new Mismatch(`GET /sales?${params}: a list page {data, next_cursor, has_more}`, reply.text.slice(0, 200));
+    rows.push(...got.data);
+    if (!got.has_more) return { rows, complete: true };
+    cursor = ctx.defined(
+      typeof got.next_cursor === "string" ? got.next_cursor : undefined,
+      "a next_cursor while has_more is true",
+      JSON.stringify(got.next_cursor),
     );
-    rows.push(...data);
-    if (!has_more) return { rows, complete: true };
-    ctx.check(typeof next_cursor === "string", "a next_cursor while has_more is true", JSON.stringify(next_cursor));
-    cursor = next_cursor;
   }
   return { rows, complete: false };
 }
 
-const keys = (rows: readonly any[]): string[] => rows.map((r) => rowKey(r));
+const keys = (rows: readonly Sale[]): string[] => rows.map((r) => rowKey(r));
 
 export const outletFilterRules = [
   rule({

@@ -1,5 +1,6 @@
 import type { CallOptions, Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
+import { bodyOf, dataOf, type Identity, type Json, oauthCode } from "../../shapes.js";
 
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
 // the store prefix, keys made through the control plane, requests that bypass the Pacer, expectations.
@@ -48,7 +49,7 @@ export function secret(ctx: RuleContext, ...values: unknown[]): void {
 export async function storePrefix(ctx: RuleContext): Promise<string> {
   const me = await ctx.call("GET", "/me");
   ctx.status(me, 200);
-  const prefix = me.json?.data?.domain_prefix;
+  const prefix = dataOf<Identity>(me)?.domain_prefix;
   ctx.check(
     typeof prefix === "string" && prefix !== "",
     "GET /me data.domain_prefix, the store prefix",
@@ -106,10 +107,11 @@ export async function createKey(ctx: RuleContext, prefix: string, scopes: readon
     name: ctx.name("key"),
     scopes,
   });
-  if ((made.status !== 200 && made.status !== 201) || typeof made.json?.token !== "string") {
+  const key = bodyOf(made);
+  if ((made.status !== 200 && made.status !== 201) || typeof key?.token !== "string") {
     throw new Error(`the control plane did not create a key: status ${made.status} ${made.text.slice(0, 200)}`);
   }
-  return { id: made.json.id, token: made.json.token, scopes };
+  return { id: String(key.id), token: key.token, scopes };
 }
 
 /**
@@ -124,11 +126,16 @@ export async function advance(ctx: RuleContext, seconds: number): Promise<void> 
 }
 
 /** A control call that must succeed; its JSON answer. */
-export async function controlOk(ctx: RuleContext, method: string, path: string, body?: unknown): Promise<any> {
+export async function controlOk(
+  ctx: RuleContext,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Json | undefined> {
   const reply = await ctx.control(method, path, body);
   if (reply.status < 200 || reply.status > 299)
     throw new Error(`control ${method} ${path} answered ${reply.status} ${reply.text.slice(0, 200)}`);
-  return reply.json;
+  return bodyOf(reply);
 }
 
 /**
@@ -182,12 +189,12 @@ export const MAX_RETRY_AFTER = 3600;
 /** Spec, Authentication 8: token endpoint errors are `{error, error_description}`, not the standard envelope. */
 export function oauthError(ctx: RuleContext, reply: Reply, error: string, statuses: readonly number[] = [400]): void {
   ctx.check(
-    statuses.includes(reply.status) && reply.json?.error === error,
+    statuses.includes(reply.status) && oauthCode(reply) === error,
     `${statuses.join(" or ")} with error ${error}`,
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
   ctx.check(
-    typeof reply.json?.error === "string" && typeof reply.json?.error_description === "string",
+    typeof oauthCode(reply) === "string" && typeof bodyOf(reply)?.error_description === "string",
     "the OAuth error shape {error, error_description}",
     reply.text.slice(0, 200),
   );
@@ -195,7 +202,7 @@ export function oauthError(ctx: RuleContext, reply: Reply, error: string, status
 
 /** A created resource's path, tracked for the run's cleanup, when a create answered 2xx. */
 export function trackCreated(ctx: RuleContext, reply: Reply, collection: string): string | undefined {
-  const id = reply.json?.data?.id;
+  const id = dataOf<{ id?: unknown }>(reply)?.id;
   if (!is2xx(reply) || typeof id !== "string") return undefined;
   ctx.track(`${collection}/${id}`);
   return id;

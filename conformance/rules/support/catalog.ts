@@ -1,5 +1,6 @@
 import type { Reply, RuleContext, RunState } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
+import { dataOf, errorCode, errorFields, expectData, expectRows, type Named, type Product } from "../../shapes.js";
 
 // Shared helpers of the catalog rules: creating (and tracking) our own products and taxonomy rows,
 // the error check, and "nothing was saved". The Product document is checked in product-shape.ts and
@@ -46,22 +47,17 @@ export const ok2xx = (reply: Reply): boolean => reply.status === 200 || reply.st
 
 /** Any create that answered 2xx is tracked, even one the rule expected to be refused, so nothing is left behind. */
 export function trackCreated(ctx: RuleContext, base: string, reply: Reply): void {
-  const data = reply.json?.data;
-  if (ok2xx(reply) && typeof data === "object" && data !== null && typeof data.id === "string")
-    ctx.track(`${base}/${data.id}`);
+  const data = dataOf<{ id?: unknown }>(reply);
+  if (ok2xx(reply) && typeof data?.id === "string") ctx.track(`${base}/${data.id}`);
 }
 
 /** A create call of the spec: 200 or 201 (success status not shown) with the resource under data. */
-export function created(ctx: RuleContext, base: string, reply: Reply, what: string): any {
+export function created<T extends { id: string }>(ctx: RuleContext, base: string, reply: Reply, what: string): T {
   trackCreated(ctx, base, reply);
   ctx.check(ok2xx(reply), `${what}: status 200 or 201`, `status ${reply.status} ${reply.text.slice(0, 300)}`);
-  const data = reply.json?.data;
-  ctx.check(
-    typeof data === "object" && data !== null && isUuid(data.id),
-    `${what}: {data: {id: uuid, ...}}`,
-    reply.text.slice(0, 300),
-  );
-  return data;
+  const data = dataOf<T>(reply);
+  if (!isUuid(data?.id)) throw new Mismatch(`${what}: {data: {id: uuid, ...}}`, reply.text.slice(0, 300));
+  return data as T;
 }
 
 export interface ProductBody {
@@ -76,9 +72,9 @@ export const productBody = (ctx: RuleContext, extra: ProductBody = {}): ProductB
   ...extra,
 });
 
-export async function createProduct(ctx: RuleContext, extra: ProductBody = {}): Promise<any> {
+export async function createProduct(ctx: RuleContext, extra: ProductBody = {}): Promise<Product> {
   const body = productBody(ctx, extra);
-  const product = created(
+  const product = created<Product>(
     ctx,
     "/products",
     await ctx.call("POST", "/products", { body }),
@@ -89,19 +85,14 @@ export async function createProduct(ctx: RuleContext, extra: ProductBody = {}): 
   return product;
 }
 
-export async function readProduct(ctx: RuleContext, id: string): Promise<any> {
+export async function readProduct(ctx: RuleContext, id: string): Promise<Product> {
   const reply = await ctx.call("GET", `/products/${id}`);
   ctx.status(reply, 200);
-  ctx.check(
-    typeof reply.json?.data === "object" && reply.json.data !== null,
-    `GET /products/${id}: {data: product}`,
-    reply.text.slice(0, 300),
-  );
-  return reply.json.data;
+  return expectData<Product>(reply, `GET /products/${id}: {data: product}`);
 }
 
 /** PATCH that must succeed; answers the product of the response. */
-export async function patchProduct(ctx: RuleContext, id: string, body: ProductBody): Promise<any> {
+export async function patchProduct(ctx: RuleContext, id: string, body: ProductBody): Promise<Product> {
   const reply = await ctx.call("PATCH", `/products/${id}`, { body });
   ctx.check(
     reply.status === 200,
@@ -109,15 +100,14 @@ export async function patchProduct(ctx: RuleContext, id: string, body: ProductBo
     `status ${reply.status} ${reply.text.slice(0, 300)}`,
   );
   if (Array.isArray(body.components) && body.components.length > 0) ctx.track(`/products/${id}`);
-  return reply.json?.data;
+  return expectData<Product>(reply, `PATCH /products/${id}: {data: product}`);
 }
 
 /** The live products with this SKU (the spec's exact lookup). */
-export async function bySku(ctx: RuleContext, sku: string): Promise<any[]> {
+export async function bySku(ctx: RuleContext, sku: string): Promise<Product[]> {
   const reply = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
   ctx.status(reply, 200);
-  ctx.check(Array.isArray(reply.json?.data), "GET /products?sku=: {data: [...]}", reply.text.slice(0, 300));
-  return (reply.json.data as any[]).filter((p) => p?.sku === sku);
+  return expectRows<Product>(reply, "GET /products?sku=: {data: [...]}").filter((p) => p?.sku === sku);
 }
 
 /** A SKU of the run that no live product has yet (checked): the start of every write scenario. */
@@ -140,7 +130,7 @@ export async function expectNoProduct(ctx: RuleContext, sku: string, why: string
 }
 
 /** An update that had to be refused saved nothing: the product reads exactly as before. */
-export async function expectUnchanged(ctx: RuleContext, before: any, why: string): Promise<void> {
+export async function expectUnchanged(ctx: RuleContext, before: Product, why: string): Promise<void> {
   const after = await readProduct(ctx, before.id);
   ctx.check(
     canonical(after) === canonical(before),
@@ -181,19 +171,19 @@ export function canonical(v: unknown): string {
       ? Object.fromEntries(
           Object.keys(value)
             .sort()
-            .map((k) => [k, value[k]]),
+            .map((k) => [k, (value as Record<string, unknown>)[k]]),
         )
       : value,
   );
 }
 
-function diff(a: any, b: any): string {
-  const keys = [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])].filter(
-    (k) => canonical(a?.[k]) !== canonical(b?.[k]),
-  );
+function diff(x: object, y: object): string {
+  const a = x as Record<string, unknown>;
+  const b = y as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => canonical(a[k]) !== canonical(b[k]));
   return keys.length === 0
     ? "no difference"
-    : `changed ${keys.map((k) => `${k}: ${show(a?.[k], 80)} -> ${show(b?.[k], 80)}`).join("; ")}`;
+    : `changed ${keys.map((k) => `${k}: ${show(a[k], 80)} -> ${show(b[k], 80)}`).join("; ")}`;
 }
 
 // Errors
@@ -212,15 +202,14 @@ export function expectError(
 ): void {
   const codes = typeof code === "string" ? [code] : code;
   const prefix = what ? `${what}: ` : "";
-  const got = reply.json?.error;
   ctx.check(
-    reply.status === status && codes.includes(got?.code),
+    reply.status === status && codes.includes(errorCode(reply) ?? ""),
     `${prefix}${status} ${codes.join(" or ")}`,
     `status ${reply.status} ${reply.text.slice(0, 300)}`,
   );
   ctx.envelope(reply);
   if (!fields) return;
-  const names = Array.isArray(got.fields) ? (got.fields as { field: string }[]).map((f) => f.field) : [];
+  const names = errorFields(reply);
   for (const pattern of fields)
     ctx.check(
       names.some((n) => pattern.test(n)),
@@ -237,7 +226,7 @@ export async function createTaxon(
   ctx: RuleContext,
   kind: Kind,
   extra: Record<string, unknown> = {},
-): Promise<{ id: string; name: string; [k: string]: unknown }> {
+): Promise<Named & { [k: string]: unknown }> {
   const name = ctx.name(kind.slice(0, -1).replace("categorie", "category"));
   const reply = await ctx.call("POST", `/${kind}`, { body: { name, ...extra } });
   if (reply.status === 404 || reply.status === 405)
@@ -247,7 +236,7 @@ export async function createTaxon(
       `the target refuses ${show({ name, ...extra })} as a create body of /${kind} (payload not shown by the spec): ${reply.text.slice(0, 200)}`,
     );
   }
-  const data = created(ctx, `/${kind}`, reply, `POST /${kind}`);
+  const data = created<Named & { [k: string]: unknown }>(ctx, `/${kind}`, reply, `POST /${kind}`);
   ctx.check(data.name === name, `POST /${kind}: the created row named ${name}`, show(data));
   return data;
 }

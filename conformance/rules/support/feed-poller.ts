@@ -1,5 +1,6 @@
 import type { RuleContext, RunState } from "../../context.js";
 import { Mismatch } from "../../outcomes.js";
+import { type FeedRow, pageOf } from "../../shapes.js";
 import { show } from "./catalog.js";
 
 // The product feed of the catalog rules, polled from a held cursor.
@@ -15,31 +16,28 @@ export class Poller {
 
   constructor(readonly includeDeleted: boolean) {}
 
-  async poll(ctx: RuleContext, limit = 200): Promise<any[]> {
+  async poll(ctx: RuleContext, limit = 200): Promise<FeedRow[]> {
     const skip = this.again;
     this.again = new Set();
-    const rows: any[] = [];
+    const rows: FeedRow[] = [];
     const list = `/products?limit=${limit}${this.includeDeleted ? "&include_deleted=true" : ""}`;
     for (let pages = 0; ; pages++) {
       if (pages > 2000) throw new Mismatch(`${list}: the feed to end`, "more than 2000 pages");
       const reply = await ctx.call("GET", `${list}${this.cursor ? `&cursor=${encodeURIComponent(this.cursor)}` : ""}`);
       ctx.status(reply, 200);
-      const { data, next_cursor, has_more } = reply.json ?? {};
-      ctx.check(
-        Array.isArray(data) &&
-          typeof has_more === "boolean" &&
-          (next_cursor === null || typeof next_cursor === "string"),
-        `${list}: {data: [...], next_cursor, has_more}`,
-        reply.text.slice(0, 300),
-      );
+      const page = pageOf<FeedRow>(reply);
+      const { next_cursor, has_more } = page ?? {};
+      if (!page || typeof has_more !== "boolean" || !(next_cursor === null || typeof next_cursor === "string"))
+        throw new Mismatch(`${list}: {data: [...], next_cursor, has_more}`, reply.text.slice(0, 300));
+      const data = page.data;
       if (has_more)
         ctx.check(
           typeof next_cursor === "string" && data.length > 0,
           `${list}: a cursor on a page with has_more true`,
           show({ next_cursor, rows: data.length }),
         );
-      const keys = (data as any[]).map((r) => `${String(r?.id).toLowerCase()}@${r?.version}`);
-      (data as any[]).forEach((row, i) => {
+      const keys = data.map((r) => `${String(r?.id).toLowerCase()}@${r?.version}`);
+      data.forEach((row, i) => {
         if (skip.has(keys[i] as string)) skip.delete(keys[i] as string);
         else rows.push(row);
       });
@@ -74,5 +72,5 @@ export class Poller {
 const tails = new WeakMap<RunState, Record<string, { cursor: string | null; again: string[] }>>();
 
 /** Our rows of a poll (by id), in feed order. */
-export const ours = (rows: readonly any[], ids: ReadonlySet<string>): any[] =>
+export const ours = <T extends { readonly id?: unknown }>(rows: readonly T[], ids: ReadonlySet<string>): T[] =>
   rows.filter((r) => typeof r?.id === "string" && ids.has(r.id.toLowerCase()));

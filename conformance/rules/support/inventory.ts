@@ -1,5 +1,16 @@
 import type { Reply, RuleContext } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
+import {
+  dataOf,
+  errorCode,
+  errorFields,
+  expectRows,
+  type InventoryLevel,
+  type Outlet,
+  type Product,
+  type Reason,
+  rowsOf,
+} from "../../shapes.js";
 
 // Helpers of the inventory rules: every rule stocks products it created itself (named by the run,
 // deleted at the end), at outlets read from GET /outlets, so shared stock is never touched.
@@ -8,45 +19,36 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** A UUID that no target has issued (version 4 form, fixed). */
 export const UNKNOWN_ID = "00000000-0000-4000-8000-00000000c0de";
 
-export interface Level {
-  outlet_id: string;
-  on_hand: number;
-  version: string;
-  [field: string]: unknown;
-}
-
-export interface Reason {
-  id: string;
-  name: string;
-  type: string;
-  is_system: boolean;
-}
+export type { Reason };
+export type Level = InventoryLevel;
 
 /** Quantities in thousandths, the spec's precision: differences are compared this way (0.1 + 0.2 is 0.3). */
 export const milli = (q: number): number => Math.round(q * 1000);
 
 /** Ids of the store's live outlets, in list order; skips the rule when it needs more than there are. */
-export async function outletIds(ctx: RuleContext, atLeast = 1): Promise<string[]> {
+export async function outletIds(ctx: RuleContext, atLeast = 1): Promise<[string, ...string[]]> {
   const reply = await ctx.call("GET", "/outlets?limit=200");
   ctx.status(reply, 200);
-  const ids = (reply.json?.data ?? []).map((o: { id: string }) => o.id) as string[];
-  if (ids.length < atLeast) throw new Skip(`needs at least ${atLeast} outlet(s); GET /outlets lists ${ids.length}`);
-  return ids;
+  const ids = (rowsOf<Outlet>(reply) ?? []).map((o) => o.id);
+  const [first, ...rest] = ids;
+  if (first === undefined || ids.length < atLeast)
+    throw new Skip(`needs at least ${atLeast} outlet(s); GET /outlets lists ${ids.length}`);
+  return [first, ...rest];
 }
 
 /** A product of this run (tracked for cleanup). Creates answer 200 or 201 (the spec does not fix it). */
 export async function createProduct(
   ctx: RuleContext,
   extra: Record<string, unknown> = {},
-): Promise<{ id: string; sku: string; doc: any }> {
+): Promise<{ id: string; sku: string; doc: Product }> {
   const reply = await ctx.call("POST", "/products", {
     body: { name: ctx.name("stock"), retail_price: 1250, ...extra },
   });
-  if (reply.status === 402 && reply.json?.error?.code === "PRODUCT_LIMIT_REACHED")
+  if (reply.status === 402 && errorCode(reply) === "PRODUCT_LIMIT_REACHED")
     throw new Skip("the store is at its product limit; the rule needs a product of its own");
   ctx.status(reply, 200, 201);
-  const doc = reply.json?.data;
-  ctx.check(typeof doc?.id === "string", "the created product in data", reply.text.slice(0, 200));
+  const doc = dataOf<Product>(reply);
+  if (typeof doc?.id !== "string") throw new Mismatch("the created product in data", reply.text.slice(0, 200));
   ctx.track(`/products/${doc.id}`);
   return { id: doc.id, sku: doc.sku, doc };
 }
@@ -55,10 +57,10 @@ export async function createProduct(
 export async function levels(ctx: RuleContext, productId: string): Promise<Map<string, Level>> {
   const reply = await ctx.call("GET", `/products/${productId}/inventory`);
   ctx.status(reply, 200);
-  const rows = reply.json?.data;
-  ctx.check(Array.isArray(rows), "{data: [InventoryLevel]}", reply.text.slice(0, 200));
+  const rows = rowsOf<Level>(reply);
+  if (!rows) throw new Mismatch("{data: [InventoryLevel]}", reply.text.slice(0, 200));
   const byOutlet = new Map<string, Level>();
-  for (const row of rows as Level[]) {
+  for (const row of rows) {
     ctx.check(
       typeof row?.outlet_id === "string" && typeof row.on_hand === "number" && typeof row.version === "string",
       "InventoryLevel rows with outlet_id, on_hand (number) and version (string)",
@@ -157,8 +159,7 @@ export function adjust(
 export async function reasons(ctx: RuleContext): Promise<Reason[]> {
   const reply = await ctx.call("GET", "/inventory/adjustment-reasons");
   ctx.status(reply, 200);
-  ctx.check(Array.isArray(reply.json?.data), "{data: [AdjustmentReason]}", reply.text.slice(0, 200));
-  return reply.json.data as Reason[];
+  return [...expectRows<Reason>(reply, "{data: [AdjustmentReason]}")];
 }
 
 /** The system reason of Inventory rule 1 ("Stock set via API"), else any system reason. */
@@ -195,8 +196,7 @@ export async function findAdjustReason(
 }
 
 /** Field names of an error envelope. */
-export const fieldsOf = (reply: Reply): string[] =>
-  ((reply.json?.error?.fields ?? []) as { field?: unknown }[]).map((f) => String(f.field));
+export const fieldsOf = errorFields;
 
 /** Spec, Errors: nested fields are named with dots (`lines.2`); a line is named by it or a field inside it. */
 export const namesLine = (reply: Reply, index: number): boolean =>

@@ -4,6 +4,7 @@ import type { OAuthUser } from "../../credentials.js";
 import { givenClient } from "./given.js";
 import { consentByPage } from "./sign-in.js";
 import { apiRoot, controlOk, prefixOfBaseUrl, secret, sendUnpaced } from "./access.js";
+import { bodyOf, listOf } from "../../shapes.js";
 
 // Shared helpers of the OAuth rules (rules/oauth/ and limits.token-failures in rules/limits/addresses.ts).
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
@@ -26,11 +27,11 @@ export async function oauthClient(ctx: RuleContext): Promise<OAuthClient & { rea
   if (!ctx.hasControl) return signInClient(ctx);
   const credentials = await controlOk(ctx, "GET", "/credentials");
   const prefix = prefixOfBaseUrl(ctx);
-  const user = (credentials?.users ?? []).find(
-    (u: any) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"),
+  const user = listOf(credentials?.users).find(
+    (u) => u.store_prefix === prefix && u.role === "admin" && (u.plan === undefined || u.plan === "growth"),
   );
-  const client = (credentials?.oauth_clients ?? []).find(
-    (c: any) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0,
+  const client = listOf(credentials?.oauth_clients).find(
+    (c) => Array.isArray(c.redirect_uris) && c.redirect_uris.length > 0,
   );
   if (!user || !client)
     throw new Skip(`the control plane lists no admin user of store ${prefix} on growth, or no OAuth client`);
@@ -38,10 +39,10 @@ export async function oauthClient(ctx: RuleContext): Promise<OAuthClient & { rea
   return {
     apiRoot: apiRoot(ctx),
     prefix,
-    userId: user.id,
-    clientId: client.client_id,
-    clientSecret: client.client_secret,
-    redirectUri: client.redirect_uris[0],
+    userId: String(user.id),
+    clientId: String(client.client_id),
+    clientSecret: String(client.client_secret),
+    redirectUri: String((client.redirect_uris as unknown[])[0]),
   };
 }
 
@@ -117,7 +118,7 @@ export async function consent(ctx: RuleContext, o: OAuthClient, options: Consent
         challenge: options.challenge,
         decision: body.decision,
       })
-    : (await controlOk(ctx, "POST", "/oauth/authorize", body)).redirect_to;
+    : String((await controlOk(ctx, "POST", "/oauth/authorize", body))?.redirect_to);
   const params = new URL(redirectTo).searchParams;
   const code = params.get("code");
   secret(ctx, code);
@@ -162,7 +163,7 @@ export async function token(
   const options = { raw: form.toString(), contentType: "application/x-www-form-urlencoded", token: null, headers };
   const url = `${o.apiRoot}/oauth/token`;
   const reply = unpaced ? await sendUnpaced(ctx, "POST", url, options) : await ctx.send("POST", url, options);
-  secret(ctx, reply.json?.access_token, reply.json?.refresh_token);
+  secret(ctx, bodyOf(reply)?.access_token, bodyOf(reply)?.refresh_token);
   return reply;
 }
 

@@ -1,5 +1,7 @@
 import type { RuleContext } from "../../context.js";
 import { isUtc, isUuid, sameId, show } from "./catalog.js";
+import { Mismatch } from "../../outcomes.js";
+import { isObject, type Json, type Product, type ProductCode, type Tombstone } from "../../shapes.js";
 
 // The Product document of the catalog rules: its fields and types, the tombstone, and barcodes of every
 // code type with valid check digits.
@@ -10,21 +12,19 @@ const CODE_TYPES = ["upc", "isbn", "itf", "ean", "jan", "custom"];
 const str = (v: unknown) => typeof v === "string";
 const strOrNull = (v: unknown) => v === null || typeof v === "string";
 const bool = (v: unknown) => typeof v === "boolean";
-const int = (v: unknown) => Number.isInteger(v);
+const int = (v: unknown): v is number => Number.isInteger(v);
 const intOrNull = (v: unknown) => v === null || Number.isInteger(v);
 const num = (v: unknown) => typeof v === "number" && Number.isFinite(v);
 const numOrNull = (v: unknown) => v === null || num(v);
 const uuidOrNull = (v: unknown) => v === null || isUuid(v);
 
-type Check = readonly [string, (v: any) => boolean, string];
+type Check = readonly [string, (v: unknown) => boolean, string];
 const arrayOf = (max: number, item: readonly Check[]) => (v: unknown) =>
-  Array.isArray(v) &&
-  v.length <= max &&
-  v.every((x) => typeof x === "object" && x !== null && item.every(([k, ok]) => k in x && ok(x[k])));
+  Array.isArray(v) && v.length <= max && v.every((x) => isObject(x) && item.every(([k, ok]) => k in x && ok(x[k])));
 
 const CODE: Check[] = [
   ["id", isUuid, ""],
-  ["type", (v) => CODE_TYPES.includes(v), ""],
+  ["type", (v) => typeof v === "string" && CODE_TYPES.includes(v), ""],
   ["code", str, ""],
 ];
 const TAG: Check[] = [
@@ -80,7 +80,7 @@ export const PRODUCT_FIELDS: readonly Check[] = [
   ["tags", arrayOf(20, TAG), "at most 20 ProductTag {id: uuid, name: string}"],
   [
     "suppliers",
-    (v) => arrayOf(10, SUPPLIER)(v) && (v as any[]).every((s) => !("supply_price" in s)),
+    (v) => arrayOf(10, SUPPLIER)(v) && (v as Json[]).every((s) => !("supply_price" in s)),
     "at most 10 ProductSupplier {supplier_id, is_primary, supplier_code, supplier_name}, never a supply price",
   ],
   ["variant_options", arrayOf(3, OPTION), "ProductVariantOption {attribute_id: uuid, value: string}"],
@@ -92,25 +92,23 @@ export const PRODUCT_FIELDS: readonly Check[] = [
 ];
 
 /** Every field of the Product table present with its type. */
-export function expectProductShape(ctx: RuleContext, p: any, where: string): void {
-  ctx.check(typeof p === "object" && p !== null && !Array.isArray(p), `${where}: a product document`, show(p));
+export function expectProductShape(ctx: RuleContext, p: unknown, where: string): Product {
+  if (!isObject(p)) throw new Mismatch(`${where}: a product document`, show(p));
   for (const [key, ok, type] of PRODUCT_FIELDS) {
     ctx.check(key in p, `${where}: field ${key} present`, `keys ${show(Object.keys(p))}`);
     ctx.check(ok(p[key]), `${where}: ${key} ${type}`, `${key} = ${show(p[key])}`);
   }
+  return p as unknown as Product; // every field checked above
 }
 
 /** Spec, Resources: Tombstone {id, deleted_at, version}. */
-export function expectTombstone(ctx: RuleContext, row: any, id: string, where: string): void {
+export function expectTombstone(ctx: RuleContext, row: unknown, id: string, where: string): Tombstone {
   ctx.check(
-    typeof row === "object" &&
-      row !== null &&
-      sameId(row.id, id) &&
-      isUtc(row.deleted_at) &&
-      typeof row.version === "string",
+    isObject(row) && sameId(row.id, id) && isUtc(row.deleted_at) && typeof row.version === "string",
     `${where}: a tombstone {id: ${id}, deleted_at: UTC date-time, version: string}`,
     show(row),
   );
+  return row as Tombstone;
 }
 
 // Barcodes: valid check digits, so a server that validates them accepts ours. Values are unique per run.
@@ -127,7 +125,7 @@ function digits(text: string, n: number): string {
   return (h % 10n ** BigInt(n)).toString().padStart(n, "0");
 }
 
-export type CodeType = "upc" | "isbn" | "itf" | "ean" | "jan" | "custom";
+export type CodeType = ProductCode["type"];
 export const CODE_TYPE_LIST: readonly CodeType[] = ["upc", "isbn", "itf", "ean", "jan", "custom"];
 
 /** A valid code of this type that no other product of the run has. */

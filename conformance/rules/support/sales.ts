@@ -1,6 +1,16 @@
 import type { Reply, RuleContext, RunState } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
 import { createProduct, outletIds } from "./inventory.js";
+import {
+  controlDocOf,
+  type Customer,
+  dataOf,
+  errorCode,
+  errorOf,
+  type Identity,
+  pageOf,
+  type Sale,
+} from "../../shapes.js";
 
 // Helpers of the customer and sales rules. Customers are created by the run (tracked, erased at the
 // end) and only those are ever deleted; sales are only made through a control plane.
@@ -13,17 +23,18 @@ export const isUtc = (v: unknown): boolean => typeof v === "string" && UTC.test(
 export async function storePrefix(ctx: RuleContext): Promise<string> {
   const me = await ctx.call("GET", "/me");
   ctx.status(me, 200);
-  const prefix = me.json?.data?.domain_prefix;
-  ctx.check(typeof prefix === "string" && prefix.length > 0, "GET /me with domain_prefix", me.text.slice(0, 200));
+  const prefix = dataOf<Identity>(me)?.domain_prefix;
+  if (typeof prefix !== "string" || prefix.length === 0)
+    throw new Mismatch("GET /me with domain_prefix", me.text.slice(0, 200));
   return prefix;
 }
 
 /** A customer of this run, tracked so the run erases it at the end. Creates answer 200 or 201. */
-export async function createCustomer(ctx: RuleContext, body: Record<string, unknown> = {}): Promise<any> {
+export async function createCustomer(ctx: RuleContext, body: Record<string, unknown> = {}): Promise<Customer> {
   const reply = await ctx.call("POST", "/customers", { body: { first_name: ctx.name("first"), ...body } });
   ctx.status(reply, 200, 201);
-  const doc = reply.json?.data;
-  ctx.check(typeof doc?.id === "string", "the created customer in data", reply.text.slice(0, 200));
+  const doc = dataOf<Customer>(reply);
+  if (typeof doc?.id !== "string") throw new Mismatch("the created customer in data", reply.text.slice(0, 200));
   ctx.track(`/customers/${doc.id}`);
   return doc;
 }
@@ -34,8 +45,8 @@ export function untrack(ctx: RuleContext, path: string): void {
   if (at >= 0) ctx.run.cleanup.splice(at, 1);
 }
 
-export interface Polled {
-  readonly rows: any[];
+export interface Polled<T> {
+  readonly rows: T[];
   /** The cursor to hold for the next poll. */
   readonly cursor: string | null;
   /** Keys (`id@version`) of a last non-empty page that came with next_cursor null: the next poll reads them again. */
@@ -48,26 +59,25 @@ export const rowKey = (row: { id: string; version: string }): string => `${row.i
  * Reads a list from a held cursor (or from the start) to its end, as a polling client does
  * (Pagination rules 1 and 2). Skips the rule when the list is longer than `maxPages` pages of 200.
  */
-export async function poll(
+export async function poll<T extends { readonly id: string; readonly version: string }>(
   ctx: RuleContext,
   list: string,
   query: string,
   cursor: string | null,
   maxPages = 10,
-): Promise<Polled> {
-  const rows: any[] = [];
+): Promise<Polled<T>> {
+  const rows: T[] = [];
   const seen = new Set<string>();
   let held = cursor;
   for (let page = 0; page < maxPages; page++) {
     const params = [query, "limit=200", held ? `cursor=${encodeURIComponent(held)}` : ""].filter(Boolean).join("&");
     const reply = await ctx.call("GET", `${list}?${params}`);
     ctx.status(reply, 200);
-    const { data, next_cursor, has_more } = reply.json ?? {};
-    ctx.check(
-      Array.isArray(data) && typeof has_more === "boolean",
-      "a list page {data, next_cursor, has_more}",
-      reply.text.slice(0, 200),
-    );
+    const got = pageOf<T>(reply);
+    const { next_cursor, has_more } = got ?? {};
+    if (!got || typeof has_more !== "boolean")
+      throw new Mismatch("a list page {data, next_cursor, has_more}", reply.text.slice(0, 200));
+    const data = got.data;
     // Pagination 1: one walk meets each change of a row once; a cursor that leads back is a loop, not a long list.
     for (const row of data) {
       const key = typeof row?.id === "string" ? rowKey(row) : undefined;
@@ -113,14 +123,14 @@ export async function salesSetup(ctx: RuleContext): Promise<SalesSetup> {
     salesCustomers.set(ctx.run, customer);
     customer.catch(() => salesCustomers.delete(ctx.run));
   }
-  return { prefix, outlet: outlet!, product, customer: await customer };
+  return { prefix, outlet, product, customer: await customer };
 }
 
-const controlDoc = (ctx: RuleContext, reply: Reply, what: string): any => {
+const controlDoc = (ctx: RuleContext, reply: Reply, what: string): Sale => {
   if (
     reply.status === 404 &&
-    reply.json?.error?.code === "NOT_FOUND" &&
-    /No control route/i.test(reply.json.error.message ?? "")
+    errorCode(reply) === "NOT_FOUND" &&
+    /No control route/i.test(String(errorOf(reply)?.message ?? ""))
   )
     throw new Skip(`the control plane cannot ${what}`);
   ctx.check(
@@ -128,13 +138,10 @@ const controlDoc = (ctx: RuleContext, reply: Reply, what: string): any => {
     `the control plane to ${what} (200 or 201)`,
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
-  const doc = reply.json?.data ?? reply.json;
-  ctx.check(
-    typeof doc?.id === "string",
-    `the sale document from the control plane after it ${what}`,
-    reply.text.slice(0, 200),
-  );
-  return doc;
+  const doc = controlDocOf(reply);
+  if (typeof doc?.id !== "string")
+    throw new Mismatch(`the sale document from the control plane after it ${what}`, reply.text.slice(0, 200));
+  return doc as unknown as Sale; // docs/interfaces.md, Control plane: the sale document of the API
 };
 
 /** docs/interfaces.md, Control plane: POST /_sim/stores/{prefix}/sales: a completed sale at the clock's now. */
@@ -143,7 +150,7 @@ export async function makeSale(
   s: SalesSetup,
   units = 2,
   customer: string = s.customer,
-): Promise<any> {
+): Promise<Sale> {
   const body = {
     outlet_id: s.outlet,
     customer_id: customer,
@@ -153,7 +160,7 @@ export async function makeSale(
 }
 
 /** docs/interfaces.md, Control plane: a refund of `units` of the sale's product (left out: the rest). */
-export async function refundSale(ctx: RuleContext, s: SalesSetup, saleId: string, units?: number): Promise<any> {
+export async function refundSale(ctx: RuleContext, s: SalesSetup, saleId: string, units?: number): Promise<Sale> {
   const body = units === undefined ? {} : { lines: [{ product_id: s.product, quantity: units }] };
   return controlDoc(
     ctx,
@@ -162,14 +169,15 @@ export async function refundSale(ctx: RuleContext, s: SalesSetup, saleId: string
   );
 }
 
-export async function voidSale(ctx: RuleContext, s: SalesSetup, saleId: string): Promise<any> {
+export async function voidSale(ctx: RuleContext, s: SalesSetup, saleId: string): Promise<Sale> {
   return controlDoc(ctx, await ctx.control("POST", `/stores/${s.prefix}/sales/${saleId}/void`), "void a sale");
 }
 
 /** `GET /sales/{id}`: 200 and the document. */
-export async function readSale(ctx: RuleContext, id: string): Promise<any> {
+export async function readSale(ctx: RuleContext, id: string): Promise<Sale> {
   const reply = await ctx.call("GET", `/sales/${id}`);
   ctx.status(reply, 200);
-  ctx.check(reply.json?.data?.id === id, `{data: the sale ${id}}`, reply.text.slice(0, 200));
-  return reply.json.data;
+  const sale = dataOf<Sale>(reply);
+  if (sale?.id !== id) throw new Mismatch(`{data: the sale ${id}}`, reply.text.slice(0, 200));
+  return sale;
 }
