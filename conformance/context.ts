@@ -4,7 +4,7 @@ import type { RunState } from "./run-state.js";
 
 export type { RunState, StopSwitch } from "./run-state.js";
 import { judge, modelViolation } from "./ambient/judge.js";
-import { BudgetExceeded, Interrupted, Mismatch, NoAnswer, Skip } from "./outcomes.js";
+import { BudgetExceeded, ChoiceBroken, Interrupted, Mismatch, NoAnswer, Skip } from "./outcomes.js";
 import { runProperty } from "./property.js";
 import { collectSecrets } from "./secrets.js";
 import type { Asked, Divergence } from "./model/oracle.js";
@@ -318,6 +318,15 @@ export class RuleContext {
       `status ${allowed.join(" or ")}`,
       `status ${reply.status}${errorSummary(reply)}`,
     );
+  }
+
+  /**
+   * The strict profile: the simulator's own choice `topic` (declared in the rule's `choices`), checked
+   * on a reply the rule already has; nothing unless the run is strict. Write `ok` so it cannot throw.
+   */
+  choice(topic: string, ok: boolean, expected: string, observed: string): void {
+    if (!this.rule.choices?.includes(topic)) throw new Error(`${this.rule.id} does not declare the choice "${topic}"`);
+    if (this.run.strict && !ok) throw new ChoiceBroken(topic, expected, observed);
   }
 
   /** The spec's error envelope with this status and code (and, when given, these field names). */

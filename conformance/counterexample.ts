@@ -1,5 +1,5 @@
 import type { RunState } from "./context.js";
-import { BudgetExceeded, type Mismatch, NoAnswer } from "./outcomes.js";
+import { BudgetExceeded, ChoiceBroken, type Mismatch, NoAnswer } from "./outcomes.js";
 import { storeKeyParts } from "./credentials.js";
 import { reproScript } from "./repro.js";
 import type { Counterexample, Exchange } from "./types.js";
@@ -135,6 +135,7 @@ export function failureCause(m: Mismatch): { ambient?: string; cause?: string } 
   if (m.ambient)
     return { ambient: m.ambient.check, cause: m.ambient.cause ?? `${m.ambient.check}: expected ${m.ambient.expected}` };
   if (m instanceof NoAnswer) return { cause: NO_ANSWER_CAUSE[m.how] };
+  if (m instanceof ChoiceBroken) return { cause: `the simulator's choice "${m.topic}" broken (strict profile)` };
   if (m instanceof BudgetExceeded) {
     const first = m.first ? failureCause(m.first) : {};
     return first.cause ? first : { cause: "rules ran out of their request budget (a cursor or list that never ends?)" };

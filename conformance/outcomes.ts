@@ -16,6 +16,17 @@ export class Mismatch extends Error {
   }
 }
 
+/** The strict profile: the simulator broke its own choice (docs/spec-choices.md `topic`), which the spec leaves open. */
+export class ChoiceBroken extends Mismatch {
+  constructor(
+    readonly topic: string,
+    expected: string,
+    observed: string,
+  ) {
+    super(`the simulator's choice "${topic}": ${expected}`, observed);
+  }
+}
+
 /** The target did not answer (timeout, reset, refused connection): the rule fails with what happened. */
 export class NoAnswer extends Mismatch {
   constructor(

@@ -42,6 +42,8 @@ export interface RunState {
   oracle?: Oracle;
   /** Why the model could not start (the run went on without it). */
   modelFailure?: string;
+  /** The strict profile: the rules' `ctx.choice` checks hold the simulator to its own choices (in process only). */
+  readonly strict?: boolean;
   /** Seconds the run moved the target's clock (idempotency records lapse after 24 hours). */
   clockMoved: number;
   counter: number;

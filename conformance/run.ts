@@ -31,6 +31,12 @@ export interface ConformanceOptions {
   readonly simulator?: (options: SimulatorOptions) => Simulator;
   readonly onRule?: RunOptions["onRule"];
   readonly catalog?: readonly Rule[];
+  /**
+   * The strict profile: each rule holds the in-process simulator to its own choices where the spec
+   * leaves one open (the rules' `choices`, docs/spec-choices.md) too. Refused with `target`: a correct
+   * server may choose differently.
+   */
+  readonly strict?: boolean;
   /** Compare every answer with the model (default true); false runs the rules and ambient checks only. */
   readonly model?: boolean;
   readonly flaky?: RunOptions["flaky"];
@@ -56,6 +62,8 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
   let target: Target;
   let token: string;
   if (options.target) {
+    if (options.strict)
+      throw new UsageError("strict holds the in-process simulator to its own choices; it never judges a --target");
     if (!options.token)
       throw new UsageError("--target needs --token, a full-scope API key or access token of the target");
     target = httpTarget(options.target, options.control, options.controlToken);
@@ -84,6 +92,7 @@ export async function conformance(options: ConformanceOptions = {}): Promise<Rep
       onReport: options.onReport,
       onWait: options.onWait,
       ...(options.model === false ? { model: false } : {}),
+      ...(options.strict ? { strict: true } : {}),
       ...(options.flaky ? { flaky: options.flaky } : {}),
       ...(options.maxFailures ? { maxFailures: options.maxFailures } : {}),
       ...(options.maxTimeMs ? { maxTimeMs: options.maxTimeMs } : {}),

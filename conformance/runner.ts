@@ -49,6 +49,8 @@ export interface RunOptions {
   readonly patientMinutes?: number;
   /** The target is the simulator itself: the model's comparisons prove nothing (the report says so). */
   readonly selfCheck?: boolean;
+  /** The strict profile (the in-process simulator only): rules hold it to its own choices too. */
+  readonly strict?: boolean;
   /** Whether a flaky rule (failed, then passed when run again) fails the run: `warn` (default) reports it only. */
   readonly flaky?: "fail" | "warn";
   /** Stop after this many failed rules (fail fast); the rest are reported as not run. */
@@ -138,6 +140,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     timeoutMs: options.timeoutMs ?? 30_000,
     stop,
     idempotency: new IdempotencyMemory(apiRoot, now),
+    ...(options.strict ? { strict: true } : {}),
     clockMoved: 0,
     counter: 0,
     transport: { retried: 0, unanswered: 0, rerun: 0, server_errors: 0, answers: 0 },

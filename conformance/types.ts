@@ -56,6 +56,12 @@ export interface RuleInfo {
   readonly cost: number;
   /** Where the spec is silent: what the rule accepts, shown in the report. */
   readonly leniency?: string;
+  /**
+   * The strict profile: the simulator's own choices where the spec leaves one open, each a topic of
+   * docs/spec-choices.md (its first column, verbatim). `ctx.choice(topic, ...)` checks one on the
+   * replies the rule already has, only in a strict run (the in-process simulator, `strict: true`).
+   */
+  readonly choices?: readonly string[];
 }
 
 export interface Exchange {

@@ -5,6 +5,7 @@ import { poolProducts } from "../support/catalog.js";
 import {
   batch,
   createProduct,
+  fieldsOf,
   namesLine,
   outletIds,
   prepareLevel,
@@ -47,6 +48,15 @@ const BAD_LINES: readonly BadLine[] = [
   "no-outlet",
 ];
 
+/** What the simulator names in a refused line, after `lines.N` (docs/spec-choices.md, "Exactly one of ..."). */
+const NAMED: Record<BadLine, string> = {
+  "set-and-adjust": "",
+  "neither-set-nor-adjust": "",
+  "product-id-and-sku": ".product_id",
+  "neither-product-id-nor-sku": ".product_id",
+  "no-outlet": ".outlet_id",
+};
+
 export const batchLineRules: Rule[] = [
   rule({
     id: "inventory.batch-line-shape",
@@ -60,6 +70,7 @@ export const batchLineRules: Rule[] = [
     },
     cost: 40,
     leniency: "400 or 422, naming the line (lines.N) or a field inside it.",
+    choices: ["Exactly one of `set`/`adjust`, `product_id`/`sku`"],
     async run(ctx) {
       const outlets = await outletIds(ctx);
       const reason = (await reasons(ctx)).find((r) => !r.is_system);
@@ -90,7 +101,17 @@ export const batchLineRules: Rule[] = [
             const before = await snapshot(ctx, [product.id, other.id]);
             const good = { product_id: other.id, outlet_id: outlets[0], set: { on_hand: q / 1000 } };
             const lines = first ? [badLine(kind), good] : [good, badLine(kind)];
-            refusesLine(ctx, await batch(ctx, lines), first ? 0 : 1, `a batch with a line of ${kind}`);
+            const reply = await batch(ctx, lines);
+            refusesLine(ctx, reply, first ? 0 : 1, `a batch with a line of ${kind}`);
+            const field = `lines.${first ? 0 : 1}${NAMED[kind]}`;
+            ctx.choice(
+              "Exactly one of `set`/`adjust`, `product_id`/`sku`",
+              reply.status === 400 &&
+                reply.json?.error?.code === "VALIDATION_FAILED" &&
+                JSON.stringify(fieldsOf(reply)) === JSON.stringify([field]),
+              `a batch with a line of ${kind}: 400 VALIDATION_FAILED naming ${field}`,
+              reply.text.slice(0, 300),
+            );
             await unchanged(ctx, [product.id, other.id], before);
           }
         },

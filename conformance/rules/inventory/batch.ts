@@ -5,6 +5,7 @@ import {
   batch,
   createProduct,
   describeLevels,
+  fieldsOf,
   findAdjustReason,
   freshKey,
   levelKey,
@@ -17,7 +18,7 @@ import {
   unchanged,
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
-import { badCases, batchWorld, buildBadBatch } from "./bad-batches.js";
+import { type BadKind, badCases, batchWorld, buildBadBatch } from "./bad-batches.js";
 import { type BatchLine, errorOf, rowsOf } from "../../shapes.js";
 
 // Inventory rules 2, 3 and 5 on POST /inventory/batch. The bad batches are built in bad-batches.ts;
@@ -37,6 +38,7 @@ function lineResults(
   replay: boolean,
 ): readonly BatchLine[] {
   ctx.status(reply, 200, 201);
+  ctx.choice("Success statuses", reply.status === 200, "POST /inventory/batch: 200", `status ${reply.status}`);
   const data = rowsOf<BatchLine>(reply);
   if (data?.length !== sent.length)
     throw new Mismatch(`{data: [InventoryBatchLineResult]} with ${sent.length} lines`, reply.text.slice(0, 300));
@@ -66,9 +68,29 @@ function lineResults(
         `replayed false or absent on line ${i} of a first answer`,
         JSON.stringify(r),
       );
+    ctx.choice("`replayed`", r.replayed === replay, `replayed ${replay} on line ${i}`, JSON.stringify(r));
+    ctx.choice(
+      "`changed`, `previous`, `on_hand`, `delta` of batch lines",
+      typeof r.changed === "boolean" && [r.previous, r.on_hand, r.delta].every((n) => typeof n === "number"),
+      `changed, previous, on_hand and delta filled on line ${i}`,
+      JSON.stringify(r),
+    );
   });
   return data;
 }
+
+/** The field a refused body reference names (docs/spec-choices.md, "Unknown product or outlet"). */
+const REFERENCE_FIELD: Partial<Record<BadKind, string>> = {
+  "unknown-sku": "sku",
+  "unknown-product": "product_id",
+  "unknown-outlet": "outlet_id",
+};
+
+/** Exactly this status and code, naming exactly this one field. */
+const exactError = (reply: Reply, status: number, code: string, field: string): boolean =>
+  reply.status === status &&
+  reply.json?.error?.code === code &&
+  JSON.stringify(fieldsOf(reply)) === JSON.stringify([field]);
 
 export const inventoryBatchRules = [
   rule({
@@ -110,14 +132,30 @@ export const inventoryBatchRules = [
     cost: 15,
     leniency:
       "For a repeated pair, either of the two lines may be named. A 404 NOT_FOUND for an unknown product, sku or outlet may name no field.",
+    choices: ["Unknown product or outlet", "A repeated product and outlet pair in a batch"],
     async run(ctx) {
       const w = await batchWorld(ctx);
       await ctx.property(
         badCases(w),
         async (c) => {
-          const { lines, statuses, code, named } = buildBadBatch(ctx, w, c);
+          const { lines, statuses, code, named, at } = buildBadBatch(ctx, w, c);
           const reply = await batch(ctx, lines);
           refused(ctx, reply, statuses, code);
+          const field = REFERENCE_FIELD[c.kind];
+          if (field)
+            ctx.choice(
+              "Unknown product or outlet",
+              exactError(reply, 422, "UNPROCESSABLE", `lines.${at}.${field}`),
+              `422 UNPROCESSABLE naming lines.${at}.${field}`,
+              reply.text.slice(0, 300),
+            );
+          if (c.kind === "duplicate-pair")
+            ctx.choice(
+              "A repeated product and outlet pair in a batch",
+              exactError(reply, 400, "VALIDATION_FAILED", `lines.${Math.max(...named)}`),
+              `400 VALIDATION_FAILED naming the later line, lines.${Math.max(...named)}`,
+              reply.text.slice(0, 300),
+            );
           // A 404 NOT_FOUND for an unknown product, sku or outlet (docs/spec-choices.md: 404 or 422 for
           // body references) may name no field: the ambient checks allow none on NOT_FOUND.
           if (reply.status === 404 && errorOf(reply)?.fields === undefined) return;
@@ -139,29 +177,31 @@ export const inventoryBatchRules = [
     spec: { section: SPEC.inventory, quote: "A product and outlet pair may appear only once per batch." },
     cost: 6,
     leniency: "400, 409 or 422.",
+    choices: ["A repeated product and outlet pair in a batch"],
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx, { sku: ctx.name("Pair") });
       const before = await snapshot(ctx, [product.id]);
       const byId = { product_id: product.id, outlet_id: outlet };
-      refused(
-        ctx,
-        await batch(ctx, [
-          { ...byId, set: { on_hand: 1 } },
-          { ...byId, set: { on_hand: 2 } },
-        ]),
-        [400, 409, 422],
-        undefined,
-      );
-      refused(
-        ctx,
-        await batch(ctx, [
-          { ...byId, set: { on_hand: 1 } },
-          { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } },
-        ]),
-        [400, 404, 409, 422],
-        undefined,
-      );
+      const laterLine = (reply: Reply) =>
+        ctx.choice(
+          "A repeated product and outlet pair in a batch",
+          exactError(reply, 400, "VALIDATION_FAILED", "lines.1"),
+          "400 VALIDATION_FAILED naming the later line, lines.1",
+          reply.text.slice(0, 300),
+        );
+      const twiceById = await batch(ctx, [
+        { ...byId, set: { on_hand: 1 } },
+        { ...byId, set: { on_hand: 2 } },
+      ]);
+      refused(ctx, twiceById, [400, 409, 422], undefined);
+      laterLine(twiceById);
+      const byIdAndSku = await batch(ctx, [
+        { ...byId, set: { on_hand: 1 } },
+        { sku: product.sku.toUpperCase(), outlet_id: outlet, set: { on_hand: 2 } },
+      ]);
+      refused(ctx, byIdAndSku, [400, 404, 409, 422], undefined);
+      laterLine(byIdAndSku);
       await unchanged(ctx, [product.id], before);
     },
   }),
@@ -175,6 +215,13 @@ export const inventoryBatchRules = [
     },
     cost: 11,
     leniency: "An unmatched sku may answer 404 or 422; the echoed sku may be as sent or the product's own.",
+    choices: [
+      "Success statuses",
+      "`replayed`",
+      "`changed`, `previous`, `on_hand`, `delta` of batch lines",
+      "`sku` on a batch line result",
+      "Unknown product or outlet",
+    ],
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx, { sku: ctx.name("Sku") });
@@ -196,16 +243,25 @@ export const inventoryBatchRules = [
         `the sku echoed (${sku})`,
         JSON.stringify(line?.sku),
       );
+      ctx.choice(
+        "`sku` on a batch line result",
+        line?.sku === sku,
+        `the sku echoed as sent, ${sku}`,
+        JSON.stringify(line?.sku),
+      );
       const level = (await levels(ctx, product.id)).get(outlet);
       ctx.check(level?.on_hand === 2.5, "on_hand 2.5 after the batch", levelKey(level));
       const codedBefore = await snapshot(ctx, [coded.id]);
-      refused(ctx, await batch(ctx, [{ sku: barcode, outlet_id: outlet, set: { on_hand: 4 } }]), [404, 422], undefined);
-      refused(
-        ctx,
-        await batch(ctx, [{ sku: gone.sku, outlet_id: outlet, set: { on_hand: 4 } }]),
-        [404, 422],
-        undefined,
-      );
+      for (const unmatched of [barcode, gone.sku]) {
+        const reply = await batch(ctx, [{ sku: unmatched, outlet_id: outlet, set: { on_hand: 4 } }]);
+        refused(ctx, reply, [404, 422], undefined);
+        ctx.choice(
+          "Unknown product or outlet",
+          exactError(reply, 422, "UNPROCESSABLE", "lines.0.sku"),
+          `422 UNPROCESSABLE naming lines.0.sku for ${unmatched}`,
+          reply.text.slice(0, 300),
+        );
+      }
       await unchanged(ctx, [coded.id], codedBefore, "the product with that barcode untouched");
     },
   }),
@@ -217,6 +273,7 @@ export const inventoryBatchRules = [
     spec: { section: SPEC.inventory, quote: "A replayed batch marks every line replayed: true." },
     cost: 40,
     leniency: "replayed may be absent (rather than false) on a first answer.",
+    choices: ["Success statuses", "`replayed`", "`changed`, `previous`, `on_hand`, `delta` of batch lines"],
     async run(ctx) {
       const outlets = await outletIds(ctx);
       const first = await createProduct(ctx, { sku: ctx.name("Replay") });

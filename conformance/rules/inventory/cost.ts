@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
 import {
+  UUID,
   adjust,
   createProduct,
   milli,
@@ -103,6 +104,7 @@ const acceptedRule = rule({
   cost: 30,
   leniency:
     "What becomes of the cost is seen only through a control plane (inventory.unit-cost-average). A negative unit_cost may be refused with 400 VALIDATION_FAILED or a 422 (the spec gives cents, not a sign); a fraction or a number as text must be 400 VALIDATION_FAILED (What the service does 2: money is never a decimal).",
+  choices: ["Success statuses", 'Adjustment response ("not shown")'],
   async run(ctx) {
     const [outlet] = await outletIds(ctx);
     const product = await createProduct(ctx);
@@ -117,7 +119,22 @@ const acceptedRule = rule({
       "on_hand 10 after the set with a unit_cost",
       "another level",
     );
-    accepted(ctx, await adjuster.send(ctx, 5, { unit_cost: 400 }), "an adjustment of +5 with unit_cost 400");
+    const increase = await adjuster.send(ctx, 5, { unit_cost: 400 });
+    accepted(ctx, increase, "an adjustment of +5 with unit_cost 400");
+    ctx.choice(
+      "Success statuses",
+      increase.status === 201,
+      "POST /inventory/adjustments: 201",
+      `status ${increase.status}`,
+    );
+    const { adjustment_id, movement_id, ...result } = increase.json?.data ?? {};
+    ctx.choice(
+      'Adjustment response ("not shown")',
+      JSON.stringify(result) === '{"changed":true,"previous":10,"on_hand":15,"delta":5}' &&
+        [adjustment_id, movement_id].every((id) => UUID.test(String(id))),
+      "the stock write result {changed: true, previous: 10, on_hand: 15, delta: 5, adjustment_id, movement_id}",
+      increase.text.slice(0, 300),
+    );
     ctx.check(
       (await onHand(ctx, product.id, outlet)) === 15,
       "on_hand 15 after the increase with a unit_cost",
@@ -222,6 +239,7 @@ const averageRule = rule({
   },
   needs: { control: true },
   cost: 75,
+  choices: ["Average cost", "Quantities"],
   leniency:
     "The average is seen only through the control plane. The blend is the quantity-weighted average; the spec does not say how it rounds, so ±1 cent of the exact value is accepted. A set with a unit_cost that leaves on_hand as it was may keep the average or take the cost (Inventory rules 1: it changes nothing). A decrease that would go below zero is sent as a decrease to 0.",
   async run(ctx) {
@@ -263,10 +281,22 @@ const averageRule = rule({
           accepted(ctx, reply, what);
           const seen = await stockView(ctx, prefix, product.id, outlet);
           ctx.check(milli(seen.on_hand) === next, `${what}: on_hand ${next / 1000}`, `on_hand ${seen.on_hand}`);
+          ctx.choice(
+            "Quantities",
+            seen.on_hand === next / 1000,
+            `${what}: on_hand exactly ${next / 1000}`,
+            `on_hand ${seen.on_hand}`,
+          );
           if (exact !== undefined) {
             ctx.check(
               Math.abs(seen.average_cost - exact) <= 1,
               `${what} from ${held / 1000} at average ${model.average_cost}: the weighted average ${exact.toFixed(2)} (±1 cent)`,
+              `average_cost ${seen.average_cost}`,
+            );
+            ctx.choice(
+              "Average cost",
+              seen.average_cost === Math.round(exact),
+              `${what} from ${held / 1000} at average ${model.average_cost}: ${exact} rounded half up, ${Math.round(exact)}`,
               `average_cost ${seen.average_cost}`,
             );
           } else {

@@ -94,18 +94,34 @@ export const stockRules = [
     },
     cost: 6,
     leniency: "200 or 201; adjustment_id and movement_id may be null or ids when nothing changed.",
+    choices: ["Success statuses", "Repeating the same `on_hand`", 'InventoryLevel `reorder_method` ("not shown")'],
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
-      const first = writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: 12.5 }), 12.5);
+      const set = await setStock(ctx, product.id, outlet, { on_hand: 12.5 });
+      const first = writeResult(ctx, set, 12.5);
+      ctx.choice("Success statuses", set.status === 200, "PUT stock: 200", `status ${set.status}`);
       ctx.check(first.changed === true, "changed true for a new level", JSON.stringify(first));
       const row = ctx.defined((await levels(ctx, product.id)).get(outlet), `a level row for outlet ${outlet}`, "none");
       levelShape(ctx, row);
+      const { reorder_method, reorder_point, reorder_amount, reorder_target } = row;
+      ctx.choice(
+        'InventoryLevel `reorder_method` ("not shown")',
+        JSON.stringify([reorder_method, reorder_point, reorder_amount, reorder_target]) === '["none",null,null,null]',
+        "reorder_method none and reorder_point, reorder_amount, reorder_target null",
+        JSON.stringify(row),
+      );
       ctx.check(row.on_hand === 12.5, "on_hand 12.5 read back", JSON.stringify(row));
       const again = writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: 12.5 }), 12.5, 12.5);
       ctx.check(
         again.changed === false && again.delta === 0,
         "changed false and delta 0 for the same on_hand",
+        JSON.stringify(again),
+      );
+      ctx.choice(
+        "Repeating the same `on_hand`",
+        again.adjustment_id === null && again.movement_id === null,
+        "adjustment_id and movement_id null when nothing changed",
         JSON.stringify(again),
       );
       const after = (await levels(ctx, product.id)).get(outlet);
@@ -123,6 +139,7 @@ export const stockRules = [
     spec: { section: SPEC.resources, quote: "on_hand | number, up to 3 decimal places" },
     cost: 17,
     leniency: "A set to 0 at an outlet never stocked may leave no level row.",
+    choices: ["Setting a level at an outlet never stocked, to 0"],
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const product = await createProduct(ctx);
@@ -133,8 +150,15 @@ export const stockRules = [
         quantity,
         async (q) => {
           const before = (await levels(ctx, product.id)).get(outlet);
-          writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: q }), q, before?.on_hand);
+          const result = writeResult(ctx, await setStock(ctx, product.id, outlet, { on_hand: q }), q, before?.on_hand);
           const after = (await levels(ctx, product.id)).get(outlet);
+          if (before === undefined && q === 0)
+            ctx.choice(
+              "Setting a level at an outlet never stocked, to 0",
+              after === undefined && result.changed === false,
+              "changed false and no level row",
+              `${JSON.stringify(result)}, level ${levelKey(after)}`,
+            );
           if (after === undefined)
             ctx.check(q === 0 && before === undefined, `a level row with on_hand ${q}`, "no row");
           else ctx.check(after.on_hand === q, `on_hand ${q} read back exactly`, JSON.stringify(after.on_hand));

@@ -63,6 +63,7 @@ export const stockReasonRules = [
     cost: 16,
     leniency:
       "Reason type values are not fixed by the spec: a reason with a direction is found by trying sets (then adjustments) both ways; skipped when no listed reason refuses either direction.",
+    choices: ["Reason checks"],
     async run(ctx) {
       const [outlet] = await outletIds(ctx);
       const candidates = (await reasons(ctx)).filter((r) => !r.is_system);
@@ -108,6 +109,12 @@ export const stockReasonRules = [
           if (reply.status === 200 || reply.status === 201) await prepareLevel(ctx, product.id, outlet, start);
         }
       }
+      ctx.choice(
+        "Reason checks",
+        false,
+        "a set refused with REASON_DIRECTION_MISMATCH by a reason of type increase or decrease",
+        `none of ${JSON.stringify(candidates.map((r) => `${r.name} (${r.type})`))} refused a direction`,
+      );
       throw new Skip(
         `none of the ${candidates.length} listed non-system reasons refused a direction on a set or an adjustment; reason types are not discoverable`,
       );
