@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   AMBIENT,
+  inSection,
+  inSentence,
   LISTED,
   NON_NORMATIVE,
   normalize,
@@ -12,6 +14,7 @@ import {
   splitSpec,
   type SpecSentence,
   type SpecUnit,
+  unitsOf,
 } from "./spec-map.js";
 import { CATALOG } from "./rules/index.js";
 
@@ -23,16 +26,7 @@ const spec = readFileSync(specPath, "utf8");
 const units = splitSpec(spec);
 const choices = normalize(readFileSync(resolve(root, "docs/spec-choices.md"), "utf8"));
 
-/** An entry's section is the unit's heading path, or that path and a label inside it ("Limits: Idempotency"). */
-const inSection = (entry: string, unit: SpecUnit): boolean =>
-  entry === unit.section || entry.startsWith(`${unit.section}: `);
-/** The sentences of its section a quote identifies: the one it equals, else every one that contains it. */
-const matches = (entry: { section: string; quote: string }) => {
-  const quote = normalize(entry.quote);
-  const mine = units.filter((u) => inSection(entry.section, u));
-  const equal = mine.filter((u) => normalize(u.text) === quote);
-  return equal.length > 0 ? equal : mine.filter((u) => normalize(u.text).includes(quote));
-};
+const matches = (entry: { section: string; quote: string }) => unitsOf(units, entry);
 const where = (u: SpecUnit) => `line ${u.line} [${u.section}] ${u.text}`;
 const label = (e: { section: string; quote: string }) => `[${e.section}] ${e.quote}`;
 
@@ -116,9 +110,6 @@ describe("Spec map: the rule catalog quotes the spec", () => {
 
   it("a rule is derived only for a sentence of the spec its own quote is in", () => {
     // The quote lies in the sentence's paragraph, list item or row, and is part or all of the sentence.
-    const inSentence = (quote: string, u: SpecUnit) =>
-      normalize(u.block).includes(normalize(quote)) &&
-      (normalize(u.text).includes(normalize(quote)) || normalize(quote).includes(normalize(u.text)));
     const wrong = derived.filter(({ e, r }) => !matches(e).some((u) => inSentence(r.spec.quote, u)));
     expect(wrong.map(({ e, r }) => `${r.id} -> ${label(e)}`)).toEqual([]);
   });

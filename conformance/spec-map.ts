@@ -4,7 +4,7 @@ import { overviewMap } from "./spec-map/overview.js";
 import { resourceMap } from "./spec-map/resources.js";
 import { ruleMap } from "./spec-map/rules.js";
 import { CATALOG } from "./rules/index.js";
-import { normalize, SENTENCE_END } from "./spec-map/split.js";
+import { normalize, SENTENCE_END, type SpecUnit } from "./spec-map/split.js";
 
 // The spec map: every normative sentence of the spec (its copy in conformance/spec/retail-api-v1.md)
 // and what accounts for it: the conformance rules that check it, the
@@ -118,6 +118,25 @@ export function quotes(spec: { readonly section: string; readonly quote: string 
   // cite one only for context, so such a rule is listed where it checks).
   if (sentence.includes(rule)) return within(entry.section, spec.section) || within(spec.section, entry.section);
   return rule.includes(sentence) && entry.section === spec.section && spec.quote.split(SENTENCE_END).length === 1;
+}
+
+/** An entry's section is the unit's heading path, or that path and a label inside it ("Limits: Idempotency"). */
+export const inSection = (section: string, unit: SpecUnit): boolean =>
+  section === unit.section || section.startsWith(`${unit.section}: `);
+
+/** The units a spec map entry identifies: the one it equals, else every one of its section that contains it. */
+export function unitsOf(units: readonly SpecUnit[], entry: { section: string; quote: string }): SpecUnit[] {
+  const quote = normalize(entry.quote);
+  const mine = units.filter((u) => inSection(entry.section, u));
+  const equal = mine.filter((u) => normalize(u.text) === quote);
+  return equal.length > 0 ? equal : mine.filter((u) => normalize(u.text).includes(quote));
+}
+
+/** A quote lies in the unit's paragraph, list item or row, and is part or all of its sentence. */
+export function inSentence(quote: string, unit: SpecUnit): boolean {
+  const q = normalize(quote);
+  const text = normalize(unit.text);
+  return normalize(unit.block).includes(q) && (text.includes(q) || q.includes(text));
 }
 
 /**

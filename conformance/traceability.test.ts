@@ -2,17 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOG } from "./rules/index.js";
-import { SPEC_MAP } from "./spec-map.js";
-import {
-  PAGE,
-  ROOT,
-  renderTraceability,
-  ruleUnits,
-  scanAnchors,
-  specUnits,
-  UNANCHORED,
-  unitsOf,
-} from "./traceability.js";
+import { SPEC_MAP, unitsOf } from "./spec-map.js";
+import { PAGE, ROOT, renderTraceability, ruleUnits, scanAnchors, specUnits, UNANCHORED } from "./traceability.js";
 
 // docs/architecture.md, How a rule is declared: a rule lives in its declaration (conformance/rules), the
 // spec sentence it quotes (listed by the spec map) and its anchors in the production code of src/.

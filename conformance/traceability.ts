@@ -2,7 +2,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CATALOG } from "./rules/index.js";
-import { NON_NORMATIVE, normalize, SPEC_MAP, type SpecSentence, type SpecUnit, splitSpec } from "./spec-map.js";
+import {
+  inSection,
+  inSentence,
+  NON_NORMATIVE,
+  SPEC_MAP,
+  type SpecSentence,
+  type SpecUnit,
+  splitSpec,
+  unitsOf,
+} from "./spec-map.js";
 
 // Traceability: a spec sentence, the rules that check it (their declaration), the production code that
 // carries each rule out (its anchors in src/) and the tests that name it. Everything here is read from
@@ -98,30 +107,14 @@ function testsNaming(): (id: string) => string[] {
 export const specUnits = (): SpecUnit[] =>
   splitSpec(readFileSync(join(ROOT, "conformance/spec/retail-api-v1.md"), "utf8"));
 
-/** An entry's section is the unit's heading path, or that path and a label inside it ("Limits: Idempotency"). */
-const inSection = (section: string, unit: SpecUnit): boolean =>
-  section === unit.section || section.startsWith(`${unit.section}: `);
-
-/** The units a spec map entry identifies: the one it equals, else every one that contains it. */
-export function unitsOf(units: readonly SpecUnit[], entry: { section: string; quote: string }): SpecUnit[] {
-  const quote = normalize(entry.quote);
-  const mine = units.filter((u) => inSection(entry.section, u));
-  const equal = mine.filter((u) => normalize(u.text) === quote);
-  return equal.length > 0 ? equal : mine.filter((u) => normalize(u.text).includes(quote));
-}
-
 /**
  * The sentences a rule's own `spec` quotes: those of its section (or a subsection: a rule may name only
  * "Resources and their fields") whose paragraph, list item or row holds the quote, and that the quote
  * contains or is contained in (a quote may span sentences of one paragraph).
  */
 export function ruleUnits(units: readonly SpecUnit[], spec: { section: string; quote: string }): SpecUnit[] {
-  const quote = normalize(spec.quote);
   const mine = (u: SpecUnit) => inSection(spec.section, u) || u.section.startsWith(`${spec.section}: `);
-  const text = (u: SpecUnit) => normalize(u.text);
-  return units.filter(
-    (u) => mine(u) && normalize(u.block).includes(quote) && (text(u).includes(quote) || quote.includes(text(u))),
-  );
+  return units.filter((u) => mine(u) && inSentence(spec.quote, u));
 }
 
 const link = (file: string): string => `[${file}](${relative("docs", file)})`;
