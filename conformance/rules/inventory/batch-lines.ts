@@ -5,7 +5,7 @@ import { poolProducts } from "../support/catalog.js";
 import {
   batch,
   createProduct,
-  fieldsOf,
+  exactError,
   namesLine,
   outletIds,
   prepareLevel,
@@ -106,9 +106,7 @@ export const batchLineRules: Rule[] = [
             const field = `lines.${first ? 0 : 1}${NAMED[kind]}`;
             ctx.choice(
               "Exactly one of `set`/`adjust`, `product_id`/`sku`",
-              reply.status === 400 &&
-                reply.json?.error?.code === "VALIDATION_FAILED" &&
-                JSON.stringify(fieldsOf(reply)) === JSON.stringify([field]),
+              exactError(reply, 400, "VALIDATION_FAILED", field),
               `a batch with a line of ${kind}: 400 VALIDATION_FAILED naming ${field}`,
               reply.text.slice(0, 300),
             );

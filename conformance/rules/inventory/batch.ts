@@ -5,7 +5,7 @@ import {
   batch,
   createProduct,
   describeLevels,
-  fieldsOf,
+  exactError,
   findAdjustReason,
   freshKey,
   levelKey,
@@ -85,12 +85,6 @@ const REFERENCE_FIELD: Partial<Record<BadKind, string>> = {
   "unknown-product": "product_id",
   "unknown-outlet": "outlet_id",
 };
-
-/** Exactly this status and code, naming exactly this one field. */
-const exactError = (reply: Reply, status: number, code: string, field: string): boolean =>
-  reply.status === status &&
-  reply.json?.error?.code === code &&
-  JSON.stringify(fieldsOf(reply)) === JSON.stringify([field]);
 
 export const inventoryBatchRules = [
   rule({

@@ -15,7 +15,15 @@ import {
 } from "../support/inventory.js";
 import { storePrefix } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
-import { controlDocOf, errorCode, errorOf, type InventoryLevel, rowsOf } from "../../shapes.js";
+import {
+  controlDocOf,
+  dataOf,
+  errorCode,
+  errorOf,
+  type InventoryLevel,
+  rowsOf,
+  type StockWrite,
+} from "../../shapes.js";
 
 // Inventory rules 4: unit_cost on stock writes. What the API shows (the writes are accepted, a cost
 // that is not integer cents is refused) runs on any target; the average cost itself is only seen
@@ -127,7 +135,7 @@ const acceptedRule = rule({
       "POST /inventory/adjustments: 201",
       `status ${increase.status}`,
     );
-    const { adjustment_id, movement_id, ...result } = increase.json?.data ?? {};
+    const { adjustment_id, movement_id, ...result } = dataOf<StockWrite>(increase) ?? {};
     ctx.choice(
       'Adjustment response ("not shown")',
       JSON.stringify(result) === '{"changed":true,"previous":10,"on_hand":15,"delta":5}' &&
