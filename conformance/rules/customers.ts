@@ -2,7 +2,8 @@ import fc from "fast-check";
 import type { RuleContext } from "../context.js";
 import { Skip } from "../outcomes.js";
 import { createProduct, outletIds } from "./support/inventory.js";
-import { UUID, createCustomer, isUtc, makeSale, poll, readSale, storePrefix, untrack } from "./support/sales.js";
+import { storePrefix } from "./support/access.js";
+import { UUID, createCustomer, isUtc, makeSale, poll, readSale, untrack } from "./support/sales.js";
 import { rule, SPEC } from "./rule.js";
 import { type Customer, controlDocOf, dataOf, expectRows, isObject, type Json, type Sale } from "../shapes.js";
 

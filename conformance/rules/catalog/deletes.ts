@@ -7,6 +7,7 @@ import {
   createProduct,
   expectError,
   expectNewVersion,
+  findGiftCard,
   freshSku,
   ok2xx,
   patchProduct,
@@ -16,7 +17,6 @@ import {
 import { ours, Poller } from "../support/feed-poller.js";
 import { expectTombstone } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
-import { expectPage, type Product } from "../../shapes.js";
 
 // Product delete rules: soft delete and tombstones, gift cards, refusals and unknown ids. Brands,
 // categories, tags and suppliers are in taxonomy-deletes.ts, their lists and names in taxonomy-lists.ts.
@@ -113,19 +113,7 @@ export const deleteRules: Rule[] = [
     leniency:
       "Destructive on a wrong server (the target's own gift card would be deleted): runs only with the control plane. Skipped when the target lists no gift card.",
     async run(ctx) {
-      let cursor: string | null = null;
-      let card: Product | undefined;
-      for (let pages = 0; pages < 25 && !card; pages++) {
-        const reply = await ctx.call(
-          "GET",
-          `/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-        );
-        ctx.status(reply, 200);
-        const page = expectPage<Product>(reply, "GET /products: {data: [...]}");
-        card = page.data.find((p) => p?.is_gift_card === true);
-        if (!page.has_more) break;
-        cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
-      }
+      const card = await findGiftCard(ctx);
       if (!card) throw new Skip("the target lists no product with is_gift_card true");
       expectError(
         ctx,

@@ -1,5 +1,4 @@
 import fc from "fast-check";
-import type { RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import {
@@ -7,6 +6,7 @@ import {
   createProduct,
   expectError,
   expectNoProduct,
+  findGiftCard,
   freshSku,
   isUuid,
   ok2xx,
@@ -14,26 +14,12 @@ import {
   show,
   trackCreated,
 } from "../support/catalog.js";
-import { storePrefix } from "../support/sales.js";
+import { storePrefix } from "../support/access.js";
 import { rule, SPEC } from "../rule.js";
-import { bodyOf, type Category, dataOf, expectPage, type Product, rowsOf } from "../../shapes.js";
+import { bodyOf, type Category, dataOf, rowsOf } from "../../shapes.js";
 
 // What the catalog refuses: a create without its required fields, too few or too many variants in
 // one call, deleting the reserved gift cards category, and a create past the store's product limit.
-
-/** Pages through GET /products (at most 25 pages of 200) for a gift card product. */
-async function findGiftCard(ctx: RuleContext): Promise<Product | undefined> {
-  let cursor: string | null = null;
-  for (let pages = 0; pages < 25; pages++) {
-    const reply = await ctx.call("GET", `/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-    ctx.status(reply, 200);
-    const page = expectPage<Product>(reply, "GET /products: {data: [...]}");
-    const card = page.data.find((p) => p?.is_gift_card === true);
-    if (card || !page.has_more) return card;
-    cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
-  }
-  return undefined;
-}
 
 export const refusalRules: Rule[] = [
   rule({

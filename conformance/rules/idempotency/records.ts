@@ -3,10 +3,9 @@ import type { Reply, RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { advance, apiPath, is2xx, sameJson, trackCreated } from "../support/access.js";
-import { createProduct, freshSku, productBody } from "../support/catalog.js";
+import { bySku, createProduct, freshSku, productBody } from "../support/catalog.js";
 import { outletIds } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
-import { type Product, rowsOf } from "../../shapes.js";
 
 // Spec, Limits: Idempotency, what is remembered: the routes where the key is optional, the 24-hour
 // lapse of a record (States and transitions), and a 500, which is not remembered (made through the
@@ -48,13 +47,6 @@ async function twice(
   const again = await ctx.call(method, path, { body, headers });
   if (track) for (const r of [first, again]) trackCreated(ctx, r, track);
   return [first, again];
-}
-
-/** Products with this SKU (GET /products?sku=). */
-async function bySku(ctx: RuleContext, sku: string): Promise<Product[]> {
-  const page = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
-  ctx.status(page, 200);
-  return (rowsOf<Product>(page) ?? []).filter((p) => p?.sku === sku);
 }
 
 export const recordRules: Rule[] = [

@@ -2,7 +2,8 @@ import fc from "fast-check";
 import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
 import { apiPath, createKey, is2xx, sameJson, storePrefix, trackCreated } from "../support/access.js";
-import { errorCode, errorOf, isObject, type Product, rowsOf } from "../../shapes.js";
+import { bySku } from "../support/catalog.js";
+import { errorCode, errorOf, isObject } from "../../shapes.js";
 
 // Limits: Idempotency, on POST /products (a create whose payload the spec shows, findable by `?sku=`).
 // Every product carries a name from ctx.name and is tracked for the run's cleanup.
@@ -16,12 +17,6 @@ const replayed = (reply: Reply): boolean =>
 function productBody(ctx: RuleContext, price = 4200, suffix = ""): { name: string; retail_price: number; sku: string } {
   const sku = ctx.name("idem");
   return { name: suffix ? `${sku} ${suffix}` : sku, retail_price: price, sku };
-}
-
-async function bySku(ctx: RuleContext, sku: string): Promise<readonly Product[]> {
-  const page = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
-  ctx.status(page, 200);
-  return rowsOf<Product>(page) ?? [];
 }
 
 async function create(ctx: RuleContext, body: unknown, key: string | undefined, token?: string): Promise<Reply> {

@@ -15,7 +15,7 @@ import {
   unchanged,
   type Reason,
 } from "../support/inventory.js";
-import { storePrefix } from "../support/sales.js";
+import { storePrefix } from "../support/access.js";
 import { rule, SPEC } from "../rule.js";
 import { writeResult } from "./levels.js";
 import { errorCode } from "../../shapes.js";

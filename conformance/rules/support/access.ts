@@ -1,5 +1,5 @@
 import type { CallOptions, Reply, RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import { bodyOf, dataOf, type Identity, type Json, oauthCode } from "../../shapes.js";
 
 // Shared helpers of the access rules (scopes, store states, credentials, idempotency, limits, OAuth):
@@ -45,17 +45,14 @@ export function secret(ctx: RuleContext, ...values: unknown[]): void {
 // ---------------------------------------------------------------------------------------------
 // The target.
 
-/** The store prefix, found with GET /me (spec, Authentication 10). */
+/** The store prefix, found with GET /me (spec, Authentication 10); control plane paths need it. */
 export async function storePrefix(ctx: RuleContext): Promise<string> {
   const me = await ctx.call("GET", "/me");
   ctx.status(me, 200);
   const prefix = dataOf<Identity>(me)?.domain_prefix;
-  ctx.check(
-    typeof prefix === "string" && prefix !== "",
-    "GET /me data.domain_prefix, the store prefix",
-    me.text.slice(0, 200),
-  );
-  return prefix as string;
+  if (typeof prefix !== "string" || prefix.length === 0)
+    throw new Mismatch("GET /me with data.domain_prefix, the store prefix", me.text.slice(0, 200));
+  return prefix;
 }
 
 /** The path of `{base_url}{rest}` as the target sees it: what a control-plane fault's `path` matches. */

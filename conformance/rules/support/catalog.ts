@@ -1,6 +1,15 @@
 import type { Reply, RuleContext, RunState } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
-import { dataOf, errorCode, errorFields, expectData, expectRows, type Named, type Product } from "../../shapes.js";
+import {
+  dataOf,
+  errorCode,
+  errorFields,
+  expectData,
+  expectPage,
+  expectRows,
+  type Named,
+  type Product,
+} from "../../shapes.js";
 
 // Shared helpers of the catalog rules: creating (and tracking) our own products and taxonomy rows,
 // the error check, and "nothing was saved". The Product document is checked in product-shape.ts and
@@ -108,6 +117,20 @@ export async function bySku(ctx: RuleContext, sku: string): Promise<Product[]> {
   const reply = await ctx.call("GET", `/products?sku=${encodeURIComponent(sku)}`);
   ctx.status(reply, 200);
   return expectRows<Product>(reply, "GET /products?sku=: {data: [...]}").filter((p) => p?.sku === sku);
+}
+
+/** Pages through GET /products (at most 25 pages of 200) for a gift card product. */
+export async function findGiftCard(ctx: RuleContext): Promise<Product | undefined> {
+  let cursor: string | null = null;
+  for (let pages = 0; pages < 25; pages++) {
+    const reply = await ctx.call("GET", `/products?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    ctx.status(reply, 200);
+    const page = expectPage<Product>(reply, "GET /products: {data: [...]}");
+    const card = page.data.find((p) => p?.is_gift_card === true);
+    if (card || !page.has_more) return card;
+    cursor = typeof page.next_cursor === "string" ? page.next_cursor : null;
+  }
+  return undefined;
 }
 
 /** A SKU of the run that no live product has yet (checked): the start of every write scenario. */

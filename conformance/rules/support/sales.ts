@@ -1,16 +1,8 @@
 import type { Reply, RuleContext, RunState } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
+import { storePrefix } from "./access.js";
 import { createProduct, outletIds } from "./inventory.js";
-import {
-  controlDocOf,
-  type Customer,
-  dataOf,
-  errorCode,
-  errorOf,
-  type Identity,
-  pageOf,
-  type Sale,
-} from "../../shapes.js";
+import { controlDocOf, type Customer, dataOf, errorCode, errorOf, pageOf, type Sale } from "../../shapes.js";
 
 // Helpers of the customer and sales rules. Customers are created by the run (tracked, erased at the
 // end) and only those are ever deleted; sales are only made through a control plane.
@@ -18,16 +10,6 @@ import {
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export const isUtc = (v: unknown): boolean => typeof v === "string" && UTC.test(v) && !Number.isNaN(Date.parse(v));
-
-/** Spec, Authentication 10: the store prefix, found with GET /me (control plane paths need it). */
-export async function storePrefix(ctx: RuleContext): Promise<string> {
-  const me = await ctx.call("GET", "/me");
-  ctx.status(me, 200);
-  const prefix = dataOf<Identity>(me)?.domain_prefix;
-  if (typeof prefix !== "string" || prefix.length === 0)
-    throw new Mismatch("GET /me with domain_prefix", me.text.slice(0, 200));
-  return prefix;
-}
 
 /** A customer of this run, tracked so the run erases it at the end. Creates answer 200 or 201. */
 export async function createCustomer(ctx: RuleContext, body: Record<string, unknown> = {}): Promise<Customer> {
