@@ -205,7 +205,7 @@ export const endpointMap: readonly SpecSentence[] = [
   checked(PW, "If the download fails, the product is still saved and the response is 422 IMAGE_FETCH_FAILED"),
   checked(PW, "Null or omitted image_url leaves the image unchanged; an image cannot be removed."),
   checked(PW, "Unknown tag id: 400."),
-  checked(PW, "SKU in use: 409 CONFLICT.", "catalog.sku-conflict"),
+  checked(PW, "SKU in use: 409 CONFLICT."),
   checked(PW, "Store at its product limit: 402 PRODUCT_LIMIT_REACHED."),
   checked(
     PW,

@@ -34,7 +34,7 @@ export const productWriteRules: Rule[] = [
     id: "catalog.sku-conflict",
     area: "Catalog",
     title: "Creating a product with a SKU in use answers 409 CONFLICT and creates nothing",
-    spec: { section: SPEC.productWrite, quote: "Unknown tag id: 400. SKU in use: 409 CONFLICT." },
+    spec: { section: SPEC.productWrite, quote: "SKU in use: 409 CONFLICT." },
     cost: 8,
     async run(ctx) {
       await ctx.property(
