@@ -167,7 +167,7 @@ async function serve(
     if (res.destroyed || !res.socket?.writable) return;
     if (!res.headersSent)
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", connection: "close" });
-    res.end(JSON.stringify({ error: { code: "VALIDATION_FAILED", message: "The request could not be read." } }));
+    res.end(JSON.stringify({ error: apiError("VALIDATION_FAILED", "The request could not be read.") }));
   }
 }
 
@@ -200,7 +200,7 @@ function refuse(socket: Duplex, why: string): void {
     socket.destroy();
     return;
   }
-  const body = JSON.stringify({ error: { code: "VALIDATION_FAILED", message: why } });
+  const body = JSON.stringify({ error: apiError("VALIDATION_FAILED", why) });
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
