@@ -40,3 +40,40 @@ export const mapJson = (res: SimResponse, f: (body: any) => any): SimResponse =>
   if (typeof res.body !== "string" || !res.headers["content-type"]?.startsWith("application/json")) return res;
   return { ...res, body: JSON.stringify(f(JSON.parse(res.body))) };
 };
+
+/** Spec, Resources: Customer: the fields of the document. */
+export const CUSTOMER_FIELDS: ReadonlySet<string> = new Set([
+  "id",
+  "customer_group_id",
+  "customer_code",
+  "first_name",
+  "last_name",
+  "company_name",
+  "email",
+  "phone",
+  "mobile",
+  "website",
+  "gender",
+  "tax_id",
+  "note",
+  "date_of_birth",
+  "address_1",
+  "address_2",
+  "city",
+  "state",
+  "zipcode",
+  "country",
+  "custom_field_1",
+  "custom_field_2",
+  "custom_field_3",
+  "custom_field_4",
+  "on_account_limit",
+  "enable_loyalty",
+  "dont_email",
+  "dont_sms",
+  "do_not_sell_share",
+  "is_walk_in",
+  "created_at",
+  "updated_at",
+  "version",
+]);

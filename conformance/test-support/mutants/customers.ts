@@ -1,47 +1,10 @@
-import { bodyOf, mapJson, withBody, type Mutant } from "./base.js";
+import { bodyOf, CUSTOMER_FIELDS, mapJson, withBody, type Mutant } from "./base.js";
 
 // Broken customers (spec, Resources: Customer; Delete rules): each violates one sentence.
 
 const CUSTOMERS = /^\/[^/]+\/v1\/customers$/;
 const CUSTOMER = /^\/[^/]+\/v1\/customers\/[^/]+$/;
 const STORED_CUSTOMER = /^\/_sim\/stores\/[^/]+\/customers\/([^/]+)$/;
-
-/** Spec, Resources: Customer: the fields of the document. */
-const CUSTOMER_FIELDS = new Set([
-  "id",
-  "customer_group_id",
-  "customer_code",
-  "first_name",
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-  "on_account_limit",
-  "enable_loyalty",
-  "dont_email",
-  "dont_sms",
-  "do_not_sell_share",
-  "is_walk_in",
-  "created_at",
-  "updated_at",
-  "version",
-]);
 
 export const customerMutants: readonly Mutant[] = [
   {

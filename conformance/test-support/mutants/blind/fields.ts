@@ -1,43 +1,7 @@
-import type { Mutant } from "../base.js";
+import { CUSTOMER_FIELDS, type Mutant } from "../base.js";
 import { bodyJson, json, on, re, sub, withBody, withJson } from "./util.js";
 
 // Blind mutants of resource fields: a field missing, a wrong type, an extra field, money as a decimal.
-
-const CUSTOMER_FIELDS = new Set([
-  "id",
-  "customer_group_id",
-  "customer_code",
-  "first_name",
-  "last_name",
-  "company_name",
-  "email",
-  "phone",
-  "mobile",
-  "website",
-  "gender",
-  "tax_id",
-  "note",
-  "date_of_birth",
-  "address_1",
-  "address_2",
-  "city",
-  "state",
-  "zipcode",
-  "country",
-  "custom_field_1",
-  "custom_field_2",
-  "custom_field_3",
-  "custom_field_4",
-  "on_account_limit",
-  "enable_loyalty",
-  "dont_email",
-  "dont_sms",
-  "do_not_sell_share",
-  "is_walk_in",
-  "created_at",
-  "updated_at",
-  "version",
-]);
 
 const mapData = (b: any, f: (row: any) => any): any => ({
   ...b,
