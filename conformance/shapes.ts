@@ -252,6 +252,21 @@ export function oauthCode(reply: Parsed): string | undefined {
   return typeof error === "string" ? error : undefined;
 }
 
+/** Spec, Authentication 6 and 8: the token endpoint's answer, its fields unchecked (none when the body is not a JSON object). */
+export const tokenAnswerOf = (reply: Parsed): TokenAnswer => bodyOf(reply) ?? {};
+
+/** The token answer's access_token when it is a string. */
+export function accessTokenOf(reply: Parsed): string | undefined {
+  const t = tokenAnswerOf(reply).access_token;
+  return typeof t === "string" ? t : undefined;
+}
+
+/** The token answer's refresh_token when it is a string. */
+export function refreshTokenOf(reply: Parsed): string | undefined {
+  const t = tokenAnswerOf(reply).refresh_token;
+  return typeof t === "string" ? t : undefined;
+}
+
 // Readers: each checks the envelope and answers undefined (or throws a Mismatch, the expect* ones)
 // when it is not there, so a broken server fails a rule and never crashes the judge.
 
