@@ -303,6 +303,12 @@ export function errorOf(reply: Parsed): ErrorBody | undefined {
   return isObject(error) ? error : undefined;
 }
 
+/** `data.id` of `{data: {id, ...}}` when it is a string (a created or read resource's id), or undefined. */
+export function idOf(reply: Parsed): string | undefined {
+  const id = dataOf<{ id?: unknown }>(reply)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
 /** The error envelope's code when it is a string. */
 export function errorCode(reply: Parsed): string | undefined {
   const code = errorOf(reply)?.code;
@@ -363,6 +369,10 @@ export interface ControlKey {
 
 /** The objects of a control document's list, none when it is not a list. */
 export const listOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** The strings of a control document's list, none when it is not a list. */
+export const stringsOf = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 /** The stores of `GET {control}/credentials` (its parsed body), none when it lists none. */
 export const controlStores = (credentials: unknown): readonly ControlStore[] =>
