@@ -22,11 +22,9 @@ export interface Reply {
   readonly text: string;
   /**
    * Parsed JSON body, or undefined when the body is empty or not JSON. Read it through shapes.ts
-   * (`dataOf`, `rowsOf`, `pageOf`, `errorCode`, ...): what still reads it directly is the model's
-   * rules (rules/model/), the OAuth rules and pagination/cursors.ts.
+   * (`dataOf`, `rowsOf`, `pageOf`, `errorCode`, `tokenAnswerOf`, ...), which check the envelope.
    */
-  // biome-ignore lint/suspicious/noExplicitAny: becomes unknown once the direct readers above are typed
-  readonly json: any;
+  readonly json: unknown;
 }
 
 export interface CallOptions {

@@ -14,7 +14,7 @@ import { apiRootOf, type Target } from "./target.js";
 import { replayCommand } from "./report/replay.js";
 import type { Report, ReportOptions, RuleResult } from "./types.js";
 import type { Rule } from "./rule.js";
-import { errorCode } from "./shapes.js";
+import { dataOf, errorCode, type Identity, isObject, rowsOf } from "./shapes.js";
 
 export interface RunOptions {
   readonly target: Target;
@@ -353,7 +353,7 @@ async function preflight(run: RunState, rules: readonly Rule[]): Promise<string 
     );
   // Spec, Identity: GET /me lists the key's scopes. A key short of what the rules need would fail
   // them one by one with 403s; one clear message instead.
-  const scopes = reply.json?.data?.scopes;
+  const scopes: unknown = dataOf<Identity>(reply)?.scopes;
   if (Array.isArray(scopes) && rules.some((r) => !r.needs?.control || run.target.controlUrl)) {
     const held = new Set(scopes.filter((s: unknown): s is string => typeof s === "string"));
     const missing = FULL.filter((s) => !held.has(s) && !(s === "sales:read" && held.has("sales:write")));
@@ -542,11 +542,15 @@ async function sweep(ctx: RuleContext, key: () => { token: string }): Promise<st
   const found: string[] = [];
   for (const list of SWEPT) {
     const page = await ctx.call("GET", `${list.path}?order=desc&limit=200`, key()).catch(() => undefined);
-    const rows: unknown[] = page?.status === 200 && Array.isArray(page.json?.data) ? page.json.data : [];
-    for (const row of rows) {
-      const r = row as Record<string, unknown>;
-      if (typeof r.id !== "string" || r.deleted_at) continue;
-      if (list.fields.some((f) => typeof r[f] === "string" && (r[f] as string).includes(tag)))
+    const rows = (page?.status === 200 ? rowsOf<unknown>(page) : undefined) ?? [];
+    for (const r of rows) {
+      if (!isObject(r) || typeof r.id !== "string" || r.deleted_at) continue;
+      if (
+        list.fields.some((f) => {
+          const value = r[f];
+          return typeof value === "string" && value.includes(tag);
+        })
+      )
         found.push(`${list.path}/${r.id}`);
     }
   }

@@ -252,6 +252,21 @@ export function oauthCode(reply: Parsed): string | undefined {
   return typeof error === "string" ? error : undefined;
 }
 
+/** Spec, Authentication 6 and 8: the token endpoint's answer, its fields unchecked (none when the body is not a JSON object). */
+export const tokenAnswerOf = (reply: Parsed): TokenAnswer => bodyOf(reply) ?? {};
+
+/** The token answer's access_token when it is a string. */
+export function accessTokenOf(reply: Parsed): string | undefined {
+  const t = tokenAnswerOf(reply).access_token;
+  return typeof t === "string" ? t : undefined;
+}
+
+/** The token answer's refresh_token when it is a string. */
+export function refreshTokenOf(reply: Parsed): string | undefined {
+  const t = tokenAnswerOf(reply).refresh_token;
+  return typeof t === "string" ? t : undefined;
+}
+
 // Readers: each checks the envelope and answers undefined (or throws a Mismatch, the expect* ones)
 // when it is not there, so a broken server fails a rule and never crashes the judge.
 
@@ -286,6 +301,12 @@ export function moreAfter(page: Page<unknown>): string | undefined {
 export function errorOf(reply: Parsed): ErrorBody | undefined {
   const error = bodyOf(reply)?.error;
   return isObject(error) ? error : undefined;
+}
+
+/** `data.id` of `{data: {id, ...}}` when it is a string (a created or read resource's id), or undefined. */
+export function idOf(reply: Parsed): string | undefined {
+  const id = dataOf<{ id?: unknown }>(reply)?.id;
+  return typeof id === "string" ? id : undefined;
 }
 
 /** The error envelope's code when it is a string. */
@@ -348,6 +369,10 @@ export interface ControlKey {
 
 /** The objects of a control document's list, none when it is not a list. */
 export const listOf = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** The strings of a control document's list, none when it is not a list. */
+export const stringsOf = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 /** The stores of `GET {control}/credentials` (its parsed body), none when it lists none. */
 export const controlStores = (credentials: unknown): readonly ControlStore[] =>

@@ -5,7 +5,16 @@ import { otherStoreGiven } from "./support/given.js";
 import { storePrefix } from "./support/access.js";
 import { canonical, isUuid, ok2xx, show } from "./support/catalog.js";
 import { rule, SPEC } from "./rule.js";
-import { type Product, rowsOf, type ControlKey, type ControlStore, controlStores, errorCode } from "../shapes.js";
+import {
+  bodyOf,
+  idOf,
+  type Product,
+  rowsOf,
+  type ControlKey,
+  type ControlStore,
+  controlStores,
+  errorCode,
+} from "../shapes.js";
 
 // Tenant isolation (spec, Errors: NOT_FOUND for another store's ids; Delete rules: deleting a foreign
 // id answers 404). The rule writes rows of its own in a second store with that store's key, then
@@ -95,7 +104,7 @@ export const isolationRules: Rule[] = [
         };
         for (const kind of ["products", "brands", "customers"] as const) {
           const reply = await there("POST", `/${kind}`, bodies[kind]);
-          const id = reply.json?.data?.id;
+          const id = idOf(reply);
           if (!ok2xx(reply) || !isUuid(id)) {
             if (kind === "products")
               throw new Skip(
@@ -104,7 +113,7 @@ export const isolationRules: Rule[] = [
             continue;
           }
           const read = await there("GET", `/${kind}/${id}`);
-          made.push({ kind, id, before: read.status === 200 ? read.json?.data : undefined });
+          made.push({ kind, id, before: read.status === 200 ? bodyOf(read)?.data : undefined });
         }
         for (const { kind, id } of made) {
           const notFound = (reply: Reply, method: string) => {
@@ -134,7 +143,7 @@ export const isolationRules: Rule[] = [
           if (before === undefined) continue;
           const after = await there("GET", `/${kind}/${id}`);
           ctx.check(
-            after.status === 200 && canonical(after.json?.data) === canonical(before),
+            after.status === 200 && canonical(bodyOf(after)?.data) === canonical(before),
             `GET /${kind}/${id} in store ${other.prefix}: unchanged by the requests made here`,
             `status ${after.status} ${after.text.slice(0, 200)}`,
           );

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Mutant } from "../../conformance/test-support/mutants/index.js";
 import { mutantSimulator } from "../../conformance/test-support/mutants/index.js";
 import type { Rule } from "../../conformance/rule.js";
+import { bodyOf, idOf } from "../../conformance/shapes.js";
 import { createSimulator, type Simulator, type SimulatorOptions } from "../simulator.js";
 import { withResponseCheck } from "./response-validation.js";
 
@@ -240,7 +241,7 @@ export const createsProductRule: Rule = {
   async run(ctx) {
     const created = await ctx.call("POST", "/products", { body: { name: ctx.name("product"), retail_price: 1234 } });
     ctx.status(created, 201, 200);
-    ctx.track(`/products/${created.json.data.id}`);
+    ctx.track(`/products/${idOf(created)}`);
   },
 };
 
@@ -257,7 +258,7 @@ export const leakyRule: Rule = {
   async run(ctx) {
     const key = await ctx.control("POST", "/stores/demo/keys", { name: "zztest", scopes: ["catalog:read"] });
     ctx.status(key, 200, 201);
-    const token = key.json.token as string;
+    const token = String(bodyOf(key)?.token);
     ctx.status(await ctx.call("GET", "/me", { token }), 200);
     await ctx.call("GET", `/outlets?note=${encodeURIComponent(token)}`, {
       headers: { "x-echo": `Bearer ${ctx.run.token}` },

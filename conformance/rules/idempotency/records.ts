@@ -6,6 +6,7 @@ import { advance, apiPath, is2xx, sameJson, trackCreated } from "../support/acce
 import { bySku, createProduct, freshSku, productBody } from "../support/catalog.js";
 import { outletIds } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
+import { dataOf, isObject, type Product, rowsOf } from "../../shapes.js";
 
 // Spec, Limits: Idempotency, what is remembered: the routes where the key is optional, the 24-hour
 // lapse of a record (States and transitions), and a 500, which is not remembered (made through the
@@ -90,8 +91,8 @@ export const recordRules: Rule[] = [
             variants: [{ options: [{ attribute_id: attr, value: ctx.name("v") }] }],
           });
           for (const r of [variants, variantsAgain])
-            if (Array.isArray(r.json?.data))
-              for (const c of r.json.data) if (typeof c?.id === "string") ctx.track(`/products/${c.id}`);
+            for (const c of rowsOf<unknown>(r) ?? [])
+              if (isObject(c) && typeof c.id === "string") ctx.track(`/products/${c.id}`);
           expectReplay(ctx, variants, variantsAgain, "POST /products/{id}/variants");
         },
         Math.min(ctx.run.runs, 2),
@@ -125,7 +126,7 @@ export const recordRules: Rule[] = [
       const fresh = await ctx.call("POST", "/products", { body: other, headers: { "idempotency-key": key } });
       trackCreated(ctx, fresh, "/products");
       ctx.check(
-        is2xx(fresh) && !replayed(fresh) && fresh.json?.data?.sku === other.sku,
+        is2xx(fresh) && !replayed(fresh) && dataOf<Product>(fresh)?.sku === other.sku,
         `the key 24 hours and 1 minute later with another body: a new product ${other.sku}, not replayed nor 422`,
         `status ${fresh.status} ${fresh.text.slice(0, 200)}`,
       );
@@ -176,7 +177,11 @@ export const recordRules: Rule[] = [
           "the retry after the 500 is not a replay (no Idempotent-Replayed: true)",
           `Idempotent-Replayed: ${retry.headers["idempotent-replayed"]}`,
         );
-        ctx.check(retry.json?.data?.sku === sku, `the retry created the product ${sku}`, retry.text.slice(0, 160));
+        ctx.check(
+          dataOf<Product>(retry)?.sku === sku,
+          `the retry created the product ${sku}`,
+          retry.text.slice(0, 160),
+        );
         const third = await create();
         ctx.check(
           third.status === retry.status && sameJson(third.json, retry.json),

@@ -3,7 +3,7 @@ import type { Reply, RuleContext } from "../../context.js";
 import { rule, SPEC } from "../rule.js";
 import { apiPath, createKey, is2xx, sameJson, storePrefix, trackCreated } from "../support/access.js";
 import { bySku } from "../support/catalog.js";
-import { errorCode, errorOf, isObject } from "../../shapes.js";
+import { bodyOf, errorCode, errorOf, idOf, isObject, listOf } from "../../shapes.js";
 
 // Limits: Idempotency, on POST /products (a create whose payload the spec shows, findable by `?sku=`).
 // Every product carries a name from ctx.name and is tracked for the run's cleanup.
@@ -37,15 +37,14 @@ async function create(ctx: RuleContext, body: unknown, key: string | undefined, 
 async function whileHeld(ctx: RuleContext, body: unknown, key: string): Promise<Reply[] | undefined> {
   const path = apiPath(ctx, "/products");
   const fault = await ctx.control("POST", "/faults", { method: "POST", path, hold: true, times: 1 });
-  const id: unknown = fault.json?.id;
+  const id: unknown = bodyOf(fault)?.id;
   if (!is2xx(fault) || (typeof id !== "number" && typeof id !== "string")) return undefined;
   try {
     const first = create(ctx, body, key);
     let held = false;
     for (let i = 0; i < 200 && !held; i++) {
       const listed = await ctx.control("GET", "/faults");
-      held =
-        (listed.json as { id: unknown; held: number }[] | undefined)?.some((f) => f.id === id && f.held > 0) ?? false;
+      held = listOf(listed.json).some((f) => f.id === id && typeof f.held === "number" && f.held > 0);
       if (!held) await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const others = await Promise.all(Array.from({ length: 4 }, () => create(ctx, body, key)));
@@ -171,7 +170,8 @@ export const replayRules = [
       // SKU in use: 409 CONFLICT (Product write rules 8), remembered under the key.
       const refused = await create(ctx, { ...body, name: `${body.sku} again` }, key);
       ctx.error(refused, 409, "CONFLICT");
-      ctx.status(await ctx.call("DELETE", `/products/${holder.json.data.id}`), 204);
+      const holderId = ctx.defined(idOf(holder), "the product created: {data: {id, ...}}", holder.text.slice(0, 160));
+      ctx.status(await ctx.call("DELETE", `/products/${holderId}`), 204);
       const retry = await create(ctx, { ...body, name: `${body.sku} again` }, key);
       ctx.check(
         retry.status === 409 && sameJson(retry.json, refused.json),

@@ -13,7 +13,7 @@ import {
 } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
 import { type Command, command, is2xx, type Session, withHeader } from "./session.js";
-import { bodyOf } from "../../shapes.js";
+import { bodyOf, idOf, isObject, stringsOf } from "../../shapes.js";
 
 // Generated requests about who may call and when: credentials of every kind on routes of every scope,
 // keys made and revoked in the back office, store states, requests sent again under an Idempotency-Key
@@ -99,16 +99,18 @@ const keys = fc
           name: s.name("key"),
           scopes: c.scopes,
         });
-        const key = made.json?.key ?? made.json;
+        const body = bodyOf(made);
+        const doc: unknown = body?.key ?? body;
+        const key = isObject(doc) ? doc : undefined;
         if (is2xx(made) && typeof key?.token === "string") {
           s.ctx.run.secrets.add(key.token);
-          const scopes = new Set<string>(key.scopes ?? c.scopes);
+          const scopes = new Set<string>(Array.isArray(key.scopes) ? stringsOf(key.scopes) : c.scopes);
           for (const sc of [...scopes]) if (sc.endsWith(":write")) scopes.add(sc.replace(":write", ":read"));
           s.credentials.push({
             token: key.token,
             scopes: [...scopes],
             label: `key ${c.scopes.join(",") || "none"}`,
-            id: key.id,
+            id: key.id === undefined ? undefined : String(key.id),
           });
         }
         return;
@@ -341,18 +343,21 @@ const revokedReplay = fc.nat().map((n) =>
       name: s.name("key"),
       scopes: SCOPES,
     });
-    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
-    s.ctx.run.secrets.add(made.json.token);
+    const key = bodyOf(made);
+    const token = key?.token;
+    if (!is2xx(made) || typeof token !== "string") return;
+    s.ctx.run.secrets.add(token);
     const req = withHeader(
       s.request("POST", "/tags", { name: s.name("tag") }, { "idempotency-key": s.name("key") }),
       "authorization",
-      `Bearer ${made.json.token}`,
+      `Bearer ${token}`,
     );
     const first = await s.send(req);
-    if (is2xx(first) && typeof first.json?.data?.id === "string") s.ctx.track(`/tags/${first.json.data.id}`);
-    await s.ctx.control("POST", `/keys/${encodeURIComponent(made.json.id)}/revoke`);
+    const tag = idOf(first);
+    if (is2xx(first) && tag !== undefined) s.ctx.track(`/tags/${tag}`);
+    await s.ctx.control("POST", `/keys/${encodeURIComponent(String(key?.id))}/revoke`);
     await s.send(req);
-    s.credentials.push({ token: made.json.token, scopes: [], label: "refused: revoked key" });
+    s.credentials.push({ token, scopes: [], label: "refused: revoked key" });
   }),
 );
 
@@ -375,10 +380,12 @@ const keyForms = fc.constantFrom("255 characters", "case", "empty", "256 charact
               : `${stem}-Mixed`;
     const create = (k: string) => s.send(s.request("POST", "/tags", { name: s.name("tag") }, { "idempotency-key": k }));
     const first = await create(key);
-    if (is2xx(first) && typeof first.json?.data?.id === "string") s.ctx.track(`/tags/${first.json.data.id}`);
+    const tag = idOf(first);
+    if (is2xx(first) && tag !== undefined) s.ctx.track(`/tags/${tag}`);
     if (form === "case") {
       const second = await create(key.toUpperCase());
-      if (is2xx(second) && typeof second.json?.data?.id === "string") s.ctx.track(`/tags/${second.json.data.id}`);
+      const other = idOf(second);
+      if (is2xx(second) && other !== undefined) s.ctx.track(`/tags/${other}`);
     }
   }),
 );
@@ -391,8 +398,9 @@ const idleKey = fc.subarray(SCOPES, { maxLength: 3 }).map((scopes) =>
       name: s.name("key"),
       scopes,
     });
-    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
-    s.ctx.run.secrets.add(made.json.token);
+    const token = bodyOf(made)?.token;
+    if (!is2xx(made) || typeof token !== "string") return;
+    s.ctx.run.secrets.add(token);
     for (let i = 0; i < 2; i++) {
       await s.ctx.control("POST", "/clock", { advance_seconds: 45 * 86_400 + 11 });
       await s.send(s.request("GET", "/me"));
@@ -401,7 +409,7 @@ const idleKey = fc.subarray(SCOPES, { maxLength: 3 }).map((scopes) =>
       withHeader(
         s.request("DELETE", "/customers/4b0c8a5e-9d1f-4e2a-8c3b-6a7d9e0f1a2b"),
         "authorization",
-        `Bearer ${made.json.token}`,
+        `Bearer ${token}`,
       ),
     );
   }),
@@ -419,9 +427,10 @@ const lateKey = fc.subarray(SCOPES, { minLength: 1, maxLength: 3 }).map((scopes)
       name: s.name("key"),
       scopes,
     });
-    if (!is2xx(made) || typeof bodyOf(made)?.token !== "string") return;
-    s.ctx.run.secrets.add(made.json.token);
-    await s.send(withHeader(s.request("GET", "/me"), "authorization", `Bearer ${made.json.token}`));
+    const token = bodyOf(made)?.token;
+    if (!is2xx(made) || typeof token !== "string") return;
+    s.ctx.run.secrets.add(token);
+    await s.send(withHeader(s.request("GET", "/me"), "authorization", `Bearer ${token}`));
   }),
 );
 

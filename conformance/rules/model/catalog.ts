@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { bodyDefect, idDefect, keyDefect, made, queryDefect, drawn, accessDefects } from "./defects.js";
 import { type Command, command, is2xx, type Row, Session } from "./session.js";
+import type { Reply } from "../../context.js";
+import { dataOf, idOf, type Json, pageOf, rowsOf } from "../../shapes.js";
 
 // Generated catalog requests: products (collections, variants, versions, deletes, lists) and brands,
 // categories, tags and suppliers, with edge values (SKUs that differ only in case or in non-ASCII
@@ -117,11 +119,11 @@ function productDoc(s: Session, sh: Shape): Record<string, unknown> {
 
 const PRODUCT_FIELDS = ["name", "retail_price", "sku", "tags", "codes", "brand_id", "category_id", "has_inventory"];
 
-const learnProduct = (s: Session, reply: { status: number; json: any }) => {
-  const doc = reply.json?.data;
-  if ((is2xx(reply as any) || reply.status === 422) && typeof doc?.id === "string") {
-    s.learn("products", doc, true);
-    s.ctx.track(`/products/${doc.id}`);
+const learnProduct = (s: Session, reply: Reply) => {
+  const id = idOf(reply);
+  if ((is2xx(reply) || reply.status === 422) && id !== undefined) {
+    s.learn("products", dataOf(reply), true);
+    s.ctx.track(`/products/${id}`);
   }
 };
 
@@ -214,8 +216,7 @@ const updateProduct = fc
         }
         const reply = await s.sendWith(s.request("PATCH", `/products/${row.id}`, body), made(s, ds));
         if (is2xx(reply) || reply.status === 422) {
-          const doc = reply.json?.data;
-          if (doc?.id === row.id) s.learn("products", doc);
+          if (idOf(reply) === row.id) s.learn("products", dataOf(reply));
         }
       },
     ),
@@ -232,7 +233,7 @@ const readProduct = fc
       const row = s.pick("products", pick, (r) => r.live !== deleted) ?? s.pick("products", pick);
       if (!row) return;
       const reply = await s.sendWith(s.request("GET", `/products/${row.id}`), made(s, ds));
-      if (reply.status === 200) s.learn("products", reply.json?.data);
+      if (reply.status === 200) s.learn("products", dataOf(reply));
       for (const sub of ["inventory", "variants"] as const)
         if (!row.live && sub === "inventory") await s.send(s.request("GET", `/products/${row.id}/${sub}`));
     }),
@@ -268,8 +269,9 @@ const listProducts = fc
           made(s, ds),
         );
         if (reply.status !== 200) return;
-        if (typeof reply.json?.next_cursor === "string") s.cursors.set(path, reply.json.next_cursor);
-        for (const doc of reply.json?.data ?? []) if (doc?.deleted_at === undefined) s.learn("products", doc);
+        const page = pageOf<Json>(reply);
+        if (typeof page?.next_cursor === "string") s.cursors.set(path, page.next_cursor);
+        for (const doc of page?.data ?? []) if (doc?.deleted_at === undefined) s.learn("products", doc);
       },
     ),
   );
@@ -345,7 +347,7 @@ const createVariants = fc
         if (is2xx(reply)) {
           // The answer's shape is not shown: the children are found again through the list.
           const list = await s.send(s.request("GET", "/products?limit=200&order=desc"));
-          for (const doc of list.json?.data ?? [])
+          for (const doc of rowsOf<Json>(list) ?? [])
             if (doc?.variant_parent_id === parent.id) {
               s.learn("products", doc, true);
               s.ctx.track(`/products/${doc.id}`);
@@ -399,9 +401,10 @@ const taxonomy = fc
             s.request("POST", `/${kind}`, body, pick % 3 === 0 ? { "idempotency-key": s.name("key") } : {}),
             all,
           );
-          if (is2xx(reply) && typeof reply.json?.data?.id === "string") {
-            s.learn(kind, reply.json.data, true);
-            s.ctx.track(`/${kind}/${reply.json.data.id}`);
+          const id = idOf(reply);
+          if (is2xx(reply) && id !== undefined) {
+            s.learn(kind, dataOf(reply), true);
+            s.ctx.track(`/${kind}/${id}`);
           }
           return;
         }
@@ -410,7 +413,7 @@ const taxonomy = fc
           return;
         case "list": {
           reply = await s.sendWith(s.request("GET", `/${kind}?limit=${1 + (pick % 200)}`), all);
-          for (const doc of reply.json?.data ?? []) s.learn(kind, doc);
+          for (const doc of rowsOf(reply) ?? []) s.learn(kind, doc);
           return;
         }
         case "rename":
@@ -420,15 +423,15 @@ const taxonomy = fc
             // Nothing of the run's own to change yet: make one (send learns it and tracks it for
             // clean-up), so every rename and move is met.
             const made = await s.send(s.request("POST", `/${kind}`, { name: s.name(kind) }));
-            if (!is2xx(made) || typeof made.json?.data?.id !== "string") return;
-            own = made.json.data.id as string;
+            own = idOf(made);
+            if (!is2xx(made) || own === undefined) return;
           }
           const body =
             op === "move" && kind === "categories"
               ? { parent_id: s.pick("categories", pick + 1)?.id ?? null }
               : { name: s.name(kind) };
           reply = await s.sendWith(s.request("PATCH", `/${kind}/${own}`, body), all);
-          if (is2xx(reply)) s.learn(kind, reply.json?.data);
+          if (is2xx(reply)) s.learn(kind, dataOf(reply));
           return;
         }
         case "delete": {
@@ -507,7 +510,7 @@ const oneChange = fc.record({ change: fc.constantFrom(...CHANGES), pick: fc.nat(
       };
       const made = await s.send(s.request("POST", "/products", doc));
       learnProduct(s, made);
-      row = s.pick("products", 0, (r) => r.id === made.json?.data?.id);
+      row = s.pick("products", 0, (r) => r.id === idOf(made));
       if (!row) return;
     }
     const d = row.doc ?? {};
@@ -515,10 +518,11 @@ const oneChange = fc.record({ change: fc.constantFrom(...CHANGES), pick: fc.nat(
     const patch = (body: unknown) => s.send(s.request("PATCH", path, body));
     const ownTaxon = async (kind: "tags" | "suppliers" | "brands" | "categories") => {
       const made = await s.send(s.request("POST", `/${kind}`, { name: s.name(kind) }));
-      if (is2xx(made) && typeof made.json?.data?.id === "string") {
-        s.learn(kind, made.json.data, true);
-        s.ctx.track(`/${kind}/${made.json.data.id}`);
-        return made.json.data.id as string;
+      const id = idOf(made);
+      if (is2xx(made) && id !== undefined) {
+        s.learn(kind, dataOf(made), true);
+        s.ctx.track(`/${kind}/${id}`);
+        return id;
       }
       return undefined;
     };
@@ -603,7 +607,7 @@ const oneChange = fc.record({ change: fc.constantFrom(...CHANGES), pick: fc.nat(
         break;
     }
     const read = await s.send(s.request("GET", path));
-    if (read.status === 200) s.learn("products", read.json?.data);
+    if (read.status === 200) s.learn("products", dataOf(read));
     await s.send(s.request("GET", "/products?include_deleted=true&limit=200"));
   }),
 );

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { bodyDefect, idDefect, made, queryDefect, drawn, accessDefects } from "./defects.js";
 import { type Command, command, is2xx, Session } from "./session.js";
+import { controlDocOf, dataOf, idOf, type Json, rowsOf } from "../../shapes.js";
 
 // Generated customer and sales requests: customers made, changed, read, listed and erased (and read
 // again after); with a control plane, sales and refunds made in the back office and the sales list
@@ -60,9 +61,10 @@ const customer = fc
               ),
               all,
             );
-            if (is2xx(reply) && typeof reply.json?.data?.id === "string") {
-              s.learn("customers", reply.json.data, true);
-              s.ctx.track(`/customers/${reply.json.data.id}`);
+            const id = idOf(reply);
+            if (is2xx(reply) && id !== undefined) {
+              s.learn("customers", dataOf(reply), true);
+              s.ctx.track(`/customers/${id}`);
             }
             return;
           }
@@ -72,7 +74,7 @@ const customer = fc
               body.version =
                 (c.version === "current" ? row.versions.at(-1) : row.versions.at(-2)) ?? row.versions.at(-1);
             const reply = await s.sendWith(s.request("PATCH", `/customers/${row.id}`, body), all);
-            if (is2xx(reply)) s.learn("customers", reply.json?.data);
+            if (is2xx(reply)) s.learn("customers", dataOf(reply));
             return;
           }
           case "get": {
@@ -91,7 +93,7 @@ const customer = fc
             if (c.list.order) q.set("order", c.list.order);
             if (c.list.deleted && !c.list.order) q.set("include_deleted", "true");
             const reply = await s.sendWith(s.request("GET", `/customers${q.size ? `?${q}` : ""}`), all);
-            for (const doc of reply.json?.data ?? []) if (doc?.deleted_at === undefined) s.learn("customers", doc);
+            for (const doc of rowsOf<Json>(reply) ?? []) if (doc?.deleted_at === undefined) s.learn("customers", doc);
             return;
           }
           case "delete":
@@ -165,7 +167,7 @@ const listSales = fc
         if (c.filter === "include_deleted") q.set("include_deleted", c.pick % 2 === 0 ? "true" : "false");
         if (c.limit) q.set("limit", String(c.limit));
         const reply = await s.sendWith(s.request("GET", `/sales${q.size ? `?${q}` : ""}`), made(s, c.defects));
-        for (const doc of reply.json?.data ?? []) s.learn("sales", doc);
+        for (const doc of rowsOf(reply) ?? []) s.learn("sales", doc);
         if (c.read) {
           const one = s.pick("sales", c.pick + 1, () => true);
           if (one) await s.send(s.request("GET", `/sales/${one.id}`));
@@ -204,7 +206,7 @@ const backOffice = fc
           })),
           ...(c.op === "parked" ? { parked: true } : {}),
         });
-        if (is2xx(made) && c.op === "sale") s.learn("sales", made.json?.data ?? made.json, true);
+        if (is2xx(made) && c.op === "sale") s.learn("sales", controlDocOf(made), true);
         return;
       }
       const sale = s.pick(
@@ -227,7 +229,7 @@ const backOffice = fc
         `${store}/sales/${sale.id}/refunds`,
         c.op === "refund" && lines.length ? { lines } : {},
       );
-      if (is2xx(refund)) s.learn("sales", refund.json?.data ?? refund.json);
+      if (is2xx(refund)) s.learn("sales", controlDocOf(refund));
     }),
   );
 

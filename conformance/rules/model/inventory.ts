@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { bodyDefect, idDefect, keyDefect, made, drawn, accessDefects } from "./defects.js";
 import type { Sent } from "../../model/translate.js";
 import { bodyOf, type Command, command, is2xx, type Row, Session, withBody } from "./session.js";
+import { dataOf, idOf, type InventoryLevel, rowsOf, type StockWrite } from "../../shapes.js";
 
 // Generated stock requests: absolute sets, relative adjustments and batches, at quantities with up to 3
 // decimals, with reasons of every kind (the system one, disabled ones, either direction), products that
@@ -98,8 +99,8 @@ const setStock = fc
           key ? { "idempotency-key": key } : {},
         );
         const reply = await s.sendWith(base, made(s, c.defects), repairs(s, base, c.pick));
-        if (is2xx(reply) && typeof reply.json?.data?.on_hand === "number")
-          s.levels.set(`${p.id}/${o}`, reply.json.data.on_hand);
+        const level: unknown = dataOf<StockWrite>(reply)?.on_hand;
+        if (is2xx(reply) && typeof level === "number") s.levels.set(`${p.id}/${o}`, level);
         if (key && base.body) s.keyed.push({ method: "PUT", path, key, body: base.body, token: s.ctx.token });
       },
     ),
@@ -270,7 +271,7 @@ const levels = fc
         if (!p) return;
         const reply = await s.sendWith(s.request("GET", `/products/${p.id}/inventory`), made(s, c.defects));
         if (reply.status === 200)
-          for (const l of reply.json?.data ?? []) s.levels.set(`${p.id}/${l.outlet_id}`, l.on_hand);
+          for (const l of rowsOf<InventoryLevel>(reply) ?? []) s.levels.set(`${p.id}/${l.outlet_id}`, l.on_hand);
       },
     ),
   );
@@ -316,9 +317,9 @@ const story = fc
       const made = await s.send(
         s.request("POST", "/products", { name: s.name("product"), retail_price: 100, sku, has_inventory: true }),
       );
-      const id = made.json?.data?.id;
-      if (!is2xx(made) || typeof id !== "string") return;
-      s.learn("products", made.json.data, true);
+      const id = idOf(made);
+      if (!is2xx(made) || id === undefined) return;
+      s.learn("products", dataOf(made), true);
       s.ctx.track(`/products/${id}`);
       const key = () => ({ "idempotency-key": s.name("key") });
       const read = () => s.send(s.request("GET", `/products/${id}/inventory`));

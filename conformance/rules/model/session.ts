@@ -4,6 +4,7 @@ import type { Sent } from "../../model/translate.js";
 import { pathUnder } from "../../target.js";
 import { apiRootOf, givenKeys } from "../support/given.js";
 import { closure, prefixOfBaseUrl, secret } from "../support/access.js";
+import { bodyOf as answerOf, controlStores, dataOf, idOf, isObject, listOf, rowsOf, stringsOf } from "../../shapes.js";
 
 // What the generated sequences know of the target: the rows they saw in its answers (in the target's
 // ids), the credentials they hold, and the keyed requests they sent. Commands pick their arguments
@@ -155,38 +156,48 @@ export class Session {
     if (this.control) lists.push(["products", "/products"], ["customers", "/customers"], ["sales", "/sales"]);
     for (const [kind, path] of lists) {
       const reply = await this.ctx.call("GET", `${path}${path.includes("adjustment") ? "" : "?limit=200"}`);
-      if (reply.status === 200 && Array.isArray(reply.json?.data))
-        for (const doc of reply.json.data) this.learn(kind, doc);
+      if (reply.status === 200) for (const doc of rowsOf(reply) ?? []) this.learn(kind, doc);
     }
     if (!this.control) return;
     const made = await this.ctx.control("GET", "/credentials");
-    const stores: any[] = made.json?.stores ?? [];
+    const doc = answerOf(made);
+    const stores = controlStores(doc);
     for (const store of stores)
       for (const key of store.keys ?? []) {
         secret(this.ctx, key.token);
-        if (store.prefix === this.prefix && key.token !== this.ctx.token)
-          this.credentials.push({ token: key.token, scopes: closure(key.scopes ?? []), label: `key ${key.name}` });
+        if (store.prefix === this.prefix && typeof key.token === "string" && key.token !== this.ctx.token)
+          this.credentials.push({ token: key.token, scopes: closure(stringsOf(key.scopes)), label: `key ${key.name}` });
       }
     const other = stores.find((s) => s.prefix !== this.prefix && s.plan !== "lite" && (s.keys ?? []).length > 0);
-    if (other) {
+    const otherToken = other?.keys?.[0]?.token;
+    if (other && typeof other.prefix === "string" && typeof otherToken === "string") {
       // A row of another store: its id must answer as unknown here (tenant isolation).
       const reply = await this.ctx.send(
         "GET",
         `${this.apiRoot}/${encodeURIComponent(other.prefix)}/v1/products?limit=5`,
-        { token: other.keys[0].token },
+        {
+          token: otherToken,
+        },
       );
-      const ids = (reply.json?.data ?? [])
-        .map((p: any) => p?.id)
+      const ids = (rowsOf<unknown>(reply) ?? [])
+        .map((p) => (isObject(p) ? p.id : undefined))
         .filter((id: unknown): id is string => typeof id === "string");
-      this.other = { prefix: other.prefix, token: other.keys[0].token, ids };
+      this.other = { prefix: other.prefix, token: otherToken, ids };
     }
-    for (const c of made.json?.oauth_clients ?? []) {
+    for (const c of listOf(doc?.oauth_clients)) {
       secret(this.ctx, c.client_secret);
-      if ((c.redirect_uris ?? []).length > 0)
-        this.apps.push({ clientId: c.client_id, clientSecret: c.client_secret, redirectUri: c.redirect_uris[0] });
+      const uris = stringsOf(c.redirect_uris);
+      if (typeof c.client_id === "string" && typeof c.client_secret === "string" && uris[0] !== undefined)
+        this.apps.push({ clientId: c.client_id, clientSecret: c.client_secret, redirectUri: uris[0] });
     }
-    for (const u of made.json?.users ?? [])
-      this.users.push({ id: u.id, role: u.role, prefix: u.store_prefix, email: u.email, password: u.password });
+    for (const u of listOf(doc?.users))
+      this.users.push({
+        id: String(u.id),
+        role: String(u.role),
+        prefix: String(u.store_prefix),
+        email: String(u.email),
+        password: String(u.password),
+      });
     // A second client, so that a code can be presented by a client it was not given to.
     const first = this.apps[0];
     if (first && this.apps.length < 2) {
@@ -194,7 +205,7 @@ export class Session {
         name: this.name("app"),
         redirect_uris: [first.redirectUri],
       });
-      const c = registered.json;
+      const c = answerOf(registered);
       if (typeof c?.client_id === "string" && typeof c?.client_secret === "string") {
         secret(this.ctx, c.client_secret);
         this.apps.push({ clientId: c.client_id, clientSecret: c.client_secret, redirectUri: first.redirectUri });
@@ -266,11 +277,12 @@ export class Session {
   private keepCreated(req: Sent, reply: Reply): void {
     const path = pathUnder(req.url, this.ctx.run.target.baseUrl);
     const kind = req.method === "POST" && path !== undefined ? CREATES[path] : undefined;
-    const doc = reply.json?.data;
-    if (kind === undefined || !is2xx(reply) || typeof doc?.id !== "string") return;
+    const doc = dataOf<{ id?: unknown }>(reply);
+    const id = idOf(reply);
+    if (kind === undefined || !is2xx(reply) || id === undefined) return;
     // A replay hands back a row already known (and perhaps deleted since): only a new one is learned.
-    if (!this.rows.get(kind)?.has(doc.id)) this.learn(kind, doc, true);
-    this.ctx.track(`/${kind}/${doc.id}`);
+    if (!this.rows.get(kind)?.has(id)) this.learn(kind, doc, true);
+    this.ctx.track(`/${kind}/${id}`);
   }
 
   /** A request to `{base_url}` + path with the run's full key. */

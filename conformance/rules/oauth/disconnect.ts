@@ -1,5 +1,5 @@
 import type { RuleContext } from "../../context.js";
-import { Skip } from "../../outcomes.js";
+import { Mismatch, Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import {
   consent,
@@ -11,7 +11,7 @@ import {
 } from "../support/oauth.js";
 import { oauthError } from "../support/access.js";
 import { rule, SPEC } from "../rule.js";
-import { bodyOf } from "../../shapes.js";
+import { accessTokenOf, dataOf, type Identity, refreshTokenOf } from "../../shapes.js";
 
 // Spec, States (Credential) and Authentication 8 for OAuth connections: a disconnected connection's
 // tokens stop at once, and a wrong refresh token answers invalid_grant. Codes come from the control
@@ -22,14 +22,14 @@ async function connect(ctx: RuleContext, c: OAuthClient): Promise<{ access: stri
   const { code } = await consent(ctx, c);
   ctx.check(typeof code === "string", "a redirect with a code", "none");
   const reply = await exchange(ctx, c, code as string);
-  ctx.check(
-    reply.status === 200 &&
-      typeof bodyOf(reply)?.access_token === "string" &&
-      typeof bodyOf(reply)?.refresh_token === "string",
-    "the code exchanged for an access_token and a refresh_token",
-    `status ${reply.status} ${reply.text.slice(0, 160)}`,
-  );
-  return { access: reply.json.access_token, refresh: reply.json.refresh_token };
+  const access = accessTokenOf(reply);
+  const refresh = refreshTokenOf(reply);
+  if (reply.status !== 200 || access === undefined || refresh === undefined)
+    throw new Mismatch(
+      "the code exchanged for an access_token and a refresh_token",
+      `status ${reply.status} ${reply.text.slice(0, 160)}`,
+    );
+  return { access, refresh };
 }
 
 export const disconnectRules: Rule[] = [
@@ -60,7 +60,7 @@ export const disconnectRules: Rule[] = [
       const { access, refresh } = await connect(ctx, c);
       const me = await ctx.call("GET", "/me", { token: access });
       ctx.status(me, 200);
-      const connection = me.json?.data?.key?.id;
+      const connection: unknown = dataOf<Identity>(me)?.key?.id;
       if (typeof connection !== "string" || connection === "")
         throw new Skip("GET /me with the access token names no key id for the connection");
       const done = await ctx.control("POST", `/connections/${encodeURIComponent(connection)}/disconnect`);

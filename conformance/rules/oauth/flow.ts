@@ -13,7 +13,7 @@ import {
   type OAuthClient,
 } from "../support/oauth.js";
 import { advance, oauthError, prefixOfBaseUrl, WAITS_FOR } from "../support/access.js";
-import { bodyOf, oauthCode } from "../../shapes.js";
+import { accessTokenOf, bodyOf, dataOf, type Identity, oauthCode, tokenAnswerOf } from "../../shapes.js";
 
 // Spec, Authentication 3 to 8: the authorization code flow, headless through the control plane
 // (POST /_sim/oauth/authorize with the fixture's admin user and client from GET /_sim/credentials) or
@@ -43,13 +43,17 @@ function tokenFields(
     "the token endpoint answers 200",
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
-  const t = reply.json ?? {};
-  ctx.check(
-    typeof t.access_token === "string" && t.access_token !== "",
+  const t = tokenAnswerOf(reply);
+  const access = ctx.defined(
+    typeof t.access_token === "string" && t.access_token !== "" ? t.access_token : undefined,
     "access_token",
     JSON.stringify(t.access_token ?? null).slice(0, 20),
   );
-  ctx.check(typeof t.refresh_token === "string" && t.refresh_token !== "", "refresh_token", typeof t.refresh_token);
+  const refresh = ctx.defined(
+    typeof t.refresh_token === "string" && t.refresh_token !== "" ? t.refresh_token : undefined,
+    "refresh_token",
+    typeof t.refresh_token,
+  );
   ctx.check(
     typeof t.token_type === "string" && /^bearer$/i.test(t.token_type),
     "token_type Bearer",
@@ -68,7 +72,7 @@ function tokenFields(
     `api_base_url ending in /${o.prefix}/v1`,
     JSON.stringify(t.api_base_url ?? null),
   );
-  return { access: t.access_token, refresh: t.refresh_token };
+  return { access, refresh };
 }
 
 const unreserved = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".split(""));
@@ -96,10 +100,11 @@ export const flowRules = [
       const { access } = tokenFields(ctx, await exchange(ctx, o, code as string), o, ["catalog:read"]);
       const me = await ctx.call("GET", "/me", { token: access });
       ctx.status(me, 200);
+      const scopes: unknown = dataOf<Identity>(me)?.scopes;
       ctx.check(
-        Array.isArray(me.json?.data?.scopes) && me.json.data.scopes.includes("catalog:read"),
+        Array.isArray(scopes) && scopes.includes("catalog:read"),
         "GET /me with the access token lists catalog:read",
-        JSON.stringify(me.json?.data?.scopes),
+        JSON.stringify(scopes),
       );
       ctx.status(await ctx.call("GET", "/products?limit=1", { token: access }), 200);
       ctx.error(await ctx.call("GET", "/customers?limit=1", { token: access }), 403, "INSUFFICIENT_SCOPE");
@@ -235,14 +240,14 @@ export const flowRules = [
       const { refresh } = tokenFields(ctx, await exchange(ctx, o, code as string, {}, "basic"), o, ["catalog:read"]);
       for (const attempt of ["first", "second"]) {
         const renewed = await refreshGrant(ctx, o, refresh);
-        ctx.check(
-          renewed.status === 200 && typeof bodyOf(renewed)?.access_token === "string",
+        const access = ctx.defined(
+          renewed.status === 200 ? accessTokenOf(renewed) : undefined,
           `the ${attempt} refresh with the same refresh token: 200 with an access_token`,
           `status ${renewed.status} ${renewed.text.slice(0, 160)}`,
         );
-        if (renewed.json.refresh_token !== undefined)
-          ctx.check(renewed.json.refresh_token === refresh, "the same refresh_token back", "another one");
-        ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
+        const again = tokenAnswerOf(renewed).refresh_token;
+        if (again !== undefined) ctx.check(again === refresh, "the same refresh_token back", "another one");
+        ctx.status(await ctx.call("GET", "/me", { token: access }), 200);
       }
     },
   }),
@@ -279,7 +284,12 @@ export const flowRules = [
       ctx.error(await ctx.call("GET", "/me", { token: access }), 401, "UNAUTHORIZED");
       const renewed = await refreshGrant(ctx, o, refresh);
       ctx.status(renewed, 200);
-      ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
+      const renewedAccess = ctx.defined(
+        accessTokenOf(renewed),
+        "the refresh's access_token",
+        renewed.text.slice(0, 160),
+      );
+      ctx.status(await ctx.call("GET", "/me", { token: renewedAccess }), 200);
     },
   }),
 ];

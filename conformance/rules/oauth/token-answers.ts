@@ -11,7 +11,7 @@ import {
   type OAuthClient,
 } from "../support/oauth.js";
 import { SCOPES, closure, oauthError } from "../support/access.js";
-import { bodyOf, oauthCode } from "../../shapes.js";
+import { accessTokenOf, bodyOf, expectData, type Identity, oauthCode, tokenAnswerOf } from "../../shapes.js";
 
 // Spec, Authentication 5 to 7: the values of the token answer (code exchange and refresh) and how a
 // client sends its credentials. Codes come from the control plane's headless consent
@@ -48,9 +48,9 @@ function tokenValues(
   want: Expected,
 ): { access: string; refresh: string; base: string } {
   ctx.check(reply.status === 200, `${what}: 200`, `status ${reply.status} ${reply.text.slice(0, 200)}`);
-  const t = reply.json ?? {};
-  ctx.check(
-    typeof t.access_token === "string" && t.access_token !== "",
+  const t = tokenAnswerOf(reply);
+  const access = ctx.defined(
+    typeof t.access_token === "string" && t.access_token !== "" ? t.access_token : undefined,
     `${what}: access_token`,
     typeof t.access_token,
   );
@@ -89,7 +89,7 @@ function tokenValues(
     JSON.stringify(t.api_base_url ?? null),
   );
   return {
-    access: t.access_token,
+    access,
     refresh: typeof t.refresh_token === "string" ? t.refresh_token : (want.heldRefresh as string),
     base: String(t.api_base_url).replace(/\/+$/, ""),
   };
@@ -99,7 +99,7 @@ function tokenValues(
 async function works(ctx: RuleContext, base: string, access: string, what: string): Promise<void> {
   const me = await ctx.send("GET", `${base}/me`, { token: access });
   ctx.check(
-    me.status === 200 && typeof me.json?.data === "object",
+    me.status === 200 && typeof bodyOf(me)?.data === "object",
     `GET ${base}/me with the access token of ${what}: 200 with an Identity`,
     `status ${me.status} ${me.text.slice(0, 160)}`,
   );
@@ -113,8 +113,12 @@ function refusedBothWays(ctx: RuleContext, both: Reply, what: string): void {
     `${what} with the client's credentials both as HTTP Basic and in the body: 400 invalid_request or 401 invalid_client`,
     `status ${both.status} ${both.text.slice(0, 160)}`,
   );
-  oauthError(ctx, both, both.json.error, [both.status]);
-  ctx.check(both.json.access_token === undefined, "no access_token when both ways are refused", "an access_token");
+  oauthError(ctx, both, String(oauthCode(both)), [both.status]);
+  ctx.check(
+    tokenAnswerOf(both).access_token === undefined,
+    "no access_token when both ways are refused",
+    "an access_token",
+  );
 }
 
 /**
@@ -165,7 +169,7 @@ export const tokenAnswerRules = [
         async (scopes) => {
           const me = await ctx.call("GET", "/me");
           ctx.status(me, 200);
-          const want = { scopes, storeName: me.json?.data?.store_name };
+          const want = { scopes, storeName: expectData<Identity>(me, "GET /me: {data: Identity}").store_name };
           const first = tokenValues(
             ctx,
             await exchange(ctx, c, await codeFor(ctx, c, scopes)),
@@ -201,7 +205,10 @@ export const tokenAnswerRules = [
       const c = await oauthClient(ctx);
       const me = await ctx.call("GET", "/me");
       ctx.status(me, 200);
-      const want = { scopes: ["catalog:read"], storeName: me.json?.data?.store_name };
+      const want = {
+        scopes: ["catalog:read"],
+        storeName: expectData<Identity>(me, "GET /me: {data: Identity}").store_name,
+      };
       const first = tokenValues(
         ctx,
         await exchange(ctx, c, await codeFor(ctx, c, want.scopes), {}, "basic"),
@@ -210,17 +217,17 @@ export const tokenAnswerRules = [
       );
       for (const how of ["basic", "body"] as const) {
         const renewed = await refreshGrant(ctx, c, first.refresh, how);
-        ctx.check(
-          renewed.status === 200 && typeof bodyOf(renewed)?.access_token === "string",
+        const access = ctx.defined(
+          renewed.status === 200 ? accessTokenOf(renewed) : undefined,
           `a refresh with the client's credentials ${how === "basic" ? "as HTTP Basic" : "in the body"}: 200 with an access_token`,
           `status ${renewed.status} ${renewed.text.slice(0, 160)}`,
         );
-        ctx.status(await ctx.call("GET", "/me", { token: renewed.json.access_token }), 200);
+        ctx.status(await ctx.call("GET", "/me", { token: access }), 200);
       }
       refusedBothWays(ctx, await refreshGrant(ctx, c, first.refresh, "both"), "a refresh");
       const both2 = await exchange(ctx, c, await codeFor(ctx, c, want.scopes), {}, "both");
       ctx.check(
-        [400, 401].includes(both2.status) && bodyOf(both2)?.access_token === undefined,
+        [400, 401].includes(both2.status) && tokenAnswerOf(both2).access_token === undefined,
         "a code exchange with the client's credentials both ways: refused (400 or 401), no tokens",
         `status ${both2.status} ${both2.text.slice(0, 160)}`,
       );

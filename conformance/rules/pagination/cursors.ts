@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { RuleContext } from "../../context.js";
 import { Skip } from "../../outcomes.js";
 import { rule, SPEC } from "../rule.js";
+import { bodyOf, expectPage, expectRows, pageOf } from "../../shapes.js";
 
 // Pagination and polling rules, checked on lists every target has (outlets, payment types, taxes,
 // categories): read-only, so safe on shared data.
@@ -24,8 +25,11 @@ async function pageAll(
       `${list}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
     );
     ctx.status(reply, 200);
-    const { data, next_cursor, has_more } = reply.json;
-    ids.push(...data.map((r: { id: string }) => r.id));
+    const { data, next_cursor, has_more } = expectPage<{ id: string }>(
+      reply,
+      `GET ${list}: {data: [...], next_cursor, has_more}`,
+    );
+    ids.push(...data.map((r) => r.id));
     // A page with more after it needs a cursor; the last non-empty page may carry one or null
     // (Pagination 2 fixes only the empty page; docs/spec-choices.md, next_cursor on the last non-empty page).
     if (data.length > 0 && has_more)
@@ -34,10 +38,10 @@ async function pageAll(
         `a cursor after a non-empty page of ${list} with has_more true`,
         JSON.stringify(next_cursor),
       );
-    if (next_cursor) lastCursor = next_cursor;
+    if (next_cursor) lastCursor = String(next_cursor);
     if (!has_more) return { ids, lastCursor };
     ctx.check(data.length === limit, `a full page of ${limit} while has_more is true`, `${data.length} rows`);
-    cursor = next_cursor;
+    cursor = next_cursor ? String(next_cursor) : null;
   }
   throw new Error(`${list} did not end after 200 pages`);
 }
@@ -47,7 +51,7 @@ async function samePages(ctx: RuleContext, list: string, limit: number): Promise
   const whole = await ctx.call("GET", `${list}?limit=200`);
   if (whole.status === 404 && NOT_SHOWN.has(list)) return;
   ctx.status(whole, 200);
-  const expected = whole.json.data.map((r: { id: string }) => r.id);
+  const expected = expectRows<{ id: string }>(whole, `GET ${list}?limit=200: {data: [...]}`).map((r) => r.id);
   const { ids } = await pageAll(ctx, list, limit);
   ctx.check(
     JSON.stringify(ids) === JSON.stringify(expected),
@@ -96,11 +100,9 @@ export const cursorRules = [
         checked += 1;
         const empty = await ctx.call("GET", `${list}?cursor=${encodeURIComponent(lastCursor)}`);
         ctx.status(empty, 200);
+        const page = pageOf(empty);
         ctx.check(
-          Array.isArray(empty.json.data) &&
-            empty.json.data.length === 0 &&
-            empty.json.next_cursor === null &&
-            empty.json.has_more === false,
+          page !== undefined && page.data.length === 0 && page.next_cursor === null && page.has_more === false,
           "{data: [], next_cursor: null, has_more: false}",
           empty.text.slice(0, 200),
         );
@@ -172,16 +174,19 @@ export const cursorRules = [
       const asc = await ctx.call("GET", "/payment-types?limit=200");
       const desc = await ctx.call("GET", "/payment-types?order=desc&limit=1");
       ctx.status(desc, 200);
+      const body = bodyOf(desc);
       ctx.check(
-        desc.json.next_cursor === null && desc.json.has_more === false,
+        body?.next_cursor === null && body?.has_more === false,
         "next_cursor null and has_more false",
-        JSON.stringify({ next_cursor: desc.json.next_cursor, has_more: desc.json.has_more }),
+        JSON.stringify({ next_cursor: body?.next_cursor, has_more: body?.has_more }),
       );
-      const newest = asc.json.data[asc.json.data.length - 1]?.id;
+      const ascRows = expectRows<{ id: string }>(asc, "GET /payment-types?limit=200: {data: [...]}");
+      const descRows = expectRows<{ id: string }>(desc, "GET /payment-types?order=desc: {data: [...]}");
+      const newest = ascRows[ascRows.length - 1]?.id;
       ctx.check(
-        desc.json.data[0]?.id === newest,
+        descRows[0]?.id === newest,
         `the newest change first (${newest})`,
-        JSON.stringify(desc.json.data.map((r: { id: string }) => r.id)),
+        JSON.stringify(descRows.map((r) => r.id)),
       );
     },
   }),
