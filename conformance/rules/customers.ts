@@ -253,6 +253,7 @@ export const customerRules = [
     spec: { section: SPEC.deletes, quote: "sales remain and resolve to the anonymized customer; irreversible" },
     needs: { control: true },
     cost: 6,
+    choices: ["Sales of an erased customer"],
     async run(ctx) {
       const prefix = await storePrefix(ctx);
       const [outlet] = await outletIds(ctx);
@@ -266,6 +267,12 @@ export const customerRules = [
         after.customer_id === c.id,
         `the sale still refers to customer ${c.id}`,
         JSON.stringify(after.customer_id),
+      );
+      ctx.choice(
+        "Sales of an erased customer",
+        after.version === sale.version,
+        `the sale's version unchanged (${sale.version})`,
+        JSON.stringify(after.version),
       );
       const listed = await ctx.call("GET", `/sales?customer_id=${c.id}`);
       ctx.status(listed, 200);

@@ -3,7 +3,7 @@ import type { RuleContext } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
 import { UUID, isUtc, makeSale, poll, readSale, refundSale, rowKey, salesSetup, voidSale } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
-import { isObject, type Json, rowsOf, type Sale } from "../../shapes.js";
+import { errorFields, isObject, type Json, rowsOf, type Sale } from "../../shapes.js";
 
 // Sales and refunds: read-only on any target; sales, refunds and voids are made only through a
 // control plane, for a customer of the run, whose customer_id filter keeps the feed small.
@@ -142,8 +142,17 @@ export const listRules = [
     spec: { section: SPEC.sales, quote: "include_deleted on sales answers 400 VALIDATION_FAILED." },
     cost: 1,
     leniency: "Checked with include_deleted=true only.",
+    choices: ["`include_deleted` on sales"],
     async run(ctx) {
-      ctx.error(await ctx.call("GET", "/sales?include_deleted=true"), 400, "VALIDATION_FAILED");
+      const reply = await ctx.call("GET", "/sales?include_deleted=true");
+      ctx.error(reply, 400, "VALIDATION_FAILED");
+      const fields = errorFields(reply);
+      ctx.choice(
+        "`include_deleted` on sales",
+        JSON.stringify(fields) === '["include_deleted"]',
+        "400 naming include_deleted",
+        JSON.stringify(fields),
+      );
     },
   }),
   rule({

@@ -161,18 +161,6 @@ describe("Spec, Limits: customer endpoints, 30 per minute per credential, additi
     expect((await call(sim, "GET", P)).status).toBe(200);
   });
 
-  it("per credential: another key of the same store has its own customer window", async () => {
-    const sim = makeSim();
-    await repeat(sim, 30, "GET", P, { key: "full" });
-    expectRateLimited(await call(sim, "GET", P, { key: "full" }), 60);
-    const other = await call(sim, "GET", P, { key: "customers:read" });
-    expect(other.status).toBe(200);
-    expectHeaders(other, CUSTOMER_POLICY, "limit=30, remaining=29, reset=60");
-    const writer = await call(sim, "POST", P, { key: "customers:write", body: { first_name: "Wren" } });
-    expect(writer.status).toBe(201);
-    expectHeaders(writer, CUSTOMER_POLICY, "limit=30, remaining=29, reset=60");
-  });
-
   it("remaining counts down in both windows: a customer request uses the general window too, and /me uses only the general one", async () => {
     const sim = makeSim();
     await repeat(sim, 10, "GET", ME);

@@ -23,13 +23,6 @@ const START = "2026-01-01T00:00:00.000Z";
 const uuid = expect.stringMatching(UUID);
 
 describe("Spec, What the service does 3: the sale list and a single sale read return the same full sale document", () => {
-  it("every fixture sale: GET /sales/{id} answers exactly the document GET /sales lists", async () => {
-    const sim = makeSim();
-    const listed = await allSales(sim);
-    expect(listed).toHaveLength(9);
-    for (const sale of listed) expect(await getSale(sim, sale.id)).toStrictEqual(sale);
-  });
-
   it("a sale made through the control plane: the control answer, GET /sales/{id} and the GET /sales row are the same document", async () => {
     const sim = makeSim();
     const refs = await demoRefs(sim);
@@ -245,11 +238,9 @@ describe("Spec, Authentication (Scopes: sales:read views sales and refunds; no s
     }
   });
 
+  // POST /sales, PATCH and DELETE /sales/{id}: the rule sales.read-only (404 NOT_FOUND in its strict part).
   it.each([
-    ["POST", "/demo/v1/sales"],
     ["PUT", "/demo/v1/sales/{id}"],
-    ["PATCH", "/demo/v1/sales/{id}"],
-    ["DELETE", "/demo/v1/sales/{id}"],
     ["POST", "/demo/v1/sales/{id}/refunds"],
     ["POST", "/demo/v1/sales/{id}/void"],
   ])(
