@@ -87,12 +87,21 @@ export const listRules = [
     cost: 6,
     leniency:
       "Only the fields the spec names are checked; a sale whose version changed between the two reads is not compared.",
+    choices: ["Row `version`"],
     async run(ctx) {
       const page = await ctx.call("GET", "/sales?limit=50");
       ctx.status(page, 200);
       const sales = rowsOf<Sale>(page) ?? [];
       if (sales.length === 0) throw new Skip("the store has no sales to read");
       for (const s of sales) saleShape(ctx, s);
+      // The store's change sequence number: a decimal string, so no two sales of one page share one.
+      const versions = sales.map((s) => s.version);
+      ctx.choice(
+        "Row `version`",
+        versions.every((v) => /^[0-9]+$/.test(String(v))) && new Set(versions).size === versions.length,
+        "every sale's version a decimal string, none shared",
+        JSON.stringify(versions),
+      );
       const sample = [...new Set([...sales.slice(0, 3), ...sales.slice(-2)])];
       for (const listed of sample) {
         const single = await readSale(ctx, listed.id);
