@@ -18,6 +18,7 @@ import {
 const HEADERS = "Header syntax";
 const POLICIES = "Headers of a route with further limits";
 const WINDOW = "Window kind";
+const COUNTED = "What counts toward 120 per minute";
 const BOTH = '120;w=60, 30;w=60;comment="customers"';
 
 /** How long the probe may take in real time before a window could have turned on a live target. */
@@ -43,7 +44,7 @@ export const customerLimitRules = [
     cost: 38,
     leniency:
       "Counted on GET /customers?limit=1 with two keys of the rule's own; after Retry-After seconds the credential may list customers again; nothing is assumed about the kind of window.",
-    choices: [HEADERS, POLICIES, WINDOW],
+    choices: [HEADERS, POLICIES, WINDOW, COUNTED],
     async run(ctx) {
       const prefix = await storePrefix(ctx);
       // Two credentials (other scopes, so a run handed keys with --key gets two distinct ones), in windows of their own.
@@ -84,6 +85,14 @@ export const customerLimitRules = [
         elsewhere.status === 200,
         "GET /me with the same credential (not a customer endpoint): 200",
         `status ${elsewhere.status} ${elsewhere.text.slice(0, 160)}`,
+      );
+      // The 30 customer requests used the general window too, the 429 did not: 120 - 31 left, one policy.
+      const general = `${elsewhere.headers["ratelimit-policy"]} | ${elsewhere.headers.ratelimit}`;
+      ctx.choice(
+        COUNTED,
+        general === "120;w=60 | limit=120, remaining=89, reset=60",
+        "GET /me after 30 customer requests and a 429: 120;w=60 | limit=120, remaining=89, reset=60",
+        general,
       );
       // Per credential: another key's customer requests are counted apart.
       const apart = await sendUnpaced(ctx, "GET", customers, { token: other.token });

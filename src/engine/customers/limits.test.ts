@@ -80,29 +80,6 @@ describe("Spec, Limits: customer endpoints, 30 per minute per credential, additi
     expectRateLimited(await call(sim, "GET", P), 60);
   });
 
-  it("while /customers answers 429, GET /me still works under the general policy only (30 customer requests counted there)", async () => {
-    const sim = makeSim();
-    await repeat(sim, 30, "GET", P);
-    const me = await call(sim, "GET", ME);
-    expect(me.status).toBe(200);
-    expectHeaders(me, GENERAL_POLICY, "limit=120, remaining=89, reset=60");
-    expectRateLimited(await call(sim, "GET", P), 60);
-    const again = await call(sim, "GET", ME);
-    expect(again.status).toBe(200);
-    expect(again.headers.get("ratelimit-policy")).toBe(GENERAL_POLICY);
-  });
-
-  it("Choices, Limits (a 429 does not count): a 429 of the customer limit does not use the general window", async () => {
-    const sim = makeSim();
-    await repeat(sim, 30, "GET", P);
-    expectRateLimited(await call(sim, "GET", P), 60);
-    expectRateLimited(await call(sim, "GET", P), 60);
-    // 30 counted customer requests, two 429s not counted, then this one: 120 - 31 = 89.
-    const me = await call(sim, "GET", ME);
-    expect(me.status).toBe(200);
-    expectHeaders(me, GENERAL_POLICY, "limit=120, remaining=89, reset=60");
-  });
-
   it("Choices: /customer-groups is not a customer endpoint; it still works, under the general policy only", async () => {
     const sim = makeSim();
     await repeat(sim, 30, "GET", P);
