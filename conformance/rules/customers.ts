@@ -212,6 +212,7 @@ export const customerRules = [
     },
     needs: { control: true },
     cost: 2,
+    choices: ["Erasure"],
     leniency:
       "Needs GET /_sim/stores/{prefix}/customers/{id}; any scrubbed value is accepted, as long as none of the details sent remains.",
     async run(ctx) {
@@ -245,6 +246,24 @@ export const customerRules = [
         "customer_code replaced by a placeholder",
         JSON.stringify(view?.customer_code),
       );
+      // The record as the simulator scrubs it: the same fields, personal ones null, kept ones kept.
+      const kept = ["id", "customer_group_id", "on_account_limit", ...BOOLEANS, "created_at"] as const;
+      const problems = [
+        ...[...NULLABLE, "date_of_birth"].filter((f) => view?.[f] !== null),
+        ...kept.filter((f) => view?.[f] !== c[f]),
+        ...(view?.first_name === "Erased" ? [] : ["first_name"]),
+        ...(/^ERASED-.{10}$/.test(String(view?.customer_code)) ? [] : ["customer_code"]),
+        ...(isUtc(view?.deleted_at) && view?.updated_at === view?.deleted_at ? [] : ["deleted_at", "updated_at"]),
+        ...(JSON.stringify(Object.keys(view ?? {}).sort()) === JSON.stringify([...Object.keys(c), "deleted_at"].sort())
+          ? []
+          : ["the fields"]),
+      ];
+      ctx.choice(
+        "Erasure",
+        problems.length === 0,
+        'first_name "Erased", an ERASED- code, every other personal field null, the rest kept, deleted_at the erasure\'s updated_at',
+        `${problems.join(", ")}: ${JSON.stringify(view)}`,
+      );
     },
   }),
   rule({
@@ -254,6 +273,7 @@ export const customerRules = [
     spec: { section: SPEC.deletes, quote: "sales remain and resolve to the anonymized customer; irreversible" },
     needs: { control: true },
     cost: 6,
+    choices: ["Sales of an erased customer"],
     async run(ctx) {
       const prefix = await storePrefix(ctx);
       const [outlet] = await outletIds(ctx);
@@ -267,6 +287,12 @@ export const customerRules = [
         after.customer_id === c.id,
         `the sale still refers to customer ${c.id}`,
         JSON.stringify(after.customer_id),
+      );
+      ctx.choice(
+        "Sales of an erased customer",
+        after.version === sale.version,
+        `the sale's version unchanged (${sale.version})`,
+        JSON.stringify(after.version),
       );
       const listed = await ctx.call("GET", `/sales?customer_id=${c.id}`);
       ctx.status(listed, 200);

@@ -8,6 +8,8 @@ import { bodyOf, expectPage, expectRows, pageOf } from "../../shapes.js";
 // categories): read-only, so safe on shared data.
 
 const LISTS = ["/outlets", "/payment-types", "/taxes", "/categories"] as const;
+/** docs/spec-choices.md, Shapes: the last non-empty page (has_more false) still carries a cursor. */
+const LAST_PAGE_CURSOR = "`next_cursor` on the last non-empty page";
 /** Spec, Endpoints: "Not shown: ... list/update paths of brands, categories, tags and suppliers": a target may not serve it. */
 const NOT_SHOWN: ReadonlySet<string> = new Set(["/categories"]);
 
@@ -92,10 +94,13 @@ export const cursorRules = [
     cost: 6,
     leniency:
       "The last non-empty page may carry a cursor or null (the spec only fixes the empty page); when both lists end with null, no empty page can be reached read-only and the rule is skipped.",
+    choices: [LAST_PAGE_CURSOR],
     async run(ctx) {
       let checked = 0;
       for (const list of LISTS.slice(0, 2)) {
+        // One page of 200 holds the whole list: its cursor is the last non-empty page's.
         const { lastCursor } = await pageAll(ctx, list, 200);
+        ctx.choice(LAST_PAGE_CURSOR, lastCursor !== null, `the last page of ${list} with a next_cursor`, "null");
         if (lastCursor === null) continue;
         checked += 1;
         const empty = await ctx.call("GET", `${list}?cursor=${encodeURIComponent(lastCursor)}`);

@@ -3,7 +3,7 @@ import type { RuleContext } from "../../context.js";
 import { Mismatch, Skip } from "../../outcomes.js";
 import { UUID, isUtc, makeSale, poll, readSale, refundSale, rowKey, salesSetup, voidSale } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
-import { isObject, type Json, rowsOf, type Sale } from "../../shapes.js";
+import { errorFields, isObject, type Json, rowsOf, type Sale } from "../../shapes.js";
 
 // Sales and refunds: read-only on any target; sales, refunds and voids are made only through a
 // control plane, for a customer of the run, whose customer_id filter keeps the feed small.
@@ -84,12 +84,21 @@ export const listRules = [
     cost: 6,
     leniency:
       "Only the fields the spec names are checked; a sale whose version changed between the two reads is not compared.",
+    choices: ["Row `version`"],
     async run(ctx) {
       const page = await ctx.call("GET", "/sales?limit=50");
       ctx.status(page, 200);
       const sales = rowsOf<Sale>(page) ?? [];
       if (sales.length === 0) throw new Skip("the store has no sales to read");
       for (const s of sales) saleShape(ctx, s);
+      // The store's change sequence number: a decimal string, so no two sales of one page share one.
+      const versions = sales.map((s) => s.version);
+      ctx.choice(
+        "Row `version`",
+        versions.every((v) => /^[0-9]+$/.test(String(v))) && new Set(versions).size === versions.length,
+        "every sale's version a decimal string, none shared",
+        JSON.stringify(versions),
+      );
       const sample = [...new Set([...sales.slice(0, 3), ...sales.slice(-2)])];
       for (const listed of sample) {
         const single = await readSale(ctx, listed.id);
@@ -139,8 +148,17 @@ export const listRules = [
     spec: { section: SPEC.sales, quote: "include_deleted on sales answers 400 VALIDATION_FAILED." },
     cost: 1,
     leniency: "Checked with include_deleted=true only.",
+    choices: ["`include_deleted` on sales"],
     async run(ctx) {
-      ctx.error(await ctx.call("GET", "/sales?include_deleted=true"), 400, "VALIDATION_FAILED");
+      const reply = await ctx.call("GET", "/sales?include_deleted=true");
+      ctx.error(reply, 400, "VALIDATION_FAILED");
+      const fields = errorFields(reply);
+      ctx.choice(
+        "`include_deleted` on sales",
+        JSON.stringify(fields) === '["include_deleted"]',
+        "400 naming include_deleted",
+        JSON.stringify(fields),
+      );
     },
   }),
   rule({

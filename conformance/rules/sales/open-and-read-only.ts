@@ -3,12 +3,14 @@ import { Skip } from "../../outcomes.js";
 import type { Rule } from "../../rule.js";
 import { makeSale, poll, readSale, salesSetup } from "../support/sales.js";
 import { rule, SPEC } from "../rule.js";
-import { controlDocOf, dataOf, type Sale } from "../../shapes.js";
+import { controlDocOf, dataOf, errorCode, type Sale } from "../../shapes.js";
 
 // Spec, Endpoints and States: sales cannot be written or deleted through the API, and open (parked)
 // sales are never returned by the sales list.
 
 const STATUSES = ["completed", "partially_refunded", "refunded", "voided"] as const;
+/** docs/spec-choices.md, Routes and scopes: a route the API does not have answers 404 NOT_FOUND. */
+const UNKNOWN_ROUTE = "Unknown path, or a known path with another method";
 
 /** JSON with keys sorted, so two documents compare whatever their key order. */
 const canonical = (v: unknown): string =>
@@ -25,6 +27,12 @@ function notOffered(ctx: RuleContext, reply: Reply, what: string): void {
     `${what}: refused (403, 404 or 405), sales being read only`,
     `status ${reply.status} ${reply.text.slice(0, 200)}`,
   );
+  ctx.choice(
+    UNKNOWN_ROUTE,
+    reply.status === 404 && errorCode(reply) === "NOT_FOUND",
+    `${what}: 404 NOT_FOUND`,
+    `status ${reply.status} ${errorCode(reply)}`,
+  );
 }
 
 export const openAndReadOnlyRules: Rule[] = [
@@ -36,6 +44,7 @@ export const openAndReadOnlyRules: Rule[] = [
     spec: { section: SPEC.what, quote: "Sales are never deleted." },
     needs: { control: true },
     cost: 12,
+    choices: [UNKNOWN_ROUTE],
     leniency:
       "The refusal may be 404 or 405 (no such operation) or 403; the sale is made through the control plane, so a server that wrongly deletes it loses only the run's own sale.",
     async run(ctx) {

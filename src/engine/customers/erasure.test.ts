@@ -15,7 +15,6 @@ import { CUSTOMER_NULLABLE, FULL_CUSTOMER } from "../../test-support/customers.j
 const P = "/demo/v1/customers";
 const DECIMAL = /^[0-9]+$/;
 const START_MS = Date.parse("2026-01-01T00:00:00.000Z");
-const START = "2026-01-01T00:00:00.000Z";
 const at = (seconds: number) => new Date(START_MS + seconds * 1000).toISOString();
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000abc";
 const ERASED_CODE = /^ERASED-.{10}$/;
@@ -76,17 +75,6 @@ function erasedOf(before: Customer, seconds: number): Record<string, unknown> {
 }
 
 describe("Spec, Delete rules (customer): DELETE /customers/{id} answers 204 and the customer is soft deleted", () => {
-  it("answers 204 with no body; then GET by id answers 404 NOT_FOUND and the list hides it", async () => {
-    const sim = makeSim();
-    const bob = await byCode(sim, "BOB");
-    const reply = await call(sim, "DELETE", `${P}/${bob.id}`);
-    expect(reply.status).toBe(204);
-    expect(reply.text).toBe("");
-    expectError(await call(sim, "GET", `${P}/${bob.id}`), 404, "NOT_FOUND");
-    const codes = (await all(sim)).map((c) => c.customer_code);
-    expect(codes.sort()).toEqual(["ALICE", "CARMEN", "DEV", "ERIN", "WALKIN"]);
-  });
-
   it("Tombstone: with include_deleted=true the customer is {id, deleted_at, version} at the end of the feed, and its version is the stored one", async () => {
     const sim = makeSim();
     const bob = await byCode(sim, "BOB");
@@ -145,27 +133,6 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
     expect(view.json).toStrictEqual({ ...alice, deleted_at: null });
   });
 
-  it("ALICE erased, field by field: first_name Erased, every personal field null, an ERASED- code, deleted_at set; id and created_at kept", async () => {
-    const sim = makeSim();
-    const alice = await byCode(sim, "ALICE");
-    sim.clock.advance(90);
-    await erase(sim, alice.id);
-    const view = await stored(sim, alice.id);
-    expect(view.status).toBe(200);
-    const doc = view.json as Record<string, unknown>;
-    expect(doc.id).toBe(alice.id);
-    expect(doc.first_name).toBe("Erased");
-    for (const field of CUSTOMER_NULLABLE) expect(doc[field], field).toBeNull();
-    expect(doc.customer_code).toMatch(ERASED_CODE);
-    expect(doc.customer_code).not.toContain("ALICE");
-    expect(doc.deleted_at).toBe(at(90));
-    expect(doc.updated_at).toBe(at(90));
-    expect(doc.created_at).toBe(START);
-    expect(doc.customer_group_id).toBe(alice.customer_group_id);
-    expect(newer(doc.version as string, alice.version)).toBe(true);
-    expect(Object.keys(doc).sort()).toEqual([...Object.keys(alice), "deleted_at"].sort());
-  });
-
   it("Choices, Erasure (group, account limit and flags are kept): ALICE erased keeps the VIP group and enable_loyalty true; the whole stored document", async () => {
     const sim = makeSim();
     const alice = await byCode(sim, "ALICE");
@@ -221,16 +188,6 @@ describe("Spec, Delete rules (customer): personal details scrubbed, customer_cod
       dont_sms: true,
     });
     expect(view).toStrictEqual(erasedOf(before, 200));
-  });
-
-  it("no personal detail of the erased customer is left anywhere in the stored document", async () => {
-    const sim = makeSim();
-    const alice = await byCode(sim, "ALICE");
-    await erase(sim, alice.id);
-    const text = JSON.stringify((await stored(sim, alice.id)).json);
-    for (const detail of ["Alice", "ALICE", "Nguyen", "alice@example.com", "+1 555 0101", "Boston", "1988-04-12"]) {
-      expect(text, detail).not.toContain(detail);
-    }
   });
 
   it("two erased customers get different placeholder codes", async () => {
@@ -301,19 +258,5 @@ describe("Spec, Delete rules (sales remain and resolve to the anonymized custome
       first_name: "Erased",
       deleted_at: at(60),
     });
-  });
-
-  it("erasing CARMEN leaves the whole sales feed as it was: no sale gets a new version or leaves the feed", async () => {
-    const sim = makeSim();
-    const carmen = await byCode(sim, "CARMEN");
-    const before = await call(sim, "GET", "/demo/v1/sales?limit=200");
-    expect(before.status).toBe(200);
-    expect((before.json.data as { customer_id: string | null }[]).some((s) => s.customer_id === carmen.id)).toBe(true);
-    await erase(sim, carmen.id);
-    const after = await call(sim, "GET", "/demo/v1/sales?limit=200");
-    expect(after.json).toStrictEqual(before.json);
-    // Polling the sales feed from where it ended finds no change.
-    const polled = await call(sim, "GET", `/demo/v1/sales?cursor=${before.json.next_cursor}`);
-    expect(polled.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
   });
 });

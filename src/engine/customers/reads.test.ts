@@ -351,13 +351,6 @@ describe("Choices: GET /customers/{id}; Spec, Errors: NOT_FOUND for missing, del
     expectError(await call(sim, "GET", `${P}/12345`), 404, "NOT_FOUND");
   });
 
-  it("Soft deletion: a deleted customer's id answers 404 NOT_FOUND", async () => {
-    const sim = makeSim();
-    const dev = await byCode(sim, "DEV");
-    expect((await call(sim, "DELETE", `${P}/${dev.id}`)).status).toBe(204);
-    expectError(await call(sim, "GET", `${P}/${dev.id}`), 404, "NOT_FOUND");
-  });
-
   it("another store's customer id answers 404 NOT_FOUND under this store", async () => {
     const sim = makeSim();
     const theirs = (await list(sim, "", "/other/v1/customers")).json.data as Customer[];
