@@ -175,17 +175,6 @@ describe("Spec, Product write rules 8: SKU in use answers 409 CONFLICT", () => {
     expect(reply.status).toBe(201);
     expect(reply.json.data[0].sku).toBe("MUG-ENAMEL");
   });
-
-  it("the parent's own sku answers 409", async () => {
-    const sim = makeSim();
-    const parent = await makeParent(sim);
-    expectError(
-      await variants(sim, parent.id, { variants: [{ options: opts(parent, "S", "Blue"), sku: "LINEN" }] }),
-      409,
-      "CONFLICT",
-      "any",
-    );
-  });
 });
 
 describe("Choice: the parent needs has_variants true and at least one attribute, else 422 UNPROCESSABLE", () => {
