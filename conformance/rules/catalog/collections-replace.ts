@@ -19,6 +19,9 @@ import type { Product } from "../../shapes.js";
 
 // Product collections: replacement semantics (Product write rules 3).
 
+/** docs/spec-choices.md: `is_composite` is derived, true exactly when `components` is non-empty. */
+const DERIVED = "`is_composite`, `variant_parent_id`, `variant_options` on write";
+
 export const collectionReplaceRules: Rule[] = [
   rule({
     id: "catalog.collections-replace",
@@ -32,6 +35,7 @@ export const collectionReplaceRules: Rule[] = [
     cost: 40,
     leniency:
       "Collections compared as sets (the spec does not fix their order); codes of distinct types, so 'code by type' is unambiguous.",
+    choices: [DERIVED],
     async run(ctx) {
       const tags = await poolTags(ctx, 4);
       const suppliers = await poolSuppliers(ctx, 3);
@@ -215,5 +219,11 @@ function expectCollections(
     set(gotComponents) === set(wantComponents),
     `${what}: components ${show(wantComponents)}`,
     show(q.components),
+  );
+  ctx.choice(
+    DERIVED,
+    q.is_composite === expected.components.length > 0,
+    `${what}: is_composite ${expected.components.length > 0}, as components is ${expected.components.length > 0 ? "non-empty" : "empty"}`,
+    show(q.is_composite),
   );
 }

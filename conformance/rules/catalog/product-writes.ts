@@ -145,6 +145,7 @@ export const productWriteRules: Rule[] = [
     spec: { section: SPEC.productWrite, quote: "The create and update documents match the read document." },
     cost: 6,
     leniency: "version and updated_at may change; collections compared as sets.",
+    choices: ["A write that changes nothing"],
     async run(ctx) {
       const [tag] = await poolTags(ctx, 1);
       const [supplier] = await poolSuppliers(ctx, 1);
@@ -178,6 +179,12 @@ export const productWriteRules: Rule[] = [
         `${show(before, 400)} -> ${show(after, 400)}`,
       );
       ctx.check(isUuid(after.id), "a product", show(after));
+      ctx.choice(
+        "A write that changes nothing",
+        after.version === before.version && after.updated_at === before.updated_at,
+        `version ${before.version} and updated_at ${before.updated_at} kept`,
+        show({ version: after.version, updated_at: after.updated_at }),
+      );
     },
   }),
   rule({

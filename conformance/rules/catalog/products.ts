@@ -223,6 +223,12 @@ export const productRules: Rule[] = [
         },
         Math.min(ctx.run.runs, 5),
       );
+      // Then one at the top of a create and of an update, so a defect there shows whatever the seed drew.
+      for (const op of ["create", "update"] as const) {
+        const { reply, what, nothingSaved } = await refusedWrite(ctx, op, { zz_colour: "red" });
+        expectError(ctx, reply, 400, "VALIDATION_FAILED", [/^zz_colour$/], what);
+        await nothingSaved();
+      }
     },
   }),
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { RuleContext } from "../../context.js";
+import type { Reply, RuleContext } from "../../context.js";
 import type { Rule } from "../../rule.js";
 import {
   bySku,
@@ -16,7 +16,7 @@ import {
 } from "../support/catalog.js";
 import { expectProductShape } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
-import type { Product } from "../../shapes.js";
+import { rowsOf, type Product } from "../../shapes.js";
 
 // Variants (Product write rules 5 and 9). The response of the variants call is not shown by the
 // spec, so children are found by the SKUs the rule gives them.
@@ -87,6 +87,39 @@ async function noChild(ctx: RuleContext, v: Variant, why: string): Promise<void>
 
 const SIZES = ["M", "L", "XL"];
 
+/** docs/spec-choices.md, Catalog: what the variants call answers, what a child copies, what adding one leaves. */
+const RESPONSE = "Variants response";
+const COPIED = "Variant children's fields";
+const PARENT_KEPT = "Adding children";
+
+/** The strict profile: 201 with {data: [the children]}, in the order of the request. */
+function answeredChildren(ctx: RuleContext, reply: Reply, sent: readonly Variant[], parentId: string): void {
+  const rows = rowsOf<Product>(reply) ?? [];
+  ctx.choice(
+    RESPONSE,
+    reply.status === 201 &&
+      rows.length === sent.length &&
+      rows.every((c, i) => c?.sku === sent[i]?.sku && sameId(c?.variant_parent_id, parentId)),
+    `201 with {data: [the children ${show(sent.map((v) => v.sku))}]}`,
+    `status ${reply.status} ${reply.text.slice(0, 300)}`,
+  );
+}
+
+/** The strict profile: a child given only options and a sku copies its parent, named "Parent / value / value". */
+function copiesParent(ctx: RuleContext, c: Product, p: Product, v: Variant): void {
+  const same = ["description", "has_inventory", "brand_id", "category_id", "retail_price", "weight"] as const;
+  ctx.choice(
+    COPIED,
+    c.name === [p.name, ...v.options.map((o) => o.value)].join(" / ") &&
+      c.active === true &&
+      same.every((k) => c[k] === p[k]) &&
+      [c.codes, c.tags, c.suppliers, c.components].every((list) => list.length === 0) &&
+      c.image_url === null,
+    `the child ${v.sku}: the parent's fields, named ${[p.name, ...v.options.map((o) => o.value)].join(" / ")}, active, no codes, tags, suppliers, components or image`,
+    show(c, 400),
+  );
+}
+
 export const variantRules: Rule[] = [
   rule({
     id: "catalog.variants",
@@ -100,55 +133,55 @@ export const variantRules: Rule[] = [
     },
     cost: 40,
     leniency: "Success status 200 or 201; the response body of the call is not read (not shown by the spec).",
+    choices: [RESPONSE, COPIED],
     async run(ctx) {
-      const arb = fc.record({
-        count: fc.integer({ min: 1, max: 3 }),
-        at: fc.nat(3),
-        bad: fc.constantFrom("existing-combination", "sku-in-use"),
-      });
-      await ctx.property(
-        arb,
-        async ({ count, at, bad }) => {
-          const sku = await freshSku(ctx);
-          const { product, attr } = await parent(ctx, ["Size", "Colour"], sku);
-          const first = variant(ctx, attr, ["S", "Red"]);
-          const reply = await postVariants(ctx, product.id, [first]);
-          ctx.check(
-            ok2xx(reply),
-            "POST /products/{id}/variants: status 200 or 201",
-            `status ${reply.status} ${reply.text.slice(0, 300)}`,
-          );
-          const made = await child(ctx, product.id, first);
-          // Children are ordinary products afterwards.
-          const renamed = ctx.name("child");
-          const patched = await patchProduct(ctx, made.id, { name: renamed });
-          ctx.check(
-            patched?.name === renamed && sameId(patched?.variant_parent_id, product.id),
-            "a child updated like any product, still a child",
-            show(patched),
-          );
+      const bads = ["existing-combination", "sku-in-use"] as const;
+      const arb = fc.record({ count: fc.integer({ min: 1, max: 3 }), at: fc.nat(3), bad: fc.constantFrom(...bads) });
+      const story = async ({ count, at, bad }: { count: number; at: number; bad: (typeof bads)[number] }) => {
+        const sku = await freshSku(ctx);
+        const { product, attr } = await parent(ctx, ["Size", "Colour"], sku);
+        const first = variant(ctx, attr, ["S", "Red"]);
+        const reply = await postVariants(ctx, product.id, [first]);
+        ctx.check(
+          ok2xx(reply),
+          "POST /products/{id}/variants: status 200 or 201",
+          `status ${reply.status} ${reply.text.slice(0, 300)}`,
+        );
+        answeredChildren(ctx, reply, [first], product.id);
+        const made = await child(ctx, product.id, first);
+        copiesParent(ctx, made, product, first);
+        // Children are ordinary products afterwards.
+        const renamed = ctx.name("child");
+        const patched = await patchProduct(ctx, made.id, { name: renamed });
+        ctx.check(
+          patched?.name === renamed && sameId(patched?.variant_parent_id, product.id),
+          "a child updated like any product, still a child",
+          show(patched),
+        );
 
-          const fresh = SIZES.slice(0, count).map((size) => variant(ctx, attr, [size, "Blue"]));
-          const wrong =
-            bad === "existing-combination"
-              ? variant(ctx, attr, ["S", "Red"])
-              : { ...variant(ctx, attr, ["XXL", "Green"]), sku: first.sku };
-          const index = at % (fresh.length + 1);
-          const batch = [...fresh.slice(0, index), wrong, ...fresh.slice(index)];
-          const refused = await postVariants(ctx, product.id, batch);
-          for (const v of fresh) await noChild(ctx, v, `a variants call refused for ${bad}`);
-          if (bad === "existing-combination") await noChild(ctx, wrong, "the existing combination");
-          expectError(ctx, refused, 409, "CONFLICT", undefined, `POST variants with ${bad} at ${index}`);
-          const again = await postVariants(ctx, product.id, fresh);
-          ctx.check(
-            ok2xx(again),
-            "the same variants without the bad one: status 200 or 201",
-            `status ${again.status} ${again.text.slice(0, 300)}`,
-          );
-          for (const v of fresh) await child(ctx, product.id, v);
-        },
-        Math.min(ctx.run.runs, 3),
-      );
+        const fresh = SIZES.slice(0, count).map((size) => variant(ctx, attr, [size, "Blue"]));
+        const wrong =
+          bad === "existing-combination"
+            ? variant(ctx, attr, ["S", "Red"])
+            : { ...variant(ctx, attr, ["XXL", "Green"]), sku: first.sku };
+        const index = at % (fresh.length + 1);
+        const batch = [...fresh.slice(0, index), wrong, ...fresh.slice(index)];
+        const refused = await postVariants(ctx, product.id, batch);
+        for (const v of fresh) await noChild(ctx, v, `a variants call refused for ${bad}`);
+        if (bad === "existing-combination") await noChild(ctx, wrong, "the existing combination");
+        expectError(ctx, refused, 409, "CONFLICT", undefined, `POST variants with ${bad} at ${index}`);
+        const again = await postVariants(ctx, product.id, fresh);
+        ctx.check(
+          ok2xx(again),
+          "the same variants without the bad one: status 200 or 201",
+          `status ${again.status} ${again.text.slice(0, 300)}`,
+        );
+        answeredChildren(ctx, again, fresh, product.id);
+        for (const v of fresh) await child(ctx, product.id, v);
+      };
+      await ctx.property(arb, story, Math.min(ctx.run.runs, 3));
+      // Then each bad variant once, last after two good ones, so a defect shows whatever the seed drew.
+      for (const bad of bads) await story({ count: 2, at: 2, bad });
     },
   }),
 
@@ -163,6 +196,7 @@ export const variantRules: Rule[] = [
         "variant_attributes can change only while the product has no live variant children; afterwards a change answers 409 CONFLICT, but sending exactly the existing content is accepted.",
     },
     cost: 12,
+    choices: [PARENT_KEPT],
     async run(ctx) {
       // [] clears the attributes (no children yet).
       const cleared = await parent(ctx, ["Size"]);
@@ -204,6 +238,12 @@ export const variantRules: Rule[] = [
       );
       await child(ctx, product.id, kid);
       const before = await readProduct(ctx, product.id);
+      ctx.choice(
+        PARENT_KEPT,
+        before.version === changed.version,
+        `the parent still at version ${changed.version} after a child was added`,
+        show(before.version),
+      );
       const refused = await ctx.call("PATCH", `/products/${product.id}`, {
         body: { variant_attributes: three.slice(0, 2) },
       });

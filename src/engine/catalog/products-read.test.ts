@@ -1,8 +1,9 @@
 // Tests of product reads and product deletes against the spec (retail-api-v1.md): "Resources and
-// their fields: Product" and its sub-records, "Endpoints" (GET /products with `sku`, GET and DELETE
-// /products/{id}), "Delete rules" (product row), "Soft deletion", "Errors" (NOT_FOUND) and
-// "Pagination and polling rules" 1, 2 and 4; plus the recorded choices of docs/spec-choices.md
-// ("Catalog": SKU lookup, "active variant children", component refusal).
+// their fields: Product" and its sub-records as the fixture holds them, "Endpoints" (GET /products with
+// `sku`, GET and DELETE /products/{id}), "Delete rules" (product row) and "Pagination and polling rules"
+// 1, 2 and 4; plus the recorded choices of docs/spec-choices.md ("Catalog": SKU lookup, "active variant
+// children", component refusal). Deletes, refusals, unknown and foreign ids, the exact SKU lookup, the
+// listed documents and paging through the list are checked by the conformance rules of the catalog, not here.
 // Expectations come from those texts; the fixture is scenarios/fixtures/demo-catalog.ts.
 import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../simulator.js";
@@ -318,49 +319,7 @@ describe("Spec, Endpoints: GET /products/{id} returns the product document", () 
   });
 });
 
-describe("Spec, Errors: NOT_FOUND for a missing, deleted, other store's or non-UUID product id", () => {
-  it("an unknown UUID answers 404 NOT_FOUND", async () => {
-    expectError(await call(makeSim(), "GET", `${P}/00000000-0000-4000-8000-000000000000`), 404, "NOT_FOUND");
-  });
-
-  it("a non-UUID id answers 404 NOT_FOUND", async () => {
-    const sim = makeSim();
-    expectError(await call(sim, "GET", `${P}/TOTE-CANVAS`), 404, "NOT_FOUND");
-    expectError(await call(sim, "GET", `${P}/123`), 404, "NOT_FOUND");
-  });
-
-  it("another store's product id answers 404 on GET, PATCH and DELETE, and the product is untouched", async () => {
-    const sim = makeSim();
-    const tote = await bySku(sim, "TOTE-CANVAS");
-    expectError(await call(sim, "GET", `/other/v1/products/${tote.id}`), 404, "NOT_FOUND");
-    expectError(
-      await call(sim, "PATCH", `/other/v1/products/${tote.id}`, { body: { name: "Stolen" } }),
-      404,
-      "NOT_FOUND",
-    );
-    expectError(await call(sim, "DELETE", `/other/v1/products/${tote.id}`), 404, "NOT_FOUND");
-    expect(await bySku(sim, "TOTE-CANVAS")).toStrictEqual(tote);
-  });
-
-  it("a deleted product's id answers 404 on GET and PATCH", async () => {
-    const sim = makeSim();
-    const cap = await bySku(sim, "CAP-BASEBALL");
-    expect((await call(sim, "DELETE", `${P}/${cap.id}`)).status).toBe(204);
-    expectError(await call(sim, "GET", `${P}/${cap.id}`), 404, "NOT_FOUND");
-    expectError(await call(sim, "PATCH", `${P}/${cap.id}`, { body: { name: "Back" } }), 404, "NOT_FOUND");
-  });
-});
-
 describe("Spec, Endpoints: GET /products query `sku` is an exact lookup", () => {
-  it("a hit answers a page with exactly that product", async () => {
-    const sim = makeSim();
-    const reply = await call(sim, "GET", `${P}?sku=BOTTLE-STEEL`);
-    expect(reply.status).toBe(200);
-    expect(reply.json.data).toHaveLength(1);
-    expect(reply.json.data[0]).toMatchObject({ sku: "BOTTLE-STEEL", name: "Steel Water Bottle" });
-    expect(reply.json.has_more).toBe(false);
-  });
-
   it("a miss answers an empty page: {data: [], next_cursor: null, has_more: false} (Pagination rule 2)", async () => {
     const sim = makeSim();
     for (const sku of ["NO-SUCH-SKU", "TOTE", "TOTE-CANVAS-X"]) {
@@ -375,67 +334,9 @@ describe("Spec, Endpoints: GET /products query `sku` is an exact lookup", () => 
     expect(reply.status).toBe(200);
     expect(reply.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
   });
-
-  it("a deleted product's sku answers an empty page", async () => {
-    const sim = makeSim();
-    const socks = await bySku(sim, "SOCKS-WOOL");
-    expect((await call(sim, "DELETE", `${P}/${socks.id}`)).status).toBe(204);
-    const reply = await call(sim, "GET", `${P}?sku=SOCKS-WOOL`);
-    expect(reply.status).toBe(200);
-    expect(reply.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
-  });
-});
-
-describe("Spec, Endpoints and Pagination rules 1–2: the product list pages with a cursor, oldest change first", () => {
-  it("pages of 5 over the fixture products give every product once, in the order of one big page", async () => {
-    const sim = makeSim();
-    const whole = (await listAll(sim)).json;
-    const total = whole.data.length as number;
-    expect(total).toBeGreaterThan(10);
-    expect(whole.has_more).toBe(false);
-    const pages = Math.ceil(total / 5);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    const sizes: number[] = [];
-    for (let i = 0; i < pages; i++) {
-      const reply: Reply = await call(sim, "GET", `${P}?limit=5${cursor ? `&cursor=${cursor}` : ""}`);
-      expect(reply.status).toBe(200);
-      sizes.push(reply.json.data.length);
-      seen.push(...(reply.json.data as Product[]).map((p) => p.id));
-      expect(reply.json.has_more).toBe(i < pages - 1);
-      expect(typeof reply.json.next_cursor).toBe("string");
-      cursor = reply.json.next_cursor;
-    }
-    expect(sizes).toEqual(Array.from({ length: pages }, (_, i) => Math.min(5, total - 5 * i)));
-    expect(seen).toEqual((whole.data as Product[]).map((p) => p.id));
-    // After the last row the feed is empty until something changes: an empty page has next_cursor null.
-    const after = await call(sim, "GET", `${P}?limit=5&cursor=${cursor}`);
-    expect(after.status).toBe(200);
-    expect(after.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
-  });
-
-  it("pages carry full product documents", async () => {
-    const sim = makeSim();
-    const page = await call(sim, "GET", `${P}?limit=2`);
-    expect(page.status).toBe(200);
-    for (const p of page.json.data as Product[]) expect(shapeProblems(p), p.sku).toEqual([]);
-  });
 });
 
 describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombstones", () => {
-  it("DELETE answers 204 with no body; the product then answers 404 and is hidden from the list", async () => {
-    const sim = makeSim();
-    const cap = await bySku(sim, "CAP-BASEBALL");
-    const before = ((await listAll(sim)).json.data as Product[]).length;
-    const reply = await call(sim, "DELETE", `${P}/${cap.id}`);
-    expect(reply.status).toBe(204);
-    expect(reply.text).toBe("");
-    expectError(await call(sim, "GET", `${P}/${cap.id}`), 404, "NOT_FOUND");
-    const ids = ((await listAll(sim)).json.data as Product[]).map((p) => p.id);
-    expect(ids).toHaveLength(before - 1);
-    expect(ids).not.toContain(cap.id);
-  });
-
   it("include_deleted=true shows the deleted product as a tombstone with only {id, deleted_at, version}, as its latest change", async () => {
     const sim = makeSim();
     const cap = await bySku(sim, "CAP-BASEBALL");
@@ -462,26 +363,6 @@ describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombston
     expect(hidden.json).toStrictEqual({ data: [], next_cursor: null, has_more: false });
   });
 
-  it("Delete rules: deleting an already deleted product answers 404 NOT_FOUND", async () => {
-    const sim = makeSim();
-    const cap = await bySku(sim, "CAP-BASEBALL");
-    expect((await call(sim, "DELETE", `${P}/${cap.id}`)).status).toBe(204);
-    expectError(await call(sim, "DELETE", `${P}/${cap.id}`), 404, "NOT_FOUND");
-  });
-
-  it("Delete rules: deleting an unknown or non-UUID id answers 404 NOT_FOUND", async () => {
-    const sim = makeSim();
-    expectError(await call(sim, "DELETE", `${P}/00000000-0000-4000-8000-000000000000`), 404, "NOT_FOUND");
-    expectError(await call(sim, "DELETE", `${P}/not-a-uuid`), 404, "NOT_FOUND");
-  });
-
-  it("Delete rules: a gift card answers 422 UNPROCESSABLE and stays", async () => {
-    const sim = makeSim();
-    const card = await bySku(sim, "GIFTCARD");
-    expectError(await call(sim, "DELETE", `${P}/${card.id}`), 422, "UNPROCESSABLE");
-    expect(await bySku(sim, "GIFTCARD")).toStrictEqual(card);
-  });
-
   it("Delete rules: a component of a live composite (TOTE-CANVAS) answers 409 CONFLICT; after the composite is deleted it can be deleted", async () => {
     const sim = makeSim();
     const tote = await bySku(sim, "TOTE-CANVAS");
@@ -491,19 +372,6 @@ describe("Spec, Delete rules (product): soft delete; Pagination rule 4: tombston
     expect((await call(sim, "DELETE", `${P}/${bundle.id}`)).status).toBe(204);
     expect((await call(sim, "DELETE", `${P}/${tote.id}`)).status).toBe(204);
     expectError(await call(sim, "GET", `${P}/${tote.id}`), 404, "NOT_FOUND");
-  });
-
-  it("Delete rules: BOTTLE-STEEL, also a component of BUNDLE-PICNIC, answers 409 CONFLICT", async () => {
-    const sim = makeSim();
-    const bottle = await bySku(sim, "BOTTLE-STEEL");
-    expectError(await call(sim, "DELETE", `${P}/${bottle.id}`), 409, "CONFLICT");
-  });
-
-  it("Delete rules: a parent with active variant children (TEE-CLASSIC) answers 409 CONFLICT", async () => {
-    const sim = makeSim();
-    const tee = await bySku(sim, "TEE-CLASSIC");
-    expectError(await call(sim, "DELETE", `${P}/${tee.id}`), 409, "CONFLICT");
-    expect(await bySku(sim, "TEE-CLASSIC")).toStrictEqual(tee);
   });
 
   it("Delete rules (active variant children): with three of four children inactive the delete is still refused; with all inactive it succeeds", async () => {
