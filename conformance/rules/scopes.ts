@@ -326,6 +326,7 @@ export const scopeRules = [
     cost: 8,
     leniency:
       "GET /inventory/adjustment-reasons (scope not shown) may answer 200 or 403 INSUFFICIENT_SCOPE to a key without inventory scopes.",
+    choices: ['Scope of `GET /inventory/adjustment-reasons` ("not shown")'],
     async run(ctx) {
       const key = await createKey(ctx, await storePrefix(ctx), []);
       for (const path of SCOPELESS) {
@@ -339,6 +340,12 @@ export const scopeRules = [
       const reasons = await ctx.call("GET", "/inventory/adjustment-reasons", { token: key.token });
       if (reasons.status === 403) ctx.error(reasons, 403, "INSUFFICIENT_SCOPE");
       else ctx.status(reasons, 200);
+      ctx.choice(
+        'Scope of `GET /inventory/adjustment-reasons` ("not shown")',
+        reasons.status === 403 && errorCode(reasons) === "INSUFFICIENT_SCOPE",
+        "GET /inventory/adjustment-reasons with a key of no scope: 403 INSUFFICIENT_SCOPE (it needs inventory:read)",
+        `status ${reasons.status} ${reasons.text.slice(0, 160)}`,
+      );
     },
   }),
   rule({

@@ -104,6 +104,7 @@ export const storeRules = [
     cost: 4,
     leniency:
       "401, 403 or 404 (docs/spec-choices.md: a credential used under another store's prefix). Without a control plane the other store's key is the one given to --other-store-token PREFIX=TOKEN, first seen to work under its own prefix.",
+    choices: ["A credential used under another store's prefix"],
     async run(ctx) {
       const prefix = await storePrefix(ctx);
       const other = ctx.hasControl ? await listedOtherStore(ctx, prefix) : await otherStoreGiven(ctx);
@@ -114,6 +115,12 @@ export const storeRules = [
           `status ${reply.status} ${reply.text.slice(0, 160)}`,
         );
         ctx.envelope(reply);
+        ctx.choice(
+          "A credential used under another store's prefix",
+          reply.status === 401 && errorCode(reply) === "UNAUTHORIZED",
+          `${what}: 401 UNAUTHORIZED`,
+          `status ${reply.status} ${reply.text.slice(0, 160)}`,
+        );
       };
       refused(
         await ctx.call("GET", "/me", { token: other.token }),

@@ -105,6 +105,28 @@ async function works(ctx: RuleContext, base: string, access: string, what: strin
   );
 }
 
+/**
+ * The simulator's token answers (strict profile): `Cache-Control: no-store`, token_type `Bearer`,
+ * api_base_url exactly {api_root}/{prefix}/v1, and scope exactly the granted scopes with the read
+ * scopes their write scopes imply, separated by single spaces.
+ */
+function tokenChoices(ctx: RuleContext, reply: Reply, scopes: readonly string[], what: string): void {
+  const t = bodyOf(reply);
+  const base = ctx.run.target.baseUrl.replace(/\/+$/, "");
+  ctx.choice(
+    "Token responses",
+    reply.headers["cache-control"] === "no-store" && t?.token_type === "Bearer" && t?.api_base_url === base,
+    `${what}: Cache-Control no-store, token_type "Bearer", api_base_url ${base}`,
+    `Cache-Control ${JSON.stringify(reply.headers["cache-control"] ?? null)}, token_type ${JSON.stringify(t?.token_type ?? null)}, api_base_url ${JSON.stringify(t?.api_base_url ?? null)}`,
+  );
+  ctx.choice(
+    "`scope`",
+    typeof t?.scope === "string" && JSON.stringify(t.scope.split(" ").sort()) === JSON.stringify(closure(scopes)),
+    `${what}: scope "${closure(scopes).join(" ")}" (the granted scopes and the read scopes they imply), in any order`,
+    JSON.stringify(t?.scope ?? null),
+  );
+}
+
 /** Spec, Authentication 5: both at once is refused, 400 invalid_request (RFC 6749 2.3.1) or 401 invalid_client, with no tokens. */
 function refusedBothWays(ctx: RuleContext, both: Reply, what: string): void {
   ctx.check(
@@ -162,6 +184,7 @@ export const tokenAnswerRules = [
     cost: 25,
     leniency:
       "scope may also list the read scopes implied by granted write scopes, in any order; api_base_url may end in a slash; a refresh answer may leave refresh_token out (RFC 6749 6), and when present it is the same token.",
+    choices: ["Token responses", "`scope`"],
     async run(ctx) {
       const c = await oauthClient(ctx);
       await ctx.property(
@@ -170,17 +193,13 @@ export const tokenAnswerRules = [
           const me = await ctx.call("GET", "/me");
           ctx.status(me, 200);
           const want = { scopes, storeName: expectData<Identity>(me, "GET /me: {data: Identity}").store_name };
-          const first = tokenValues(
-            ctx,
-            await exchange(ctx, c, await codeFor(ctx, c, scopes)),
-            "the code exchange",
-            want,
-          );
+          const exchanged = await exchange(ctx, c, await codeFor(ctx, c, scopes));
+          const first = tokenValues(ctx, exchanged, "the code exchange", want);
+          tokenChoices(ctx, exchanged, scopes, "the code exchange");
           await works(ctx, first.base, first.access, "the code exchange");
-          const renewed = tokenValues(ctx, await refreshGrant(ctx, c, first.refresh), "the refresh", {
-            ...want,
-            heldRefresh: first.refresh,
-          });
+          const refreshed = await refreshGrant(ctx, c, first.refresh);
+          const renewed = tokenValues(ctx, refreshed, "the refresh", { ...want, heldRefresh: first.refresh });
+          tokenChoices(ctx, refreshed, scopes, "the refresh");
           await works(ctx, renewed.base, renewed.access, "the refresh");
         },
         Math.min(ctx.run.runs, 4),
@@ -199,7 +218,8 @@ export const tokenAnswerRules = [
     needs: { control: true, orCredentials: ["oauthClient"] },
     cost: 13,
     leniency:
-      "The spec does not say how both at once are refused: 400 invalid_request (RFC 6749 2.3.1: one method per request) or 401 invalid_client, in the OAuth error shape and without tokens. WWW-Authenticate on a refused Basic attempt is not checked. Without a control plane (no code without a browser) the client given to --oauth-client is checked on a made-up refresh token: each way alone answers invalid_grant (400 or 401), not invalid_client; both at once and a wrong secret are refused as above; that an exchange and a refresh succeed each way needs the control plane.",
+      "The spec does not say how both at once are refused: 400 invalid_request (RFC 6749 2.3.1: one method per request) or 401 invalid_client, in the OAuth error shape and without tokens. WWW-Authenticate on a refused Basic attempt is not checked (the strict profile holds it). Without a control plane (no code without a browser) the client given to --oauth-client is checked on a made-up refresh token: each way alone answers invalid_grant (400 or 401), not invalid_client; both at once and a wrong secret are refused as above; that an exchange and a refresh succeed each way needs the control plane.",
+    choices: ["Bad client credentials"],
     async run(ctx) {
       if (!ctx.hasControl && !ctx.run.credentials.oauthUser) return withoutCode(ctx);
       const c = await oauthClient(ctx);
@@ -233,7 +253,15 @@ export const tokenAnswerRules = [
       );
       const wrong = { ...c, clientSecret: `${c.clientSecret}x` };
       for (const how of ["basic", "body"] as const) {
-        oauthError(ctx, await refreshGrant(ctx, wrong, first.refresh, how), "invalid_client", [401]);
+        const refused = await refreshGrant(ctx, wrong, first.refresh, how);
+        oauthError(ctx, refused, "invalid_client", [401]);
+        if (how === "basic")
+          ctx.choice(
+            "Bad client credentials",
+            /^Basic\b/.test(refused.headers["www-authenticate"] ?? ""),
+            "a wrong secret as HTTP Basic: WWW-Authenticate: Basic",
+            `WWW-Authenticate ${JSON.stringify(refused.headers["www-authenticate"] ?? null)}`,
+          );
       }
     },
   }),
