@@ -342,6 +342,12 @@ export function errorFields(reply: Parsed): string[] {
   return Array.isArray(fields) ? fields.map((f: unknown) => String(isObject(f) ? f.field : undefined)) : [];
 }
 
+/** Exactly this status and code, naming exactly this one field (a strict choice's refusal). */
+export const exactError = (reply: Parsed & { readonly status: number }, status: number, code: string, field: string) =>
+  reply.status === status &&
+  errorCode(reply) === code &&
+  JSON.stringify(errorFields(reply)) === JSON.stringify([field]);
+
 /** A control plane answer's document, under `data` or bare (docs/interfaces.md, Control plane). */
 export function controlDocOf(reply: Parsed): Json | undefined {
   const body = bodyOf(reply);

@@ -20,7 +20,7 @@ import {
 import { ours, Poller } from "../support/feed-poller.js";
 import { CODE_TYPE_LIST, codeValue } from "../support/product-shape.js";
 import { rule, SPEC } from "../rule.js";
-import { errorCode, errorFields, type Product } from "../../shapes.js";
+import { errorCode, exactError, type Product } from "../../shapes.js";
 
 // Row versions: optimistic concurrency (Product write rules 6), a new version with every change
 // (sub-records included) that moves the product to the end of the feed, and tag or supplier renames.
@@ -165,9 +165,7 @@ export const versionRules: Rule[] = [
         );
         ctx.choice(
           DISAGREEING,
-          mixed.status === 400 &&
-            errorCode(mixed) === "VALIDATION_FAILED" &&
-            errorFields(mixed).join() === "expected_version",
+          exactError(mixed, 400, "VALIDATION_FAILED", "expected_version"),
           "400 VALIDATION_FAILED naming expected_version",
           `status ${mixed.status} ${mixed.text.slice(0, 200)}`,
         );

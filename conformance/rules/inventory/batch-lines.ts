@@ -5,7 +5,6 @@ import { poolProducts } from "../support/catalog.js";
 import {
   batch,
   createProduct,
-  exactError,
   namesLine,
   outletIds,
   prepareLevel,
@@ -14,7 +13,7 @@ import {
   unchanged,
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
-import { errorCode, errorOf } from "../../shapes.js";
+import { errorCode, errorOf, exactError } from "../../shapes.js";
 
 // Spec, Inventory rules: the shape of a batch line (set or adjust, product_id or sku, an outlet) and
 // the number of lines in a batch. Every rule stocks only products of the run.

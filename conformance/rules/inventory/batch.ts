@@ -5,7 +5,6 @@ import {
   batch,
   createProduct,
   describeLevels,
-  exactError,
   findAdjustReason,
   freshKey,
   levelKey,
@@ -19,7 +18,7 @@ import {
 } from "../support/inventory.js";
 import { rule, SPEC } from "../rule.js";
 import { type BadKind, badCases, batchWorld, buildBadBatch } from "./bad-batches.js";
-import { type BatchLine, errorOf, rowsOf } from "../../shapes.js";
+import { type BatchLine, errorOf, exactError, rowsOf } from "../../shapes.js";
 
 // Inventory rules 2, 3 and 5 on POST /inventory/batch. The bad batches are built in bad-batches.ts;
 // OUTLET_DELETED is in outlet-deleted.ts.

@@ -198,12 +198,6 @@ export async function findAdjustReason(
 /** Field names of an error envelope. */
 export const fieldsOf = errorFields;
 
-/** Exactly this status and code, naming exactly this one field (a strict choice's refusal). */
-export const exactError = (reply: Reply, status: number, code: string, field: string): boolean =>
-  reply.status === status &&
-  errorCode(reply) === code &&
-  JSON.stringify(errorFields(reply)) === JSON.stringify([field]);
-
 /** Spec, Errors: nested fields are named with dots (`lines.2`); a line is named by it or a field inside it. */
 export const namesLine = (reply: Reply, index: number): boolean =>
   fieldsOf(reply).some((f) => f === `lines.${index}` || f.startsWith(`lines.${index}.`));
